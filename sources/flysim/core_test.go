@@ -1,0 +1,51 @@
+package flysim
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDemoHistorySettles(t *testing.T) {
+	start := time.Now()
+	s := New(Options{Seed: 7})
+	t.Logf("history generated in %s", time.Since(start))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	count := func(app, state string) int {
+		n := 0
+		for _, m := range s.apps[app].machines {
+			if m.state == state {
+				n++
+			}
+		}
+		return n
+	}
+	tests := []struct {
+		app, state string
+		want       int
+	}{
+		{DemoScaleToZero, "started", 1},
+		{DemoScaleToZero, "stopped", 9},
+		{DemoTuned, "started", 1},
+		{DemoTuned, "suspended", 3},
+		{DemoBacklog, "started", 2},
+	}
+	for _, tt := range tests {
+		if got := count(tt.app, tt.state); got != tt.want {
+			t.Errorf("%s: %d machines %s, want %d", tt.app, got, tt.state, tt.want)
+		}
+	}
+	for _, m := range s.apps[DemoCrash].machines {
+		if len(m.events) != 5 {
+			t.Errorf("crash machine %s keeps %d events, want 5", m.id, len(m.events))
+		}
+		t.Logf("crash machine %s state=%s restarts=%d", m.id, m.state, m.restartCount)
+		for _, e := range m.events {
+			t.Logf("  %s %s/%s/%s", e.Time.Format(time.RFC3339Nano), e.Type, e.Status, e.Source)
+		}
+	}
+	sleepy := s.apps[DemoScaleToZero].machines[0]
+	if sleepy.cfg.Init.SwapSizeMB == nil || *sleepy.cfg.Init.SwapSizeMB != 2048 {
+		t.Errorf("scale-to-zero machines need 2048 MB swap")
+	}
+}

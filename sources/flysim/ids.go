@@ -1,0 +1,57 @@
+package flysim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// ulid returns a 26-character ULID for platform time t: Fly uses these for
+// instance ids, event ids and request ids.
+func ulid(rng *rand.Rand, t time.Time) string {
+	var b [26]byte
+	ms := uint64(t.UnixMilli())
+	for i := 9; i >= 0; i-- {
+		b[i] = crockford[ms&31]
+		ms >>= 5
+	}
+	for i := 10; i < 26; i++ {
+		b[i] = crockford[rng.IntN(32)]
+	}
+	return string(b[:])
+}
+
+// machineID is 14 lowercase hex digits, the usual shape of Fly machine ids.
+func machineID(rng *rand.Rand) string {
+	return fmt.Sprintf("%014x", rng.Uint64()&0xffffffffffffff)
+}
+
+var nameWords = [...]string{
+	"aged", "bold", "calm", "damp", "eager", "fancy", "gentle", "hidden", "icy", "jolly",
+	"misty", "nameless", "odd", "proud", "quiet", "rough", "shy", "tiny", "wild", "young",
+	"wind", "dust", "lake", "moon", "pine", "river", "snow", "star", "tree", "wave",
+}
+
+// machineName is the word-word-NNNN shape Fly gives machines.
+func machineName(rng *rand.Rand) string {
+	return fmt.Sprintf("%s-%s-%04d", nameWords[rng.IntN(20)], nameWords[20+rng.IntN(10)], rng.IntN(10000))
+}
+
+func randomHex(rng *rand.Rand, n int) string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = hex[rng.IntN(16)]
+	}
+	return string(b)
+}
+
+// between draws a duration uniformly from [lo, hi].
+func between(rng *rand.Rand, lo, hi time.Duration) time.Duration {
+	if hi <= lo {
+		return lo
+	}
+	return lo + time.Duration(rng.Int64N(int64(hi-lo)+1))
+}

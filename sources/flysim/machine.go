@@ -1,0 +1,118 @@
+package flysim
+
+import (
+	"time"
+
+	fly "github.com/superfly/fly-go"
+)
+
+// event is one entry of a machine's event list. Fly's API adds an "id" that
+// fly-go's struct drops; we keep it for clients that read /events.
+type event struct {
+	ID           string
+	Type         string
+	Status       string
+	Source       string
+	Time         time.Time
+	Exit         *fly.MachineExitEvent
+	RestartCount int
+}
+
+// machine is one simulated Fly Machine. Every field is guarded by Sim.mu.
+type machine struct {
+	app        *app
+	id         string
+	name       string
+	region     string
+	instanceID string
+	privateIP  string
+	state      string
+	release    int
+	cfg        *fly.MachineConfig
+	createdAt  time.Time
+	updatedAt  time.Time
+	events     []event // newest first, trimmed to Options.EventsKept
+
+	// changed is closed (and replaced) on every state change, so waiters
+	// (the wait endpoint, the edge holding a request) wake without polling.
+	changed chan struct{}
+	// run counts incarnations: a new start, stop, suspend or crash begins a
+	// new run, and callbacks scheduled for an older run do nothing.
+	run uint64
+
+	serving      bool      // the app answers requests (after its first health 200, or on resume)
+	servingSince time.Time // when serving began
+	bootBegin    time.Time // current boot's start, zero when not booting
+	stoppedAt    time.Time // for the edge's "recently stopped" rule
+	snapshot     bool      // a suspend snapshot exists
+	restarts     []time.Time
+	restartCount int
+	checkAt      time.Time
+	lease        *lease
+	meta         map[string]string
+
+	// Edge-side load, maintained by the proxy.
+	inflight  int
+	closeWait int
+	lastBusy  time.Time
+}
+
+type lease struct {
+	nonce       string
+	owner       string
+	description string
+	expires     time.Time // wall time
+	version     string
+}
+
+// app is one simulated Fly app and its machines, in creation order.
+type app struct {
+	p        AppProfile
+	id       string
+	machines []*machine
+	byID     map[string]*machine
+	digest   string // image digest of the current release
+	// deployedAt is when the current release rolled out (platform time).
+	deployedAt time.Time
+}
+
+func (m *machine) signalChange() {
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// eventsKept trims and records an event, newest first.
+func (s *Sim) addEvent(m *machine, typ, status, source string, exit *fly.MachineExitEvent, restartCount int) {
+	ev := event{ID: ulid(s.rng, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
+	m.events = append([]event{ev}, m.events...)
+	if keep := s.opts.EventsKept; len(m.events) > keep {
+		m.events = m.events[:keep]
+	}
+}
+
+// setState moves a machine to state and wakes everyone waiting on it.
+func (s *Sim) setState(m *machine, state string) {
+	if m.state == state {
+		return
+	}
+	m.state = state
+	m.updatedAt = s.now()
+	m.signalChange()
+}
+
+// newRun starts a new incarnation and returns a guard for its callbacks.
+func (s *Sim) newRun(m *machine) func() bool {
+	m.run++
+	r := m.run
+	return func() bool { return m.run == r }
+}
+
+func (s *Sim) log(m *machine, provider, msg string) {
+	s.logs.add(LogLine{ID: ulid(s.rng, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
+		Region: m.region, Provider: provider, Level: "info", Message: msg})
+}
+
+func (s *Sim) logLevel(m *machine, provider, level, msg string) {
+	s.logs.add(LogLine{ID: ulid(s.rng, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
+		Region: m.region, Provider: provider, Level: level, Message: msg})
+}

@@ -1,0 +1,336 @@
+package flysim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	fly "github.com/superfly/fly-go"
+)
+
+// Options configure a simulated platform. The zero value is the demo.
+type Options struct {
+	Addr       string        // API listen address; default 127.0.0.1:0
+	Speed      float64       // platform seconds per wall second; default 1
+	Seed       uint64        // for boot times, ids and traffic; default 1
+	Token      string        // the accepted API token; default: random per run
+	Org        string        // default DemoOrg
+	EventsKept int           // events kept per machine; default 5 (seed 001)
+	History    time.Duration // platform time lived before start; default 24h; <0 = none
+	Apps       []AppProfile  // default DemoApps()
+	MaxLogLines int          // per app; default 400,000
+	// Wall is the wall clock (tests may replace it). Default time.Now.
+	Wall func() time.Time
+	// NoTraffic turns off the apps' background load (contract tests want a
+	// quiet platform).
+	NoTraffic bool
+}
+
+func (o *Options) defaults() {
+	if o.Addr == "" {
+		o.Addr = "127.0.0.1:0"
+	}
+	if o.Speed <= 0 {
+		o.Speed = 1
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Org == "" {
+		o.Org = DemoOrg
+	}
+	if o.EventsKept <= 0 {
+		o.EventsKept = 5
+	}
+	if o.History == 0 {
+		o.History = 24 * time.Hour
+	}
+	if o.History < 0 {
+		o.History = 0
+	}
+	if o.Apps == nil {
+		o.Apps = DemoApps()
+	}
+	if o.MaxLogLines <= 0 {
+		o.MaxLogLines = 400_000
+	}
+	if o.Wall == nil {
+		o.Wall = time.Now
+	}
+}
+
+// Sim is one running simulated platform.
+type Sim struct {
+	opts  Options
+	clock *Clock
+
+	mu       sync.Mutex
+	rng      *rand.Rand
+	seq      uint64
+	timers   timerHeap
+	apps     map[string]*app
+	appOrder []string
+	logs     *logStore
+	ips      int
+
+	kick     chan struct{}
+	closing  chan struct{}
+	loopDone chan struct{}
+	closeOne sync.Once
+
+	api      *http.Server
+	apiLn    net.Listener
+	extras   []func(ctx context.Context) error // shutdown hooks (edges)
+	hooks    simHooks
+}
+
+// simHooks let the traffic and edge parts of the platform plug into the core
+// without the core knowing them.
+type simHooks struct {
+	onServing []func(m *machine)
+}
+
+// New builds a platform and lives through its history; Start serves it.
+func New(opts Options) *Sim {
+	opts.defaults()
+	s := &Sim{
+		opts:     opts,
+		clock:    newClock(opts.Wall, opts.Speed),
+		rng:      rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		apps:     map[string]*app{},
+		logs:     newLogStore(opts.MaxLogLines),
+		kick:     make(chan struct{}, 1),
+		closing:  make(chan struct{}),
+		loopDone: make(chan struct{}),
+	}
+	if s.opts.Token == "" {
+		s.opts.Token = "flysim_" + randomHex(rand.New(rand.NewPCG(uint64(opts.Wall().UnixNano()), 7)), 32)
+	}
+	end := opts.Wall()
+	begin := end.Add(-opts.History)
+	s.clock.setManual(begin)
+	s.mu.Lock()
+	for _, p := range opts.Apps {
+		s.addApp(p, begin, end)
+	}
+	s.mu.Unlock()
+	s.fastForward(end)
+	return s
+}
+
+// Start serves the Machines API (and, once added, the edges) and starts the
+// platform's clock. It returns once the listeners are bound.
+func (s *Sim) Start() error {
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("flysim: listen %s: %w", s.opts.Addr, err)
+	}
+	s.apiLn = ln
+	s.api = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.clock.runFrom(s.clock.Now())
+	go s.loop()
+	go func() { _ = s.api.Serve(ln) }()
+	return nil
+}
+
+// Close stops the listeners and the clock. Safe to call more than once.
+func (s *Sim) Close() error {
+	var err error
+	s.closeOne.Do(func() {
+		close(s.closing)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if s.api != nil {
+			err = s.api.Shutdown(ctx)
+			if errors.Is(err, context.DeadlineExceeded) {
+				err = s.api.Close()
+			}
+			<-s.loopDone
+		}
+		for _, stop := range s.extras {
+			_ = stop(ctx)
+		}
+	})
+	return err
+}
+
+// URL is the Machines API base URL (FLY_FLAPS_BASE_URL); the logs and
+// Prometheus APIs are served on the same address (FLY_API_BASE_URL).
+func (s *Sim) URL() string { return "http://" + s.apiLn.Addr().String() }
+
+// Token is the API token the platform accepts.
+func (s *Sim) Token() string { return s.opts.Token }
+
+// Org is the simulated organization's slug.
+func (s *Sim) Org() string { return s.opts.Org }
+
+// Clock is the platform's virtual clock.
+func (s *Sim) Clock() *Clock { return s.clock }
+
+// Apps lists the app names in a stable order.
+func (s *Sim) Apps() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.appOrder...)
+}
+
+func (s *Sim) now() time.Time { return s.clock.Now() }
+
+func (s *Sim) onServing(m *machine) {
+	for _, f := range s.hooks.onServing {
+		f(m)
+	}
+}
+
+// addApp creates an app and its machines as they stood when history begins.
+func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
+	a := &app{p: p, id: randomHex(s.rng, 12), byID: map[string]*machine{}}
+	a.digest = "sha256:" + randomHex(s.rng, 64)
+	deploy := end.Add(-p.DeployedAgo)
+	release := p.Release
+	if deploy.After(begin) {
+		release-- // the current release rolls out during the history
+	}
+	awake := p.InitialAwake
+	for i := 0; i < p.Machines; i++ {
+		m := s.newMachine(a, release, deploy.Add(-time.Duration(i+1)*time.Minute))
+		if i < awake {
+			s.bootInstantly(m)
+		} else {
+			s.sleepInstantly(m)
+		}
+		a.machines = append(a.machines, m)
+		a.byID[m.id] = m
+	}
+	a.deployedAt = deploy
+	if deploy.After(begin) {
+		s.at(deploy, func() { s.deploy(a, p.Release) })
+	}
+	s.apps[p.Name] = a
+	s.appOrder = append(s.appOrder, p.Name)
+}
+
+func (s *Sim) newMachine(a *app, release int, created time.Time) *machine {
+	p := &a.p
+	s.ips++
+	m := &machine{
+		app: a, id: machineID(s.rng), name: machineName(s.rng), region: p.Region,
+		instanceID: ulid(s.rng, created), release: release,
+		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, s.rng.IntN(0xffff), s.rng.IntN(0xffff)),
+		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
+		meta: map[string]string{},
+	}
+	m.cfg = machineConfig(p, release)
+	m.events = []event{{ID: ulid(s.rng, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
+	return m
+}
+
+// bootInstantly and sleepInstantly set up a machine's state at the start of
+// history without replaying a boot (its events are dated before history).
+func (s *Sim) bootInstantly(m *machine) {
+	t := s.now().Add(-time.Duration(1+s.rng.IntN(50)) * time.Minute)
+	m.events = append([]event{{ID: ulid(s.rng, t), Type: "start", Status: "started", Source: SourceFlyd, Time: t}}, m.events...)
+	m.state, m.serving, m.servingSince, m.checkAt, m.updatedAt = "started", true, t, t, t
+}
+
+func (s *Sim) sleepInstantly(m *machine) {
+	t := s.now().Add(-time.Duration(10+s.rng.IntN(100)) * time.Minute)
+	m.events = append([]event{{ID: ulid(s.rng, t.Add(-time.Minute)), Type: "start", Status: "started", Source: SourceFlyd, Time: t.Add(-time.Minute)}}, m.events...)
+	if m.app.p.Autostop == "suspend" && len(SuspendBlockers(m.cfg)) == 0 {
+		m.events = append([]event{{ID: ulid(s.rng, t), Type: "suspend", Status: "suspended", Source: SourceFlyd, Time: t}}, m.events...)
+		m.state, m.snapshot = "suspended", true
+	} else {
+		m.events = append([]event{{ID: ulid(s.rng, t), Type: "exit", Status: "stopped", Source: SourceFlyd, Time: t,
+			Exit: &fly.MachineExitEvent{GuestSignal: -1, Signal: -1, RequestedStop: true, ExitedAt: t.UTC()}}}, m.events...)
+		m.state = "stopped"
+	}
+	m.stoppedAt, m.updatedAt = t, t
+}
+
+// deploy rolls a new release onto every machine: a new instance id, new
+// metadata, and a restart of the machines that were running.
+func (s *Sim) deploy(a *app, release int) {
+	a.digest = "sha256:" + randomHex(s.rng, 64)
+	a.deployedAt = s.now()
+	for _, m := range a.machines {
+		wasUp := m.state != "stopped" && m.state != "suspended"
+		s.newRun(m)
+		m.release = release
+		m.cfg = machineConfig(&a.p, release)
+		m.instanceID = ulid(s.rng, s.now())
+		m.serving, m.snapshot = false, false
+		s.setState(m, "replacing")
+		s.addEvent(m, "update", "replacing", SourceUser, nil, 0)
+		mm := m
+		s.after(2*time.Second, func() {
+			if wasUp || a.p.CrashAfter > 0 {
+				s.setState(mm, "stopped")
+				s.coldBoot(mm, SourceUser, true)
+			} else {
+				s.setState(mm, "stopped")
+			}
+		})
+	}
+}
+
+// machineConfig is the config Fly Launch would give a machine of this app.
+func machineConfig(p *AppProfile, release int) *fly.MachineConfig {
+	intp := func(v int) *int { return &v }
+	autostart := p.Autostart
+	var autostop fly.MachineAutostop
+	switch p.Autostop {
+	case "stop":
+		autostop = fly.MachineAutostopStop
+	case "suspend":
+		autostop = fly.MachineAutostopSuspend
+	default:
+		autostop = fly.MachineAutostopOff
+	}
+	conc := &fly.MachineServiceConcurrency{Type: p.ConcurrencyType, SoftLimit: p.SoftLimit, HardLimit: p.HardLimit}
+	cfg := &fly.MachineConfig{
+		Env:   map[string]string{"PRIMARY_REGION": p.Region},
+		Guest: &fly.MachineGuest{CPUKind: p.CPUKind, CPUs: p.CPUs, MemoryMB: p.MemoryMB},
+		Image: fmt.Sprintf("registry.fly.io/%s:%s", p.Image, p.Tag),
+		Metadata: map[string]string{
+			"fly_platform_version": "v2",
+			"fly_process_group":    p.ProcessGroup,
+			"fly_release_version":  fmt.Sprint(release),
+			"fly_release_id":       fmt.Sprintf("rel_%d", release),
+			"fly_flyctl_version":   "0.3.209",
+		},
+		Restart: &fly.MachineRestart{Policy: fly.MachineRestartPolicyOnFailure, MaxRetries: p.RestartRetries},
+		Services: []fly.MachineService{{
+			Protocol: "tcp", InternalPort: p.InternalPort,
+			Autostop: &autostop, Autostart: &autostart, MinMachinesRunning: intp(p.MinRunning),
+			Ports: []fly.MachinePort{
+				{Port: intp(80), Handlers: []string{"http"}, ForceHTTPS: true},
+				{Port: intp(443), Handlers: []string{"http", "tls"}},
+			},
+			Concurrency: conc,
+			Checks: []fly.MachineServiceCheck{{
+				Type: strp("http"), HTTPPath: strp(p.HealthPath), HTTPMethod: strp("GET"),
+				Interval: &fly.Duration{Duration: 15 * time.Second}, Timeout: &fly.Duration{Duration: 2 * time.Second},
+				GracePeriod: &fly.Duration{Duration: 10 * time.Second},
+			}},
+		}},
+		StopConfig: &fly.StopConfig{Timeout: &fly.Duration{Duration: p.KillTimeout}, Signal: strp("SIGINT")},
+		Schedule:   p.Schedule,
+	}
+	for k, v := range p.Env {
+		cfg.Env[k] = v
+	}
+	if p.SwapMB > 0 {
+		cfg.Init.SwapSizeMB = intp(p.SwapMB)
+	}
+	if p.HardLimit == 0 {
+		conc.HardLimit = 0
+	}
+	return cfg
+}
+
+func strp(v string) *string { return &v }
