@@ -76,12 +76,12 @@ type AppProfile struct {
 	PollPaths     []string // endpoints its clients poll
 	InitialAwake  int      // machines started and serving when history begins
 	DeployedAgo   time.Duration
-	BootsPerDay   int           // background cold starts spread over the history (traffic model refines this)
-	ResponseTime  Span          // a warm request's service time
-	Backlog       bool          // the app keeps serving a stale queue in order (seed 003)
-	MemAvailPct   int           // share of guest memory available in /proc/meminfo
-	SwapUsedKB    int           // swap in use reported by the guest
-	OOMKills      int           // exit events with oom_killed in history
+	BootsPerDay   int          // background cold starts spread over the history (traffic model refines this)
+	ResponseTime  Span         // a warm request's service time
+	Backlog       bool         // the app keeps serving a stale queue in order (seed 003)
+	MemAvailPct   int          // share of guest memory available in /proc/meminfo
+	SwapUsedKB    int          // swap in use reported by the guest
+	OOMKills      int          // exit events with oom_killed in history
 	ExtraMachines []AppMachine // explicit per-machine overrides (tests)
 }
 

@@ -15,15 +15,15 @@ import (
 
 // Options configure a simulated platform. The zero value is the demo.
 type Options struct {
-	Addr       string        // API listen address; default 127.0.0.1:0
-	Speed      float64       // platform seconds per wall second; default 1
-	Seed       uint64        // for boot times, ids and traffic; default 1
-	Token      string        // the accepted API token; default: random per run
-	Org        string        // default DemoOrg
-	EventsKept int           // events kept per machine; default 5 (seed 001)
-	History    time.Duration // platform time lived before start; default 24h; <0 = none
-	Apps       []AppProfile  // default DemoApps()
-	MaxLogLines int          // per app; default 400,000
+	Addr        string        // API listen address; default 127.0.0.1:0
+	Speed       float64       // platform seconds per wall second; default 1
+	Seed        uint64        // for boot times, ids and traffic; default 1
+	Token       string        // the accepted API token; default: random per run
+	Org         string        // default DemoOrg
+	EventsKept  int           // events kept per machine; default 5 (seed 001)
+	History     time.Duration // platform time lived before start; default 24h; <0 = none
+	Apps        []AppProfile  // default DemoApps()
+	MaxLogLines int           // per app; default 400,000
 	// Wall is the wall clock (tests may replace it). Default time.Now.
 	Wall func() time.Time
 	// NoTraffic turns off the apps' background load (contract tests want a
@@ -76,6 +76,7 @@ type Sim struct {
 	apps     map[string]*app
 	appOrder []string
 	logs     *logStore
+	metrics  *metricStore
 	ips      int
 
 	kick     chan struct{}
@@ -83,10 +84,10 @@ type Sim struct {
 	loopDone chan struct{}
 	closeOne sync.Once
 
-	api      *http.Server
-	apiLn    net.Listener
-	extras   []func(ctx context.Context) error // shutdown hooks (edges)
-	hooks    simHooks
+	api    *http.Server
+	apiLn  net.Listener
+	extras []func(ctx context.Context) error // shutdown hooks (edges)
+	hooks  simHooks
 }
 
 // simHooks let the traffic and edge parts of the platform plug into the core
@@ -104,6 +105,7 @@ func New(opts Options) *Sim {
 		rng:      rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
 		apps:     map[string]*app{},
 		logs:     newLogStore(opts.MaxLogLines),
+		metrics:  newMetricStore(26 * time.Hour),
 		kick:     make(chan struct{}, 1),
 		closing:  make(chan struct{}),
 		loopDone: make(chan struct{}),
