@@ -1,0 +1,176 @@
+package fly
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestRouteOf(t *testing.T) {
+	tests := []struct {
+		method, path string
+		want         route
+		wantLimit    limit
+		wantPaced    bool
+	}{
+		{"POST", "/v1/apps/a/machines/m1/start", route{"POST start", "m1"}, actionLimit, true},
+		{"POST", "/v1/apps/a/machines/m1/stop", route{"POST stop", "m1"}, actionLimit, true},
+		{"GET", "/v1/apps/a/machines/m1/wait", route{"GET wait", "m1"}, actionLimit, true},
+		{"GET", "/v1/apps/a/machines/m1/events", route{"GET events", "m1"}, actionLimit, true},
+		{"GET", "/v1/apps/a/machines/m1", route{"GET machine", "m1"}, getMachineLimit, true},
+		{"POST", "/v1/apps/a/machines/m1", route{"POST machine", "m1"}, actionLimit, true},
+		{"GET", "/v1/apps/a/machines", route{"GET list", "a"}, listMachinesLimit, true},
+		{"GET", "/v1/apps/a", route{"GET app", "a"}, actionLimit, true},
+		{"GET", "/v1/apps", route{"GET apps", ""}, actionLimit, true},
+		{"GET", "/api/v1/apps/a/logs", route{}, limit{}, false},
+		{"GET", "/prometheus/o/api/v1/query", route{}, limit{}, false},
+	}
+	for _, tt := range tests {
+		got, lim, paced := routeOf(tt.method, tt.path)
+		if got != tt.want || lim != tt.wantLimit || paced != tt.wantPaced {
+			t.Errorf("routeOf(%s %s) = %+v %+v %v, want %+v %+v %v", tt.method, tt.path, got, lim, paced, tt.want, tt.wantLimit, tt.wantPaced)
+		}
+	}
+}
+
+func TestBucketReservations(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	tests := []struct {
+		name  string
+		lim   limit
+		at    []time.Duration // offsets of successive reservations
+		waits []time.Duration
+	}{
+		{"burst 3 then one per second", actionLimit, []time.Duration{0, 0, 0, 0, 0},
+			[]time.Duration{0, 0, 0, time.Second, 2 * time.Second}},
+		{"refills over time", actionLimit, []time.Duration{0, 0, 0, 2 * time.Second, 2 * time.Second, 2 * time.Second},
+			[]time.Duration{0, 0, 0, 0, 0, time.Second}},
+		{"get machine burst 10 at 5/s", getMachineLimit, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+			[]time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200 * time.Millisecond}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bucket
+			for i, off := range tt.at {
+				if got := b.reserve(t0.Add(off), tt.lim); got != tt.waits[i] {
+					t.Errorf("reservation %d at +%s: wait %s, want %s", i, off, got, tt.waits[i])
+				}
+			}
+		})
+	}
+}
+
+// countingServer answers every machine call with a plausible body.
+func countingServer(t *testing.T, hits *atomic.Int64) string {
+	return newLocalServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/start"):
+			writeJSON(w, 200, `{"previous_state":"stopped"}`)
+		case strings.HasSuffix(r.URL.Path, "/machines"):
+			writeJSON(w, 200, `[]`)
+		default:
+			writeJSON(w, 200, `{"id":"m1","state":"started"}`)
+		}
+	})).URL
+}
+
+func TestBurstOfStartsIsPaced(t *testing.T) {
+	var hits atomic.Int64
+	c, clk := newTestClient(t, countingServer(t, &hits), "")
+	ctx := context.Background()
+	for i := range 10 {
+		if _, err := c.Start(ctx, "app1", "m1"); err != nil {
+			t.Fatalf("start %d: %v", i, err)
+		}
+	}
+	if got := clk.totalSlept(); got < 7*time.Second {
+		t.Errorf("10 starts on one machine waited %s for tokens, want >= 7s (burst 3, then 1/s)", got)
+	}
+	before := clk.totalSlept()
+	for range 3 {
+		if _, err := c.Start(ctx, "app1", "m2"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := clk.totalSlept() - before; got != 0 {
+		t.Errorf("another machine's first 3 starts waited %s, want 0 (buckets are per machine)", got)
+	}
+	if hits.Load() != 13 {
+		t.Errorf("server saw %d requests, want 13", hits.Load())
+	}
+	if got := c.Stats().CallsLastMinute; got != 13 {
+		t.Errorf("CallsLastMinute = %d, want 13", got)
+	}
+}
+
+func TestGetAndListLimits(t *testing.T) {
+	var hits atomic.Int64
+	c, clk := newTestClient(t, countingServer(t, &hits), "")
+	ctx := context.Background()
+	for range 10 {
+		if _, err := c.GetMachine(ctx, "app1", "m1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := clk.totalSlept(); got != 0 {
+		t.Errorf("10 GETs of one machine waited %s, want 0 (burst 10)", got)
+	}
+	if _, err := c.GetMachine(ctx, "app1", "m1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := clk.totalSlept(); got != 200*time.Millisecond {
+		t.Errorf("11th GET waited %s, want 200ms (5/s)", got)
+	}
+	before := clk.totalSlept()
+	for range 4 {
+		if _, err := c.ListMachines(ctx, "app1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := clk.totalSlept() - before; got != time.Second {
+		t.Errorf("4 lists waited %s, want 1s (1/s burst 3 per app)", got)
+	}
+}
+
+// blockingClock never lets time pass: a sleeper waits until its context ends.
+type blockingClock struct{ *fakeClock }
+
+func (b blockingClock) Sleep(ctx context.Context, d time.Duration) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func TestTokenWaitRespectsContext(t *testing.T) {
+	var hits atomic.Int64
+	srvURL := countingServer(t, &hits)
+	c, err := newClient(context.Background(), Config{FlapsURL: srvURL, APIURL: srvURL},
+		func(string) string { return "" }, blockingClock{newFakeClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 { // the burst
+		if _, err := c.Start(context.Background(), "app1", "m1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err = c.Start(ctx, "app1", "m1")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Start cancelled while waiting for a token = %v, want context.Canceled", err)
+	}
+	if hits.Load() != 3 {
+		t.Errorf("server saw %d requests, want 3: a cancelled wait must not send", hits.Load())
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	_, err = c.Start(ctx2, "app1", "m1")
+	if !errors.Is(err, ErrAPIDown{}) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Start past its deadline = %v, want ErrAPIDown wrapping DeadlineExceeded", err)
+	}
+}

@@ -1,0 +1,187 @@
+package fly
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// scriptedServer answers with statuses[i] for the i-th request (the last one
+// repeats) and records the request URIs.
+type scriptedServer struct {
+	statuses   []int
+	retryAfter string
+	okBody     string
+	n          atomic.Int64
+	mu         sync.Mutex
+	uris       []string
+}
+
+func (s *scriptedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	i := int(s.n.Add(1)) - 1
+	s.mu.Lock()
+	s.uris = append(s.uris, r.URL.RequestURI())
+	s.mu.Unlock()
+	status := s.statuses[min(i, len(s.statuses)-1)]
+	if status >= 300 {
+		if s.retryAfter != "" {
+			w.Header().Set("Retry-After", s.retryAfter)
+		}
+		writeJSON(w, status, `{"error":"`+http.StatusText(status)+`"}`)
+		return
+	}
+	writeJSON(w, status, s.okBody)
+}
+
+func TestRetryOn429And408(t *testing.T) {
+	tests := []struct {
+		name          string
+		statuses      []int
+		retryAfter    string
+		wantErr       error // nil = success
+		wantSleeps    []time.Duration
+		wantAttempts  int
+		wantThrottled int
+	}{
+		{"429 with Retry-After twice, then ok", []int{429, 429, 200}, "2", nil,
+			[]time.Duration{2 * time.Second, 2 * time.Second}, 3, 2},
+		{"429 without Retry-After backs off exponentially, gives up", []int{429}, "", ErrRateLimited{},
+			[]time.Duration{time.Second, 2 * time.Second, 4 * time.Second}, 4, 4},
+		{"huge Retry-After is capped", []int{429, 200}, "3600", nil,
+			[]time.Duration{maxRetryAfter}, 2, 1},
+		{"408 is retried", []int{408, 200}, "", nil,
+			[]time.Duration{time.Second}, 2, 0},
+		{"500 is not retried here", []int{500, 200}, "", ErrAPIDown{},
+			nil, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := &scriptedServer{statuses: tt.statuses, retryAfter: tt.retryAfter, okBody: `{"id":"m1"}`}
+			c, clk := newTestClient(t, newLocalServer(t, srv).URL, "")
+			_, err := c.GetMachine(context.Background(), "app1", "m1")
+			if tt.wantErr == nil && err != nil {
+				t.Fatalf("GetMachine: %v", err)
+			}
+			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+				t.Fatalf("GetMachine = %v, want %T", err, tt.wantErr)
+			}
+			if got := clk.sleeps(); !equalDurations(got, tt.wantSleeps) {
+				t.Errorf("sleeps = %v, want %v", got, tt.wantSleeps)
+			}
+			st := c.Stats()
+			if int(srv.n.Load()) != tt.wantAttempts || st.CallsLastMinute != tt.wantAttempts {
+				t.Errorf("server saw %d, CallsLastMinute %d, want %d attempts", srv.n.Load(), st.CallsLastMinute, tt.wantAttempts)
+			}
+			if st.Throttled != tt.wantThrottled {
+				t.Errorf("Throttled = %d, want %d", st.Throttled, tt.wantThrottled)
+			}
+			if len(tt.wantSleeps) > 0 && st.BackoffUntil.IsZero() {
+				t.Error("BackoffUntil not set after a backoff")
+			}
+		})
+	}
+}
+
+func TestWait408IsATimeoutNotARetry(t *testing.T) {
+	srv := &scriptedServer{statuses: []int{408}}
+	c, clk := newTestClient(t, newLocalServer(t, srv).URL, "")
+	err := c.Wait(context.Background(), "app1", "m1", "01INST", 5*time.Second, "started", "suspended")
+	var wt ErrWaitTimeout
+	if !errors.As(err, &wt) || wt.ID != "m1" || wt.Timeout != 5*time.Second {
+		t.Fatalf("Wait on 408 = %#v, want ErrWaitTimeout for m1 after 5s", err)
+	}
+	if srv.n.Load() != 1 || len(clk.sleeps()) != 0 {
+		t.Errorf("wait 408 made %d attempts and %d sleeps, want 1 and 0", srv.n.Load(), len(clk.sleeps()))
+	}
+	uri := srv.uris[0]
+	for _, want := range []string{"/v1/apps/app1/machines/m1/wait?", "state=started", "state=suspended", "timeout=5", "version=01INST"} {
+		if !strings.Contains(uri, want) {
+			t.Errorf("wait request %q lacks %q", uri, want)
+		}
+	}
+	if st := c.Stats(); st.LastError != "" || st.LastOK.IsZero() || st.CallsLastMinute != 1 {
+		t.Errorf("Stats after wait 408 = %+v, want an OK answer, not an error", st)
+	}
+}
+
+func TestFlyGoRetriesOf503AreCounted(t *testing.T) {
+	srv := &scriptedServer{statuses: []int{503, 200}, okBody: `{"id":"m1"}`}
+	c, _ := newTestClient(t, newLocalServer(t, srv).URL, "")
+	stop := make(chan struct{})
+	go func() { // Stats must be safe while requests run (go test -race)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = c.Stats()
+			}
+		}
+	}()
+	_, err := c.GetMachine(context.Background(), "app1", "m1")
+	close(stop)
+	if err != nil {
+		t.Fatalf("GetMachine after one 503: %v", err)
+	}
+	st := c.Stats()
+	if st.CallsLastMinute != 2 || st.LastOK.IsZero() || !strings.Contains(st.LastError, "503") {
+		t.Errorf("Stats = %+v, want 2 calls (fly-go's retry counted), LastOK set, LastError about 503", st)
+	}
+}
+
+func TestCallsLastMinuteSlides(t *testing.T) {
+	var r recorder
+	t0 := time.Unix(5000, 0)
+	for _, off := range []time.Duration{0, 10 * time.Second, 59 * time.Second, 70 * time.Second} {
+		r.attempt(t0.Add(off))
+	}
+	tests := []struct {
+		at   time.Duration
+		want int
+	}{{70 * time.Second, 2}, {119 * time.Second, 1}, {130 * time.Second, 0}}
+	for _, tt := range tests {
+		if got := r.snapshot(t0.Add(tt.at)).CallsLastMinute; got != tt.want {
+			t.Errorf("at +%s: CallsLastMinute = %d, want %d", tt.at, got, tt.want)
+		}
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in     string
+		want   time.Duration
+		wantOK bool
+	}{
+		{"3", 3 * time.Second, true},
+		{" 0 ", 0, true},
+		{"-1", 0, false},
+		{"soon", 0, false},
+		{"", 0, false},
+		{"Fri, 01 May 2026 12:00:05 GMT", 5 * time.Second, true},
+		{"Fri, 01 May 2026 11:00:00 GMT", 0, true},
+	}
+	for _, tt := range tests {
+		got, ok := parseRetryAfter(tt.in, now)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("parseRetryAfter(%q) = %s %v, want %s %v", tt.in, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func equalDurations(a, b []time.Duration) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,152 @@
+package fly
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	maxRetries      = 3                // for 408/429, on top of the first attempt
+	maxRetryAfter   = 10 * time.Second // cap on a server-requested wait
+	firstBackoff    = time.Second      // when the server gives no Retry-After
+	maxBackoff      = 8 * time.Second
+	maxBufferedBody = 8 << 20 // request bodies are small JSON; refuse absurd ones
+)
+
+// shared is the state every transport of one Client uses: one set of
+// buckets and one set of stats, whichever API a request goes to.
+type shared struct {
+	clock   clock
+	limiter *limiter
+	stats   *recorder
+}
+
+// apiTransport sits beneath fly-go (below its otelhttp and rehttp layers), so
+// each attempt fly-go makes, retries of 502/503 included, passes here once.
+type apiTransport struct {
+	base  *url.URL // this API's base URL: scheme, host, optional path prefix
+	next  http.RoundTripper
+	state *shared
+}
+
+func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	body, err := bufferBody(req)
+	if err != nil {
+		return nil, err
+	}
+	r, lim, paced := routeOf(req.Method, req.URL.Path)
+	isWait := isWaitPath(req.URL.Path)
+	for attempt := 0; ; attempt++ {
+		if paced {
+			if err := t.state.limiter.wait(ctx, r, lim); err != nil {
+				return nil, err
+			}
+		}
+		out := t.outgoing(ctx, req, body)
+		t.state.stats.attempt(t.state.clock.Now())
+		resp, err := t.next.RoundTrip(out)
+		if err != nil {
+			t.state.stats.failed(fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
+			return nil, err
+		}
+		status := resp.StatusCode
+		if isWait && status == http.StatusRequestTimeout {
+			status = http.StatusOK // an expired long-poll is a normal answer, not an API problem
+		}
+		t.state.stats.answered(t.state.clock.Now(), status,
+			fmt.Sprintf("%s %s: %s", req.Method, req.URL.Path, resp.Status))
+		retryable := resp.StatusCode == http.StatusTooManyRequests ||
+			(resp.StatusCode == http.StatusRequestTimeout && !isWait)
+		if !retryable || attempt >= maxRetries {
+			return resp, nil
+		}
+		delay := retryDelay(resp.Header.Get("Retry-After"), attempt, t.state.clock.Now())
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		_ = resp.Body.Close()
+		t.state.stats.backoff(t.state.clock.Now().Add(delay))
+		if err := t.state.clock.Sleep(ctx, delay); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// outgoing builds one attempt: a copy of req aimed at this API's base URL,
+// with a fresh body reader and no credential-less Authorization header.
+func (t *apiTransport) outgoing(ctx context.Context, req *http.Request, body []byte) *http.Request {
+	out := req.Clone(ctx)
+	out.URL = rebase(req.URL, t.base)
+	out.Host = ""
+	if body != nil {
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		out.ContentLength = int64(len(body))
+	}
+	// fly-go sends "Bearer " when it has no token (tokens.Parse("")); send
+	// nothing instead so the server answers 401 cleanly.
+	if a := strings.TrimSpace(out.Header.Get("Authorization")); a == "Bearer" || a == "FlyV1" {
+		out.Header.Del("Authorization")
+	}
+	return out
+}
+
+// rebase keeps u's path and query and takes scheme and host from base. fly-go
+// builds URLs from process-global settings (FLY_FLAPS_BASE_URL,
+// fly.SetBaseURL), or from no base at all for logs, so every request passing
+// through this transport is pointed at this client's own API.
+func rebase(u, base *url.URL) *url.URL {
+	out := *u
+	out.Scheme, out.Host, out.User = base.Scheme, base.Host, nil
+	if prefix := strings.TrimSuffix(base.Path, "/"); prefix != "" && !strings.HasPrefix(u.Path, prefix+"/") {
+		out.Path = prefix + u.Path
+		out.RawPath = ""
+	}
+	return &out
+}
+
+func bufferBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(req.Body, maxBufferedBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxBufferedBody {
+		return nil, fmt.Errorf("request body over %d bytes", maxBufferedBody)
+	}
+	return b, nil
+}
+
+// retryDelay honours Retry-After (seconds or an HTTP date), capped, else
+// doubles from firstBackoff.
+func retryDelay(retryAfter string, attempt int, now time.Time) time.Duration {
+	if d, ok := parseRetryAfter(retryAfter, now); ok {
+		return min(d, maxRetryAfter)
+	}
+	return min(firstBackoff<<attempt, maxBackoff)
+}
+
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.Atoi(v); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		return time.Duration(min(secs, 3600)) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(at.Sub(now), 0), true
+	}
+	return 0, false
+}
