@@ -1,0 +1,244 @@
+// Package table is a virtualised table: it keeps every row but renders only
+// the visible window, so 10,000 machines cost what 10 do per frame.
+//
+// The cursor follows the selected row's ID across refreshes, reorders and
+// removals; the filter is applied once per change and cached; rows whose
+// content changed in the last SetRows are marked to flash.
+package table
+
+import (
+	"hash/fnv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/flywake/flywake/ui/components/cell"
+)
+
+// Row is one table row. ID must be stable across refreshes (a machine ID).
+// Cells may be plain or pre-styled. A non-nil Style draws the whole row
+// unstyled in that style instead (e.g. a destroyed machine, dimmed).
+type Row struct {
+	ID    string
+	Cells []string
+	Style *lipgloss.Style
+}
+
+// Model is the table state. The zero value is not usable; call New.
+type Model struct {
+	cols   []Column
+	styles Styles
+
+	rows   []Row
+	search []string          // per row: lower-cased plain text, cells joined by \x00
+	hashes map[string]uint64 // per row ID: content hash from the last SetRows
+	loaded bool              // a first SetRows happened (it never flashes)
+	flash  map[string]bool
+
+	filter  string
+	visible []int // indexes into rows that pass the filter, in row order
+
+	cursor     int // index into visible
+	selectedID string
+	offset     int // first visible row shown
+	page       int // body rows per screen, from SetHeight
+	dim        bool
+	emptyText  string
+}
+
+// New returns an empty table with the given columns and styles.
+func New(cols []Column, styles Styles) Model {
+	return Model{cols: cols, styles: styles, page: 10, emptyText: "no rows"}
+}
+
+// SetColumns replaces the columns; rows keep their cells.
+func (m *Model) SetColumns(cols []Column) { m.cols = cols }
+
+// SetEmptyText sets the line shown when there are no rows at all.
+func (m *Model) SetEmptyText(s string) { m.emptyText = s }
+
+// SetDim draws every row in the Dim style, for stale data.
+func (m *Model) SetDim(dim bool) { m.dim = dim }
+
+// SetHeight tells the table how many lines View will get, so paging and
+// scrolling move by what is actually on screen. Call it on every resize.
+func (m *Model) SetHeight(height int) {
+	m.page = max(bodyRows(height), 1)
+	m.offset = clampOffset(m.offset, m.cursor, m.page, len(m.visible))
+}
+
+// SetRows replaces the rows and returns the IDs whose content changed or
+// that are new since the previous SetRows (nil on the first call). Those
+// rows flash until ClearFlash or the next SetRows. The cursor stays on the
+// selected row's ID; if that row is gone it stays at the same position.
+// The table keeps its own copy of the slice; cell strings are shared.
+func (m *Model) SetRows(rows []Row) []string {
+	rows = append([]Row(nil), rows...) // the caller may reuse its slice
+	hashes := make(map[string]uint64, len(rows))
+	search := make([]string, len(rows))
+	var changed []string
+	for i := range rows {
+		cells := sanitizeCells(rows[i].Cells)
+		rows[i].Cells = cells
+		h := hashCells(cells)
+		id := rows[i].ID
+		if prev, ok := m.hashes[id]; m.loaded && (!ok || prev != h) {
+			changed = append(changed, id)
+		}
+		hashes[id] = h
+		search[i] = strings.ToLower(ansi.Strip(strings.Join(cells, "\x00")))
+	}
+	m.flash = nil
+	if len(changed) > 0 {
+		m.flash = make(map[string]bool, len(changed))
+		for _, id := range changed {
+			m.flash[id] = true
+		}
+	}
+	m.rows, m.search, m.hashes, m.loaded = rows, search, hashes, true
+	m.refilter(false)
+	return changed
+}
+
+// sanitizeCells strips control characters from outside text, copying the
+// cells only when one needs cleaning.
+func sanitizeCells(cells []string) []string {
+	out := cells
+	for j, c := range cells {
+		if s := cell.Sanitize(c); s != c {
+			if &out[0] == &cells[0] {
+				out = append([]string(nil), cells...)
+			}
+			out[j] = s
+		}
+	}
+	return out
+}
+
+// hashCells is the content hash that decides whether a row flashes.
+func hashCells(cells []string) uint64 {
+	h := fnv.New64a()
+	for _, c := range cells {
+		h.Write([]byte(c))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// SetFilter shows only rows with a cell containing q (case-insensitive,
+// styling ignored). Filtering runs here, once per change, never in View.
+func (m *Model) SetFilter(q string) {
+	q = strings.ToLower(cell.Sanitize(q))
+	if q == m.filter {
+		return
+	}
+	m.filter = q
+	m.refilter(true)
+}
+
+// Filter returns the active (lower-cased) filter.
+func (m Model) Filter() string { return m.filter }
+
+// refilter rebuilds the visible list and puts the cursor back on the
+// selected ID. When it is filtered out, a new filter jumps to the first
+// match while a data refresh keeps the cursor's position.
+func (m *Model) refilter(newFilter bool) {
+	oldCursor, oldOffset := m.cursor, m.offset
+	m.visible = m.visible[:0:0]
+	for i, s := range m.search {
+		if m.filter == "" || strings.Contains(s, m.filter) {
+			m.visible = append(m.visible, i)
+		}
+	}
+	m.cursor = -1
+	if m.selectedID != "" {
+		for vi, ri := range m.visible {
+			if m.rows[ri].ID == m.selectedID {
+				m.cursor = vi
+				break
+			}
+		}
+	}
+	switch {
+	case m.cursor >= 0:
+		// Keep the row on the same screen line.
+		m.offset = oldOffset + (m.cursor - oldCursor)
+	case newFilter:
+		m.cursor, m.offset = 0, 0
+	default:
+		m.cursor = oldCursor
+	}
+	m.settle()
+}
+
+// settle clamps cursor and offset and records the selected ID.
+func (m *Model) settle() {
+	n := len(m.visible)
+	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
+	m.offset = clampOffset(m.offset, m.cursor, m.page, n)
+	if n == 0 {
+		// Keep selectedID: the row may come back when the filter is cleared.
+		return
+	}
+	m.selectedID = m.rows[m.visible[m.cursor]].ID
+}
+
+// clampOffset returns the window start nearest to offset that keeps cursor
+// inside a window of page rows over n rows, without blank space at the end.
+func clampOffset(offset, cursor, page, n int) int {
+	if page < 1 {
+		page = 1
+	}
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+page {
+		offset = cursor - page + 1
+	}
+	return min(max(offset, 0), max(n-page, 0))
+}
+
+// Selected returns the row under the cursor.
+func (m Model) Selected() (Row, bool) {
+	if len(m.visible) == 0 {
+		return Row{}, false
+	}
+	return m.rows[m.visible[m.cursor]], true
+}
+
+// Cursor returns the cursor's index among the visible (filtered) rows.
+func (m Model) Cursor() int { return m.cursor }
+
+// Len returns the number of rows passing the filter; Total all rows.
+func (m Model) Len() int   { return len(m.visible) }
+func (m Model) Total() int { return len(m.rows) }
+
+// Select moves the cursor to the row with this ID, if it is visible.
+func (m *Model) Select(id string) bool {
+	for vi, ri := range m.visible {
+		if m.rows[ri].ID == id {
+			m.cursor = vi
+			m.settle()
+			return true
+		}
+	}
+	return false
+}
+
+// Move moves the cursor by delta rows (negative is up), clamped.
+func (m *Model) Move(delta int) {
+	m.cursor += delta
+	m.settle()
+}
+
+// PageUp and PageDown move by one screen; Top and Bottom jump to the ends.
+func (m *Model) PageUp()   { m.Move(-m.page) }
+func (m *Model) PageDown() { m.Move(m.page) }
+func (m *Model) Top()      { m.Move(-len(m.visible)) }
+func (m *Model) Bottom()   { m.Move(len(m.visible)) }
+
+// IsFlashing reports whether the row changed in the last SetRows.
+func (m Model) IsFlashing(id string) bool { return m.flash[id] }
+
+// ClearFlash ends the flash of the last SetRows.
+func (m *Model) ClearFlash() { m.flash = nil }

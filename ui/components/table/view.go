@@ -1,0 +1,150 @@
+package table
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/flywake/flywake/ui/components/cell"
+)
+
+// flashMark marks a row changed in the last refresh. It sits in a one-cell
+// gutter so pre-styled cells (state colours) keep their colours while flashing.
+const flashMark = "▌"
+
+// gutter is the width of the flash marker column.
+const gutter = 1
+
+// bodyRows is how many data rows fit in height lines: one line each goes to
+// the header and the position line when there is room for them.
+func bodyRows(height int) int {
+	switch {
+	case height >= 3:
+		return height - 2
+	case height == 2:
+		return 1
+	default:
+		return max(height, 0)
+	}
+}
+
+// View renders exactly height lines of exactly width cells: a header, the
+// visible window of rows, and a position line ("12–35 of 1,000"). Only the
+// visible rows are touched, whatever the row count.
+func (m Model) View(width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	widths := layout(m.cols, width-gutter)
+	body := bodyRows(height)
+	var b strings.Builder
+	b.Grow((width + 16) * height)
+	lines := 0
+	line := func(s string) {
+		if lines > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+		lines++
+	}
+
+	if height >= 2 {
+		line(m.header(widths, width))
+	}
+	n := len(m.visible)
+	offset := clampOffset(m.offset, m.cursor, body, n)
+	if n == 0 {
+		msg := m.emptyText
+		if m.filter != "" && len(m.rows) > 0 {
+			msg = "no rows match “" + m.filter + "”"
+		}
+		line(m.styles.Dim.Render(cell.Fit(strings.Repeat(" ", gutter)+msg, width, cell.Left)))
+	}
+	for i := offset; i < n && i < offset+body; i++ {
+		line(m.row(m.rows[m.visible[i]], i == m.cursor, widths, width))
+	}
+	blank := strings.Repeat(" ", width)
+	for lines < height-1 || (lines < height && height < 3) {
+		line(blank)
+	}
+	if height >= 3 {
+		line(m.styles.Dim.Render(cell.Fit(m.position(offset, body), width, cell.Right)))
+	}
+	return b.String()
+}
+
+func (m Model) header(widths []int, width int) string {
+	parts := make([]string, 0, len(m.cols)+1)
+	parts = append(parts, strings.Repeat(" ", gutter))
+	for i, c := range m.cols {
+		if widths[i] == 0 {
+			break
+		}
+		if i > 0 {
+			parts = append(parts, " ")
+		}
+		parts = append(parts, m.styles.Header.Render(cell.Fit(c.Title, widths[i], c.Align)))
+	}
+	return padTo(strings.Join(parts, ""), width)
+}
+
+// row renders one row. Selected, dimmed and row-styled rows are drawn plain
+// in one style, because an outer style cannot span inner colour resets.
+func (m Model) row(r Row, selected bool, widths []int, width int) string {
+	override := selected || m.dim || r.Style != nil
+	var b strings.Builder
+	mark := " "
+	if m.flash[r.ID] {
+		mark = flashMark
+		if !override {
+			mark = m.styles.Flash.Render(flashMark)
+		}
+	}
+	b.WriteString(mark)
+	for i, c := range m.cols {
+		if widths[i] == 0 {
+			break
+		}
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		text := ""
+		if i < len(r.Cells) {
+			text = r.Cells[i]
+		}
+		if override {
+			text = ansi.Strip(text)
+		}
+		b.WriteString(cell.Fit(text, widths[i], c.Align))
+	}
+	out := padTo(b.String(), width)
+	switch {
+	case selected:
+		return m.styles.Selected.Render(out)
+	case m.dim:
+		return m.styles.Dim.Render(out)
+	case r.Style != nil:
+		return r.Style.Render(out)
+	}
+	return out
+}
+
+// position is "12–35 of 1,000", plus the filter when one is active.
+func (m Model) position(offset, body int) string {
+	n := len(m.visible)
+	var s string
+	if n == 0 {
+		s = "0 of " + cell.Thousands(len(m.rows))
+	} else {
+		last := min(offset+body, n)
+		s = cell.Thousands(offset+1) + "–" + cell.Thousands(last) + " of " + cell.Thousands(n)
+	}
+	if m.filter != "" {
+		s = "/" + m.filter + " · " + s + " (" + cell.Thousands(len(m.rows)) + " total)"
+	}
+	return s + " "
+}
+
+// padTo cuts or pads an assembled line to exactly width cells.
+func padTo(s string, width int) string {
+	return cell.Cut(s, width)
+}

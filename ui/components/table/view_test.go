@@ -1,0 +1,143 @@
+package table
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/flywake/flywake/ui/theme"
+	"github.com/muesli/termenv"
+)
+
+func TestLayout(t *testing.T) {
+	cases := []struct {
+		name  string
+		cols  []Column
+		avail int
+		want  []int
+	}{
+		{"exact fit", []Column{{Width: 4}, {Width: 5}}, 10, []int{4, 5}},
+		{"no flex leaves slack", []Column{{Width: 4}, {Width: 5}}, 20, []int{4, 5}},
+		{"one flex takes all", []Column{{Width: 4}, {Width: 5, Flex: 1}}, 20, []int{4, 15}},
+		{"flex shares 1:2", []Column{{Width: 4, Flex: 1}, {Width: 4, Flex: 2}}, 18, []int{7, 10}},
+		{"remainder left to right", []Column{{Width: 1, Flex: 1}, {Width: 1, Flex: 1}}, 6, []int{3, 2}},
+		{"too narrow hides trailing", []Column{{Width: 6}, {Width: 6}, {Width: 6}}, 14, []int{6, 6, 0}},
+		{"too narrow narrows last partial", []Column{{Width: 6}, {Width: 6}, {Width: 6}}, 17, []int{6, 6, 3}},
+		{"one cell left hides", []Column{{Width: 6}, {Width: 6}}, 8, []int{6, 0}},
+		{"zero width min is one", []Column{{Width: 0}, {Width: 0}}, 3, []int{1, 1}},
+		{"nothing fits", []Column{{Width: 6}}, 0, []int{0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := layout(c.cols, c.avail); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("layout = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestTruncationWithWideGlyphs(t *testing.T) {
+	cols := []Column{{Title: "NAME", Width: 7}, {Title: "NOTE", Width: 6}}
+	cases := []struct {
+		name string
+		cell string
+		want string // first column as drawn
+	}{
+		{"fits", "web", "web    "},
+		{"exact", "abcdefg", "abcdefg"},
+		{"long ascii", "abcdefghij", "abcdef…"},
+		{"cjk fits exactly", "日本語", "日本語 "},
+		{"cjk cut never splits a glyph", "日本語テキスト", "日本語…"},
+		{"cjk odd boundary", "a日本語テ", "a日本…"},
+		{"emoji", "🚀🚀🚀🚀🚀", "🚀🚀🚀…"},
+		{"styled", "\x1b[31mfailed-machine\x1b[0m", "failed…"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(cols, StylesFrom(theme.New(true)))
+			m.SetRows([]Row{{ID: "x", Cells: []string{"pad", "-"}}, {ID: "y", Cells: []string{c.cell, "note"}}})
+			out := m.View(20, 4)
+			assertExact(t, out, 20, 4)
+			row := strings.Split(ansi.Strip(out), "\n")[2]
+			if got := row[1:]; !strings.HasPrefix(got, c.want+" ") {
+				t.Errorf("row %q, want prefix %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestViewIsExactForManySizes(t *testing.T) {
+	m := newTable()
+	rows := rowsN(50)
+	rows[3].Cells[1] = "日本語の長いステート"
+	rows[4].Cells = nil // fewer cells than columns
+	rows[5].Cells = append(rows[5].Cells, "extra", "cells")
+	m.SetRows(rows)
+	m.Move(4)
+	for w := 1; w <= 60; w++ {
+		for h := 1; h <= 20; h++ {
+			m.SetHeight(h)
+			out := m.View(w, h)
+			assertExact(t, out, w, h)
+		}
+	}
+	if m.View(0, 10) != "" || m.View(10, 0) != "" || m.View(-1, -1) != "" {
+		t.Error("non-positive size must render nothing")
+	}
+}
+
+func TestRendersOnlyVisibleRowsAndMarks(t *testing.T) {
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(old)
+
+	m := New(testCols, StylesFrom(theme.New(false)))
+	m.SetHeight(6)
+	m.SetRows(rowsN(20))
+	next := rowsN(20)
+	next[1].Cells[1] = "\x1b[33mstopping\x1b[0m"
+	m.SetRows(next)
+	m.Move(2)
+	out := m.View(40, 6)
+	lines := strings.Split(ansi.Strip(out), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	if !strings.HasPrefix(lines[0], " ID") {
+		t.Errorf("header %q", lines[0])
+	}
+	for i, want := range []string{" m0000", "▌m0001", " m0002", " m0003"} {
+		if !strings.HasPrefix(lines[i+1], want) {
+			t.Errorf("body line %d = %q, want prefix %q", i, lines[i+1], want)
+		}
+	}
+	if strings.Contains(ansi.Strip(out), "m0004") {
+		t.Error("a row outside the window was drawn")
+	}
+	raw := strings.Split(out, "\n")
+	if !strings.Contains(raw[3], "\x1b[7") && !strings.Contains(raw[3], ";7") {
+		t.Errorf("selected row not reversed: %q", raw[3])
+	}
+	if !strings.Contains(raw[2], "\x1b[33m") {
+		t.Errorf("flashing row lost its cell colour: %q", raw[2])
+	}
+
+	m.SetDim(true)
+	for i, l := range strings.Split(m.View(40, 6), "\n")[1:4] {
+		if i != 1 && strings.Contains(l, "\x1b[33m") {
+			t.Errorf("dimmed row kept a cell colour: %q", l)
+		}
+	}
+}
+
+func TestFilterPositionLine(t *testing.T) {
+	m := newTable()
+	m.SetRows(rowsN(1200))
+	m.SetFilter("m00")
+	lines := plainLines(m, 60, 5)
+	if want := "/m00 · 1–3 of 100 (1,200 total)"; !strings.Contains(lines[4], want) {
+		t.Errorf("position %q, want %q", lines[4], want)
+	}
+}

@@ -1,0 +1,145 @@
+// Package keys is flywake's one key map. Every pane matches keys through it
+// (key.Matches(msg, km.Filter)), and the footer and ? overlay render it
+// through bubbles/help, so hints never drift from behaviour.
+package keys
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap holds every binding. Build it with Default; call ReadOnly for
+// --readonly. Copying a KeyMap copies its bindings (they are values).
+type KeyMap struct {
+	Quit key.Binding
+	Help key.Binding
+
+	NextPane key.Binding
+	PrevPane key.Binding
+
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Home     key.Binding
+	End      key.Binding
+
+	Enter   key.Binding // drill in
+	Back    key.Binding // back out, abort a prompt or filter
+	Filter  key.Binding
+	Command key.Binding // ":" app switch
+	Refresh key.Binding
+
+	Checklist key.Binding
+	NextItem  key.Binding
+	PrevItem  key.Binding
+	Compare   key.Binding
+
+	// Dangerous: they act on machines. ReadOnly disables all of them.
+	WakeTest key.Binding
+	Start    key.Binding
+	Stop     key.Binding
+	Suspend  key.Binding
+
+	readOnly bool
+}
+
+// Default returns the standard bindings, everything enabled.
+func Default() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Quit: b("q", "quit", "q", "ctrl+c"),
+		Help: b("?", "help", "?"),
+
+		NextPane: b("tab", "next pane", "tab"),
+		PrevPane: b("shift+tab", "prev pane", "shift+tab"),
+
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		PageUp:   b("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown: b("pgdn", "page down", "pgdown", "ctrl+d"),
+		Home:     b("home/g", "top", "home", "g"),
+		End:      b("end/G", "bottom", "end", "G"),
+
+		Enter:   b("enter", "open", "enter"),
+		Back:    b("esc", "back", "esc"),
+		Filter:  b("/", "filter", "/"),
+		Command: b(":", "switch app", ":"),
+		Refresh: b("r", "refresh", "r"),
+
+		Checklist: b("c", "checklist", "c"),
+		NextItem:  b("n", "next", "n"),
+		PrevItem:  b("p", "prev", "p"),
+		Compare:   b("v", "compare", "v"),
+
+		WakeTest: b("w", "wake test", "w"),
+		Start:    b("s", "start machine", "s"),
+		Stop:     b("S", "stop machine", "S"),
+		Suspend:  b("Z", "suspend machine", "Z"),
+	}
+}
+
+// dangerous is the one list of bindings that change machines. ReadOnly,
+// Dangerous and IsDangerous all read it, so a new action is flagged in one place.
+func (k *KeyMap) dangerous() []*key.Binding {
+	return []*key.Binding{&k.WakeTest, &k.Start, &k.Stop, &k.Suspend}
+}
+
+// ReadOnly disables every dangerous binding: it no longer matches any key and
+// no longer appears in help.
+func (k *KeyMap) ReadOnly() {
+	for _, b := range k.dangerous() {
+		b.SetEnabled(false)
+	}
+	k.readOnly = true
+}
+
+// IsReadOnly reports whether ReadOnly was applied.
+func (k KeyMap) IsReadOnly() bool { return k.readOnly }
+
+// Dangerous returns copies of the dangerous bindings (enabled or not).
+func (k KeyMap) Dangerous() []key.Binding {
+	ptrs := k.dangerous()
+	out := make([]key.Binding, len(ptrs))
+	for i, b := range ptrs {
+		out[i] = *b
+	}
+	return out
+}
+
+// IsDangerous reports whether b is one of the dangerous bindings, compared
+// by its keys, so a pane can ask before acting on any binding it holds.
+func (k KeyMap) IsDangerous(b key.Binding) bool {
+	for _, d := range k.dangerous() {
+		if sameKeys(d.Keys(), b.Keys()) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameKeys(a, b []string) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// All returns every binding with a stable name, for conflict checks and
+// later rebinding from config.
+func (k *KeyMap) All() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"quit": &k.Quit, "help": &k.Help,
+		"next_pane": &k.NextPane, "prev_pane": &k.PrevPane,
+		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown,
+		"home": &k.Home, "end": &k.End,
+		"enter": &k.Enter, "back": &k.Back, "filter": &k.Filter, "command": &k.Command,
+		"refresh": &k.Refresh, "checklist": &k.Checklist,
+		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
+		"wake_test": &k.WakeTest, "start": &k.Start, "stop": &k.Stop, "suspend": &k.Suspend,
+	}
+}

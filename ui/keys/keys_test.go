@@ -1,0 +1,148 @@
+package keys
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+var _ help.KeyMap = KeyMap{}
+
+// press builds the tea.KeyMsg a terminal would deliver for a key name.
+func press(name string) tea.KeyMsg {
+	special := map[string]tea.KeyType{
+		"ctrl+c": tea.KeyCtrlC, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+		"up": tea.KeyUp, "down": tea.KeyDown, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "enter": tea.KeyEnter, "esc": tea.KeyEsc,
+		"ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
+	}
+	if t, ok := special[name]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// allKeyNames is every key any binding answers to.
+func allKeyNames(k KeyMap) []string {
+	var names []string
+	for _, b := range k.All() {
+		names = append(names, b.Keys()...)
+	}
+	return names
+}
+
+func TestKeyNamesMatchTheirMessages(t *testing.T) {
+	k := Default()
+	for name, b := range k.All() {
+		for _, kn := range b.Keys() {
+			if got := press(kn).String(); got != kn {
+				t.Errorf("%s: key %q arrives as %q", name, kn, got)
+			}
+			if !key.Matches(press(kn), *b) {
+				t.Errorf("%s does not match its own key %q", name, kn)
+			}
+		}
+	}
+}
+
+func TestNoTwoBindingsShareAKey(t *testing.T) {
+	k := Default()
+	owner := map[string]string{}
+	for name, b := range k.All() {
+		for _, kn := range b.Keys() {
+			if other, dup := owner[kn]; dup {
+				t.Errorf("key %q bound to both %s and %s", kn, other, name)
+			}
+			owner[kn] = name
+		}
+	}
+}
+
+func TestDangerousFlags(t *testing.T) {
+	k := Default()
+	cases := []struct {
+		name string
+		b    key.Binding
+		want bool
+	}{
+		{"wake test", k.WakeTest, true},
+		{"start", k.Start, true},
+		{"stop", k.Stop, true},
+		{"suspend", k.Suspend, true},
+		{"quit", k.Quit, false},
+		{"refresh", k.Refresh, false},
+		{"enter", k.Enter, false},
+		{"checklist", k.Checklist, false},
+	}
+	for _, c := range cases {
+		if got := k.IsDangerous(c.b); got != c.want {
+			t.Errorf("IsDangerous(%s) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if n := len(k.Dangerous()); n != 4 {
+		t.Errorf("Dangerous() has %d bindings, want 4", n)
+	}
+}
+
+func TestReadOnlyRemovesDangerousEverywhere(t *testing.T) {
+	k := Default()
+	// Before: each dangerous binding works and is listed.
+	for _, d := range k.Dangerous() {
+		if !inFullHelp(k, d) {
+			t.Fatalf("before ReadOnly, %q missing from FullHelp", d.Help().Key)
+		}
+	}
+	k.ReadOnly()
+	if !k.IsReadOnly() {
+		t.Error("IsReadOnly false after ReadOnly")
+	}
+	for _, d := range k.Dangerous() {
+		if d.Enabled() {
+			t.Errorf("%q still enabled", d.Help().Key)
+		}
+		for _, kn := range allKeyNames(Default()) {
+			if key.Matches(press(kn), d) {
+				t.Errorf("read-only: %q still matches key %q", d.Help().Key, kn)
+			}
+		}
+		if inFullHelp(k, d) {
+			t.Errorf("read-only: %q still in FullHelp", d.Help().Key)
+		}
+		for _, b := range k.ShortHelp() {
+			if k.IsDangerous(b) {
+				t.Errorf("read-only: %q in ShortHelp", b.Help().Key)
+			}
+		}
+	}
+	// Safe bindings are untouched.
+	for _, kn := range k.Quit.Keys() {
+		if !key.Matches(press(kn), k.Quit) {
+			t.Errorf("read-only broke quit key %q", kn)
+		}
+	}
+	for _, g := range k.FullHelp() {
+		if len(g) == 0 {
+			t.Error("FullHelp kept an empty column")
+		}
+	}
+	// ReadOnly on a copy leaves the original alone (bindings are values).
+	orig := Default()
+	cp := orig
+	cp.ReadOnly()
+	if !orig.Stop.Enabled() {
+		t.Error("ReadOnly on a copy disabled the original")
+	}
+}
+
+func inFullHelp(k KeyMap, b key.Binding) bool {
+	for _, g := range k.FullHelp() {
+		for _, h := range g {
+			if sameKeys(h.Keys(), b.Keys()) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+// Package theme holds flywake's one visual theme: every lipgloss style is
+// built once in New and reused by every frame.
+//
+// Colour is never the only signal. Each state and level carries a glyph and
+// a word as well, and with NO_COLOR the styles keep their bold, reverse,
+// underline and faint attributes so focus and selection stay visible.
+package theme
+
+import (
+	"io"
+	"os"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Theme is the set of semantic styles the UI draws with. Treat it as
+// read-only after New; share one *Theme across all panes.
+type Theme struct {
+	// NoColor reports whether colours are off (NO_COLOR).
+	NoColor bool
+
+	Header lipgloss.Style // top bar text
+	Footer lipgloss.Style // bottom bar text outside key hints
+
+	PaneTitle        lipgloss.Style
+	PaneTitleFocused lipgloss.Style
+	Border           lipgloss.Style // colour/attributes of an unfocused pane border
+	FocusedBorder    lipgloss.Style
+	// BorderShape and FocusedBorderShape differ in line weight, so focus is
+	// visible without colour.
+	BorderShape        lipgloss.Border
+	FocusedBorderShape lipgloss.Border
+
+	Text        lipgloss.Style // ordinary text, no decoration
+	TableHeader lipgloss.Style
+	Dim         lipgloss.Style // stale data, secondary text
+	Selected    lipgloss.Style // cursor row
+	Flash       lipgloss.Style // row changed in the last refresh
+	Warn        lipgloss.Style
+	Fail        lipgloss.Style
+	Pass        lipgloss.Style
+	Unknown     lipgloss.Style
+	Badge       lipgloss.Style // small inverted label, e.g. DEMO, CRASH-LOOP
+	Banner      lipgloss.Style // full-width alert, e.g. crash-looping release
+
+	// Help styles the bubbles/help key hints (footer and ? overlay).
+	Help help.Styles
+
+	renderer *lipgloss.Renderer
+	states   map[string]StateLook
+	levels   map[string]StateLook
+}
+
+// FromEnv builds the theme honouring NO_COLOR: any non-empty value turns
+// colours off (https://no-color.org).
+func FromEnv() *Theme {
+	return New(os.Getenv("NO_COLOR") != "")
+}
+
+// New builds every style once.
+//
+// With noColor the styles carry no colours at all and are bound to their own
+// renderer pinned to the ANSI profile. That matters: lipgloss's default
+// renderer maps NO_COLOR to the ASCII profile, which also drops bold and
+// reverse, and the cursor row would vanish.
+func New(noColor bool) *Theme {
+	r := lipgloss.DefaultRenderer()
+	if noColor {
+		r = lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(termenv.ANSI)
+	}
+	p := palette{r: r, noColor: noColor}
+
+	t := &Theme{
+		NoColor:            noColor,
+		renderer:           r,
+		BorderShape:        lipgloss.RoundedBorder(),
+		FocusedBorderShape: lipgloss.ThickBorder(),
+	}
+	t.Text = p.style()
+	t.Header = p.fg(p.style().Bold(true), colorBright)
+	t.Footer = p.fg(p.style(), colorGray)
+	t.PaneTitle = p.fg(p.style().Bold(true), colorBright)
+	t.PaneTitleFocused = p.fg(p.style().Bold(true).Underline(noColor), colorAccent)
+	t.Border = p.fg(p.style(), colorDarkGray)
+	t.FocusedBorder = p.fg(p.style().Bold(true), colorAccent)
+	t.TableHeader = p.fg(p.style().Bold(true).Underline(true), colorBright)
+	t.Dim = p.fg(p.style().Faint(true), colorGray)
+	t.Selected = p.style().Reverse(true).Bold(true)
+	t.Flash = p.fg(p.style().Bold(true), colorYellowBright)
+	t.Warn = p.fg(p.style().Bold(true), colorYellow)
+	t.Fail = p.fg(p.style().Bold(true), colorRed)
+	t.Pass = p.fg(p.style(), colorGreen)
+	t.Unknown = p.fg(p.style(), colorMagenta)
+	t.Badge = p.bg(p.style().Bold(true).Reverse(noColor), colorBlack, colorYellow)
+	t.Banner = p.bg(p.style().Bold(true).Reverse(noColor), colorWhite, colorRed)
+	t.Help = help.Styles{
+		Ellipsis:       t.Dim,
+		ShortKey:       p.fg(p.style().Bold(true), colorAccent),
+		ShortDesc:      p.fg(p.style(), colorGray),
+		ShortSeparator: t.Dim,
+		FullKey:        p.fg(p.style().Bold(true), colorAccent),
+		FullDesc:       p.style(),
+		FullSeparator:  t.Dim,
+	}
+	t.states = buildStates(p, t)
+	t.levels = buildLevels(t)
+	return t
+}
+
+// Renderer is the lipgloss renderer every theme style is bound to. Panes
+// that need an extra style should build it once from here, not per frame.
+func (t *Theme) Renderer() *lipgloss.Renderer { return t.renderer }

@@ -1,0 +1,223 @@
+package theme
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// colourParams returns the SGR parameters in s that set a colour
+// (30–38, 40–48, 90–97, 100–107).
+func colourParams(s string) []string {
+	var found []string
+	for _, m := range sgr.FindAllStringSubmatch(s, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				continue
+			}
+			if (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 97) || (n >= 100 && n <= 107) {
+				found = append(found, m[0])
+			}
+		}
+	}
+	return found
+}
+
+func pinProfile(t *testing.T) {
+	t.Helper()
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
+}
+
+func TestEveryMachineStateHasGlyphWordAndSingleCellGlyph(t *testing.T) {
+	th := New(false)
+	seen := map[string]string{}
+	for _, s := range MachineStates {
+		look := th.State(s)
+		if look.Glyph == GlyphUnknown {
+			t.Errorf("state %q falls back to unknown", s)
+		}
+		if look.Word != s {
+			t.Errorf("state %q: word %q", s, look.Word)
+		}
+		if w := lipgloss.Width(look.Glyph); w != 1 {
+			t.Errorf("state %q: glyph %q is %d cells wide", s, look.Glyph, w)
+		}
+		seen[s] = look.Glyph
+	}
+	// Persistent states must be told apart by glyph alone.
+	persistent := []string{"started", "stopped", "suspended", "failed", "created"}
+	glyphs := map[string]string{}
+	for _, s := range persistent {
+		if other, dup := glyphs[seen[s]]; dup {
+			t.Errorf("%s and %s share glyph %s", s, other, seen[s])
+		}
+		glyphs[seen[s]] = s
+	}
+}
+
+func TestStateGlyphs(t *testing.T) {
+	th := New(false)
+	cases := []struct{ in, glyph, word string }{
+		{"started", "●", "started"},
+		{" STOPPED ", "○", "stopped"},
+		{"suspended", "◐", "suspended"},
+		{"starting", "▲", "starting"},
+		{"resuming", "▲", "resuming"},
+		{"stopping", "▼", "stopping"},
+		{"suspending", "▼", "suspending"},
+		{"restarting", "↻", "restarting"},
+		{"replacing", "⟳", "replacing"},
+		{"updating", "⟳", "updating"},
+		{"failed", "✖", "failed"},
+		{"launch_failed", "✖", "launch_failed"},
+		{"creating", "◌", "creating"},
+		{"destroyed", "✝", "destroyed"},
+		{"migrated", "·", "migrated"},
+		{"hibernating", "?", "hibernating"},
+		{"", "?", "unknown"},
+		{"evil\x1b[31m\nstate", "?", "evilstate"},
+		{strings.Repeat("x", 100), "?", strings.Repeat("x", 23) + "…"},
+	}
+	for _, c := range cases {
+		look := th.State(c.in)
+		if look.Glyph != c.glyph || look.Word != c.word {
+			t.Errorf("State(%q) = %q %q, want %q %q", c.in, look.Glyph, look.Word, c.glyph, c.word)
+		}
+	}
+}
+
+func TestLevels(t *testing.T) {
+	th := New(false)
+	cases := []struct{ in, glyph, word string }{
+		{"pass", "✔", "pass"},
+		{"OK", "✔", "pass"},
+		{"warn", "!", "warn"},
+		{"warning", "!", "warn"},
+		{"fail", "✖", "fail"},
+		{"critical", "✖", "fail"},
+		{"unknown", "?", "unknown"},
+		{"", "?", "unknown"},
+		{"n/a", "–", "n/a"},
+		{"n-a", "–", "n/a"},
+		{"weird", "?", "weird"},
+	}
+	for _, c := range cases {
+		look := th.Level(c.in)
+		if look.Glyph != c.glyph || look.Word != c.word {
+			t.Errorf("Level(%q) = %q %q, want %q %q", c.in, look.Glyph, look.Word, c.glyph, c.word)
+		}
+		if lipgloss.Width(look.Glyph) != 1 {
+			t.Errorf("Level(%q) glyph not single-cell", c.in)
+		}
+	}
+}
+
+func TestColourThemeUsesColours(t *testing.T) {
+	pinProfile(t)
+	th := New(false)
+	for _, s := range []string{"started", "failed", "starting", "suspended"} {
+		out := th.State(s).Render()
+		if len(colourParams(out)) == 0 {
+			t.Errorf("colour theme: %q rendered without colour: %q", s, out)
+		}
+	}
+	// Healthy, moving and failed must not share a colour.
+	started := strings.Join(colourParams(th.State("started").Render()), "")
+	moving := strings.Join(colourParams(th.State("starting").Render()), "")
+	failed := strings.Join(colourParams(th.State("failed").Render()), "")
+	if started == failed || started == moving || moving == failed {
+		t.Errorf("colours collide: started %q starting %q failed %q", started, moving, failed)
+	}
+}
+
+func TestNoColorKeepsGlyphWordAndAttributes(t *testing.T) {
+	pinProfile(t)
+	th := New(true)
+	if !th.NoColor {
+		t.Fatal("NoColor not recorded")
+	}
+	var all []string
+	for _, s := range append(MachineStates, "mystery") {
+		look := th.State(s)
+		out := look.Render()
+		if c := colourParams(out); len(c) > 0 {
+			t.Errorf("NO_COLOR: state %q emits colour codes %q", s, c)
+		}
+		if plain := ansi.Strip(out); plain != look.Glyph+" "+look.Word {
+			t.Errorf("NO_COLOR: state %q plain %q lost glyph or word", s, plain)
+		}
+		all = append(all, out)
+	}
+	for _, l := range []string{"pass", "warn", "fail", "unknown", "n/a"} {
+		all = append(all, th.Level(l).Render())
+	}
+	styles := map[string]lipgloss.Style{
+		"Header": th.Header, "Footer": th.Footer, "PaneTitle": th.PaneTitle,
+		"PaneTitleFocused": th.PaneTitleFocused, "Border": th.Border, "FocusedBorder": th.FocusedBorder,
+		"Dim": th.Dim, "Selected": th.Selected, "Flash": th.Flash, "Warn": th.Warn, "Fail": th.Fail,
+		"Pass": th.Pass, "Unknown": th.Unknown, "Badge": th.Badge, "Banner": th.Banner,
+		"TableHeader": th.TableHeader, "HelpKey": th.Help.ShortKey,
+	}
+	for name, st := range styles {
+		out := st.Render("x")
+		if c := colourParams(out); len(c) > 0 {
+			t.Errorf("NO_COLOR: %s emits colour codes %q", name, c)
+		}
+		all = append(all, out)
+	}
+	// Attributes survive: these are what make selection, focus and alerts visible.
+	attrs := []struct {
+		name  string
+		style lipgloss.Style
+		want  string // SGR parameter that must appear
+	}{
+		{"Selected reverse", th.Selected, "7"},
+		{"Selected bold", th.Selected, "1"},
+		{"Focused title underline", th.PaneTitleFocused, "4"},
+		{"Banner reverse", th.Banner, "7"},
+		{"Badge reverse", th.Badge, "7"},
+		{"Dim faint", th.Dim, "2"},
+	}
+	for _, a := range attrs {
+		if !hasParam(a.style.Render("x"), a.want) {
+			t.Errorf("NO_COLOR: %s missing SGR %s in %q", a.name, a.want, a.style.Render("x"))
+		}
+	}
+	if th.BorderShape.Top == th.FocusedBorderShape.Top {
+		t.Error("focused and unfocused borders must differ in shape, not only colour")
+	}
+}
+
+func hasParam(s, want string) bool {
+	for _, m := range sgr.FindAllStringSubmatch(s, -1) {
+		for _, p := range strings.Split(m[1], ";") {
+			if p == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestFromEnvHonoursNoColor(t *testing.T) {
+	cases := []struct {
+		value string
+		want  bool
+	}{{"", false}, {"1", true}, {"0", true}, {"false", true}}
+	for _, c := range cases {
+		t.Setenv("NO_COLOR", c.value)
+		if got := FromEnv().NoColor; got != c.want {
+			t.Errorf("NO_COLOR=%q: NoColor=%v, want %v", c.value, got, c.want)
+		}
+	}
+}
