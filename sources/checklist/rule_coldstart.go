@@ -1,0 +1,46 @@
+package checklist
+
+import "fmt"
+
+// coldStartRule: how long from boot until the app answers a real request,
+// against the longest any client in front of it will wait.
+func coldStartRule(e Evidence, opts Options) Item {
+	b := newItem(IDColdStart)
+	limit, limitName := opts.ProxyPatience, fmt.Sprintf("the proxy's patience (%s)", dur(opts.ProxyPatience))
+	if opts.CDNOriginTimeout > 0 && opts.CDNOriginTimeout < limit {
+		limit, limitName = opts.CDNOriginTimeout, fmt.Sprintf("the CDN's origin timeout (%s)", dur(opts.CDNOriginTimeout))
+	}
+	cs := e.ColdStart
+	if cs == nil || cs.Boots == 0 {
+		b.judge(Unknown, "", "no boot measured yet: needs boot history in the logs or a wake test")
+		return b.done()
+	}
+	perDay := ""
+	if cs.PerDay > 0 {
+		perDay = fmt.Sprintf(", %s a day", count(cs.PerDay))
+	}
+	b.note(cs.Source, "boot until serving: p50 %s, p95 %s, max %s over %s %s%s",
+		dur(cs.P50), dur(cs.P95), dur(cs.Max), count(cs.Boots), plural(cs.Boots, "boot", "boots"), perDay)
+	if cs.Dominant != "" {
+		kind := ""
+		if cs.DominantReleaseWork {
+			kind = " (release work run at boot)"
+		}
+		b.note(cs.Source, "slowest phase: %s, %s%s", cs.Dominant, dur(cs.DominantDur), kind)
+	}
+	switch {
+	case cs.P95 >= limit:
+		b.judge(Fail, cs.Source, "p95 %s reaches %s: a request routed to a booting machine times out", dur(cs.P95), limitName)
+	case cs.Max >= limit:
+		b.judge(Warn, cs.Source, "the slowest boot (%s) reaches %s", dur(cs.Max), limitName)
+	case cs.P95 >= limit/3:
+		b.judge(Warn, cs.Source, "p95 %s is over a third of %s", dur(cs.P95), limitName)
+	default:
+		b.judge(Pass, cs.Source, "p95 %s is well inside %s", dur(cs.P95), limitName)
+	}
+	if cs.DominantReleaseWork {
+		b.fix("Take the release work out of the boot path (see release work).")
+	}
+	b.fix("Use auto_stop_machines = 'suspend' so a wake resumes in a few hundred ms instead of booting, and keep the server's import time small (bytecode cache).")
+	return b.done()
+}

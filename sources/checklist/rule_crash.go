@@ -1,0 +1,42 @@
+package checklist
+
+const crashFix = "Roll back to the previous release and read the first crash's log lines. Judge a deploy by the newest crash timestamp, not a crash count: the platform keeps only the newest 5 events per machine, so a count stops moving once the list is full."
+
+// crashLoopRule: the current release's crash-loop verdict.
+func crashLoopRule(e Evidence) Item {
+	b := newItem(IDCrashLoop)
+	c := e.Crash
+	switch {
+	case c == nil:
+		b.judge(Unknown, "", "machine events not read yet")
+	case !c.Known:
+		reason := c.Reason
+		if reason == "" {
+			reason = "not enough events since the release to judge"
+		}
+		b.judge(Unknown, c.Source, "%s", reason)
+	case c.GaveUp:
+		reason := c.Reason
+		if reason == "" {
+			reason = "the platform gave up restarting: the machine reached its max restart count and stays stopped"
+		}
+		b.judge(Fail, c.Source, "%s", reason)
+	case c.Looping:
+		reason := c.Reason
+		if reason == "" {
+			reason = "the machine has crashed repeatedly since the deploy and is still restarting"
+		}
+		b.judge(Fail, c.Source, "%s", reason)
+	default:
+		reason := c.Reason
+		if reason == "" {
+			reason = "no new crash since the release: the newest crash timestamp did not move"
+		}
+		b.judge(Pass, c.Source, "%s", reason)
+	}
+	if c != nil && c.Machines > 0 {
+		b.note(c.Source, "%s %s judged", count(c.Machines), plural(c.Machines, "machine", "machines"))
+	}
+	b.fix(crashFix)
+	return b.done()
+}

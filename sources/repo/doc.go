@@ -1,0 +1,14 @@
+// Package repo reads a local project directory (fly.toml, Dockerfile,
+// .dockerignore and the entrypoint scripts the image runs) and reports what
+// the pre-deploy checklist needs to know about it.
+//
+// The only I/O is reading files from an fs.FS (Load wraps os.DirFS). Every
+// parser is a pure function over bytes, so each can be fuzzed and tested
+// without a disk. A missing file is not an error: its field stays nil and
+// the checklist turns the items that depend on it into "n/a". A malformed
+// file yields a *FileError naming the file, the line and what was expected;
+// Load keeps going and returns every error it met, never only the first.
+//
+// DemoProject serves the project directories of the four demo apps
+// (scale-to-zero, tuned, crash, backlog), embedded from demoprojects/.
+package repo

@@ -1,0 +1,220 @@
+package repo
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseFlyTomlErrors(t *testing.T) {
+	cases := []struct {
+		doc      string
+		line     int
+		contains string
+	}{
+		{"app = 'x'\n[http_service]\nauto_stop_machines = 3\n", 3, `expected "off", "stop", "suspend" or a boolean for auto_stop_machines, got 3`},
+		{"[[services]]\n[[services]]\nauto_stop_machines = 'maybe'\n", 3, `got "maybe"`},
+		{"app = 'x'\n[http_service]\ninternal_port = 'abc'\n", 3, "expected an integer for http_service.internal_port, got a string"},
+		{"app = 'x'\nhttp_service = 3\n", 2, "expected a table for http_service, got an integer"},
+		{"app = 'x'\n\n[http_service\n", 3, "expected ']'"},
+		{"a = 'unterminated\n", 1, "expected a closing quote"},
+		{"[http_service]\n[[http_service.checks]]\ninterval = 'soon'\n", 3, `expected a duration like "15s" for interval, got "soon"`},
+		{"[http_service.concurrency]\ntype = 'packets'\n", 2, `expected "connections" or "requests"`},
+		{"[[vm]]\nmemory = 'lots'\n", 2, `expected a memory size`},
+		{"swap_size_mb = -1\n", 1, "expected a size in MB"},
+	}
+	for _, tc := range cases {
+		f, err := ParseFlyToml([]byte(tc.doc))
+		var fe *FileError
+		if f != nil || !errors.As(err, &fe) {
+			t.Errorf("%q: got %v, %v; want a FileError", tc.doc, f, err)
+			continue
+		}
+		if fe.Line != tc.line || !strings.Contains(fe.Error(), tc.contains) || !strings.HasPrefix(fe.Error(), "fly.toml:") {
+			t.Errorf("%q: %q, want line %d containing %q", tc.doc, fe.Error(), tc.line, tc.contains)
+		}
+	}
+}
+
+func TestParseFlyTomlValues(t *testing.T) {
+	doc := `app = "x"
+swap_size_mb = 512
+[http_service]
+  internal_port = 8000
+  auto_stop_machines = true
+  concurrency = { type = "requests", soft_limit = 5, hard_limit = 8 }
+[[services]]
+  internal_port = 9000
+  auto_stop_machines = false
+  [[services.ports]]
+    port = 443
+  [[services.http_checks]]
+    path = "/up"
+    interval = 10000
+[checks.db]
+  type = "tcp"
+  port = 5432
+  interval = "1m"
+[[vm]]
+  memory = "2gb"
+`
+	f, err := ParseFlyToml([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := f.HTTPService()
+	if hs == nil || hs.AutoStop != AutoStopStop || hs.Concurrency.HardLimit != 8 || f.Line("http_service.concurrency.hard_limit") != 6 {
+		t.Errorf("http_service %+v line %d", hs, f.Line("http_service.concurrency.hard_limit"))
+	}
+	svc := f.Services[1]
+	if svc.AutoStop != AutoStopOff || len(svc.Ports) != 1 || svc.Ports[0] != 443 || svc.Checks[0].Interval != 10*time.Second || svc.Checks[0].Port != 9000 {
+		t.Errorf("services %+v", svc)
+	}
+	if f.Source("services.0.http_checks.0.path") != "fly.toml:13" {
+		t.Errorf("source %q", f.Source("services.0.http_checks.0.path"))
+	}
+	if len(f.Checks) != 1 || f.Checks[0].Name != "db" || f.Checks[0].Kind != "tcp" || f.Checks[0].Interval != time.Minute {
+		t.Errorf("checks %+v", f.Checks)
+	}
+	if f.VMMemoryMB != 2048 || f.SwapSizeMB != 512 || f.Line("swap_size_mb") != 2 {
+		t.Errorf("vm %d swap %d", f.VMMemoryMB, f.SwapSizeMB)
+	}
+}
+
+func TestParseDockerfile(t *testing.T) {
+	cases := []struct {
+		name       string
+		src        string
+		entrypoint string // Args joined by "|"
+		cmd        string
+		exec       bool
+		env        map[string]string
+		dwb        bool
+		compileAt  int
+	}{
+		{"env both forms and continuation", "FROM python:3.14\nENV A=1 \\\n    B=\"two words\"\nENV LEGACY some value\nENV PYTHONDONTWRITEBYTECODE 1\nCMD [\"gunicorn\", \"app\"]\n",
+			"", "gunicorn|app", true, map[string]string{"A": "1", "B": "two words", "LEGACY": "some value"}, true, 0},
+		{"last CMD wins, shell form", "FROM python:3.14\nCMD [\"a\"]\nCMD gunicorn app:app --bind 0.0.0.0\n",
+			"", "gunicorn|app:app|--bind|0.0.0.0", false, nil, false, 0},
+		{"zero is off", "FROM python:3.14\nENV PYTHONDONTWRITEBYTECODE=0\n", "", "", false, nil, false, 0},
+		{"compileall over continuations and comments", "FROM python:3.14\nRUN pip install x \\\n# a comment\n && python -m compileall -q /app\n",
+			"", "", false, nil, false, 2},
+		{"final stage only; builder compiles", "FROM python:3.14 AS build\nENV PYTHONDONTWRITEBYTECODE=1\nRUN python -m compileall /venv\nENTRYPOINT [\"/bin/old\"]\nFROM python:3.14-slim\nENTRYPOINT [\"/app/entrypoint.sh\"]\n",
+			"/app/entrypoint.sh", "", true, nil, false, 3},
+		{"stage inherits env", "FROM python:3.14 AS base\nENV PYTHONDONTWRITEBYTECODE=1\nFROM base\nCMD [\"x.py\"]\n", "", "x.py", true, nil, true, 0},
+		{"broken JSON falls back to shell form", "FROM python:3.14\nENTRYPOINT [\"a\", b]\n", "[\"a\",|b]", "", false, nil, false, 0},
+		{"heredoc", "FROM python:3.14\nRUN <<EOF\npip install x\npython -m compileall /app\nEOF\nCMD [\"y\"]\n", "", "y", true, nil, false, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := ParseDockerfile([]byte(tc.src))
+			args := func(c *Command) string {
+				if c == nil {
+					return ""
+				}
+				return strings.Join(c.Args, "|")
+			}
+			if got := args(d.Entrypoint); got != tc.entrypoint {
+				t.Errorf("entrypoint %q, want %q", got, tc.entrypoint)
+			}
+			if got := args(d.Cmd); got != tc.cmd {
+				t.Errorf("cmd %q, want %q", got, tc.cmd)
+			}
+			if c := d.Cmd; c != nil && c.Exec != tc.exec {
+				t.Errorf("cmd exec form %v, want %v", c.Exec, tc.exec)
+			}
+			for k, v := range tc.env {
+				if got, ok := d.Lookup(k); !ok || got.Value != v {
+					t.Errorf("env %s = %q, want %q", k, got.Value, v)
+				}
+			}
+			if _, ok := d.DontWriteBytecode(); ok != tc.dwb {
+				t.Errorf("dontwritebytecode %v, want %v", ok, tc.dwb)
+			}
+			ca, ok := d.Compileall()
+			if (tc.compileAt > 0) != ok || ca.Line != tc.compileAt {
+				t.Errorf("compileall %+v (%v), want line %d", ca, ok, tc.compileAt)
+			}
+		})
+	}
+}
+
+func TestParseDockerignore(t *testing.T) {
+	cases := []struct {
+		src  string
+		want []string // suggestions
+	}{
+		{"__pycache__/\n*.pyc\n", []string{"**/__pycache__/", "**/*.pyc"}},
+		{"**/__pycache__/\n**/*.pyc\n", nil},
+		{"/__pycache__\n__pycache__/*\n*.py[cod]\n", []string{"**/__pycache__/", "**/__pycache__/", "**/*.py[cod]"}},
+		{"__pycache__/\n**/__pycache__\n", nil},
+		{"# comment\n!*.pyc\n*.py\nsrc/__pycache__/\n", nil},
+	}
+	for _, tc := range cases {
+		d := ParseDockerignore([]byte(tc.src))
+		var got []string
+		for _, u := range d.Unanchored {
+			got = append(got, u.Suggest)
+			if u.Line == 0 {
+				t.Errorf("%q: suggestion without a line", tc.src)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%q: suggestions %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestAnalyzeScript(t *testing.T) {
+	cases := []struct {
+		name   string
+		src    string
+		kinds  string // kind@line[g] joined by ","
+		server string
+	}{
+		{"brief's entrypoint", "#!/bin/sh\necho \"entrypoint: python manage.py migrate\"\npython manage.py migrate --noinput\npython manage.py collectstatic --noinput &\nexec granian config.wsgi:application\n",
+			"migrations@3,static-file collection@4", "granian"},
+		{"gate before work", "#!/bin/sh\nif [ -z \"$(redis-cli GET release:$FLY_IMAGE_REF:done)\" ]; then\n  alembic -c alembic.ini upgrade head\nfi\nexec uvicorn app:app\n",
+			"migrations@3g", "uvicorn"},
+		{"function called after gate", "migrate() {\n  bundle exec rails db:migrate\n}\n# release gate\npython -m release_gate && migrate\nexec bin/rails server\n",
+			"migrations@2g", "rails"},
+		{"comment does not gate", "# TODO: release gate\nnpx prisma migrate deploy\nexec node server.js\n", "migrations@2", "node"},
+		{"work after exec never runs", "exec gunicorn app\nflask db upgrade\n", "", "gunicorn"},
+		{"uncalled function", "warm() {\n  python manage.py warm_cache\n}\nexec python -m granian app\n", "", "granian"},
+		{"warm-up and index", "python manage.py warm_cache\npython manage.py rebuild_index --noinput\nbin/rake assets:precompile\n", "cache warm-up@1,index build@2,static-file collection@3", ""},
+		{"conservative: words that merely contain warm", "export WARMTH=1\npython manage.py showmigrations\n", "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := AnalyzeScript("entrypoint.sh", []byte(tc.src))
+			var got []string
+			for _, w := range s.Work {
+				k := string(w.Kind) + "@" + strconv.Itoa(w.Line)
+				if w.Gated {
+					k += "g"
+				}
+				got = append(got, k)
+			}
+			if strings.Join(got, ",") != tc.kinds {
+				t.Errorf("work %q, want %q", strings.Join(got, ","), tc.kinds)
+			}
+			if s.Server != tc.server {
+				t.Errorf("server %q, want %q", s.Server, tc.server)
+			}
+		})
+	}
+}
+
+func TestScriptCandidatesAndInlineCommand(t *testing.T) {
+	c := &Command{Exec: true, Args: []string{"/bin/sh", "/app/bin/entrypoint.sh"}}
+	got := ScriptCandidates(c)
+	if len(got) != 1 || strings.Join(got[0], ",") != "app/bin/entrypoint.sh,bin/entrypoint.sh,entrypoint.sh,scripts/entrypoint.sh" {
+		t.Errorf("candidates %v", got)
+	}
+	s := AnalyzeCommand("Dockerfile", &Command{Exec: true, Args: []string{"sh", "-c", "python manage.py migrate && exec gunicorn app"}, Line: 9})
+	if len(s.Work) != 1 || s.Work[0].Line != 9 || s.Server != "gunicorn" {
+		t.Errorf("inline %+v", s)
+	}
+}
