@@ -1,0 +1,223 @@
+package diagnose
+
+import (
+	"slices"
+	"time"
+)
+
+// A cold start lasts until the machine answers a real request, not until the
+// platform says "started": the seed's app was "started" within a second and
+// served 25-33 s later. Boots builds that timeline per machine from log lines.
+
+// LogLine is one platform or app log line, already attributed to a machine.
+type LogLine struct {
+	Time     time.Time
+	Machine  string
+	Provider string // app, runner, proxy, health
+	Message  string
+}
+
+// PhaseSpan is one named stretch of a boot. A zero End means still running.
+type PhaseSpan struct {
+	Name        string
+	Start, End  time.Time
+	ReleaseWork bool
+}
+
+// Duration is End-Start, or now-Start while the phase is still running.
+func (s PhaseSpan) Duration(now time.Time) time.Duration {
+	end := s.End
+	if end.IsZero() {
+		end = now
+	}
+	return max(0, end.Sub(s.Start))
+}
+
+// Boot is one cold boot or resume of one machine.
+type Boot struct {
+	Machine string
+	Resume  bool
+	// Begin: the platform began building (or resuming) the VM.
+	Begin time.Time
+	// Started: the platform reported the VM started; zero if not seen.
+	Started time.Time
+	// Serving: the first successful request or passing health check.
+	Serving time.Time
+	Phases  []PhaseSpan
+	// Complete: the machine served. An incomplete boot is live unless Abandoned.
+	Complete bool
+	// Abandoned: another boot of the same machine began before this one served
+	// (a crash, a stop, or logs we missed).
+	Abandoned bool
+	// LastSeen is the time of the last log line attributed to this boot.
+	LastSeen time.Time
+}
+
+// Elapsed is the boot's length: begin→serving when complete, begin→last line
+// when abandoned, and begin→now (a live timer) otherwise.
+func (b Boot) Elapsed(now time.Time) time.Duration {
+	switch {
+	case b.Complete:
+		return max(0, b.Serving.Sub(b.Begin))
+	case b.Abandoned:
+		return max(0, b.LastSeen.Sub(b.Begin))
+	default:
+		return max(0, now.Sub(b.Begin))
+	}
+}
+
+// Live reports whether the boot is still under way.
+func (b Boot) Live() bool { return !b.Complete && !b.Abandoned }
+
+// bootBuilder tracks one machine's boot in progress.
+type bootBuilder struct {
+	boot *Boot
+	// open maps a span index to the marker that opened it (-1: the VM span).
+	open map[int]int
+	seen map[string]bool // phase names already opened in this boot
+}
+
+// Boots groups log lines into boot timelines per machine, ordered by begin
+// time. Lines before a machine's first begin marker, and lines after a boot
+// served, are ignored: a timeline without its begin would understate the wait.
+func Boots(lines []LogLine, markers []Marker) []Boot {
+	sorted := slices.Clone(lines)
+	slices.SortStableFunc(sorted, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
+
+	var done []*Boot
+	current := map[string]*bootBuilder{}
+	for _, line := range sorted {
+		mi := matchMarker(markers, line)
+		b := current[line.Machine]
+		if mi >= 0 && (markers[mi].Kind == BootBegin || markers[mi].Kind == ResumeBegin) {
+			if b != nil && !b.boot.Complete {
+				b.abandon()
+			}
+			b = newBootBuilder(line, markers[mi])
+			current[line.Machine] = b
+			done = append(done, b.boot)
+			continue
+		}
+		if b == nil || b.boot.Complete {
+			continue
+		}
+		b.boot.LastSeen = line.Time
+		b.closeEnded(line, markers)
+		if mi < 0 {
+			continue
+		}
+		switch markers[mi].Kind {
+		case MachineStarted:
+			if b.boot.Started.IsZero() {
+				b.boot.Started = line.Time
+				b.closeVM(line.Time)
+			}
+		case PhaseStart:
+			b.startPhase(mi, markers[mi], line.Time, markers)
+		case Serving:
+			b.boot.Serving = line.Time
+			b.boot.Complete = true
+			b.closeAll(line.Time)
+		}
+	}
+
+	out := make([]Boot, 0, len(done))
+	for _, b := range done {
+		out = append(out, *b)
+	}
+	slices.SortStableFunc(out, func(a, b Boot) int {
+		if c := a.Begin.Compare(b.Begin); c != 0 {
+			return c
+		}
+		return compareStrings(a.Machine, b.Machine)
+	})
+	return out
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// matchMarker returns the index of the first marker that matches line, or -1.
+func matchMarker(markers []Marker, line LogLine) int {
+	for i, m := range markers {
+		if m.Pattern == nil || (m.Provider != "" && m.Provider != line.Provider) {
+			continue
+		}
+		if m.Pattern.MatchString(line.Message) {
+			return i
+		}
+	}
+	return -1
+}
+
+func newBootBuilder(line LogLine, begin Marker) *bootBuilder {
+	name := PhaseMachineBoot
+	if begin.Kind == ResumeBegin {
+		name = PhaseResume
+	}
+	boot := &Boot{
+		Machine:  line.Machine,
+		Resume:   begin.Kind == ResumeBegin,
+		Begin:    line.Time,
+		LastSeen: line.Time,
+		Phases:   []PhaseSpan{{Name: name, Start: line.Time}},
+	}
+	return &bootBuilder{boot: boot, open: map[int]int{0: -1}, seen: map[string]bool{name: true}}
+}
+
+func (b *bootBuilder) closeSpan(i int, at time.Time) {
+	b.boot.Phases[i].End = at
+	delete(b.open, i)
+}
+
+// closeVM ends the synthesised VM span when the platform reports "started".
+func (b *bootBuilder) closeVM(at time.Time) {
+	for i, mi := range b.open {
+		if mi == -1 {
+			b.closeSpan(i, at)
+		}
+	}
+}
+
+// closeEnded ends phases whose End pattern matches this line.
+func (b *bootBuilder) closeEnded(line LogLine, markers []Marker) {
+	for i, mi := range b.open {
+		if mi >= 0 && markers[mi].End != nil && markers[mi].End.MatchString(line.Message) {
+			b.closeSpan(i, line.Time)
+		}
+	}
+}
+
+// startPhase opens a phase once per boot; phases without an End pattern
+// (and the VM span) close when the next phase starts.
+func (b *bootBuilder) startPhase(mi int, m Marker, at time.Time, markers []Marker) {
+	if b.seen[m.Name] {
+		return
+	}
+	b.seen[m.Name] = true
+	for i, open := range b.open {
+		if open == -1 || markers[open].End == nil {
+			b.closeSpan(i, at)
+		}
+	}
+	b.boot.Phases = append(b.boot.Phases, PhaseSpan{Name: m.Name, Start: at, ReleaseWork: m.ReleaseWork})
+	b.open[len(b.boot.Phases)-1] = mi
+}
+
+func (b *bootBuilder) closeAll(at time.Time) {
+	for i := range b.open {
+		b.closeSpan(i, at)
+	}
+}
+
+func (b *bootBuilder) abandon() {
+	b.boot.Abandoned = true
+	b.closeAll(b.boot.LastSeen)
+}

@@ -1,0 +1,305 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	fly "github.com/superfly/fly-go"
+)
+
+var deployAt = time.Date(2025, 9, 25, 10, 0, 0, 0, time.UTC)
+
+// platform simulates the Machines API event list: newest first, trimmed to keep.
+type platform struct {
+	m        *fly.Machine
+	keep     int
+	clock    time.Time
+	restarts int
+	nested   bool // put exit_event under MonitorEvent, the older nesting
+	counter  bool // fill restart_count like the platform does
+}
+
+func newPlatform(nested, counter bool) *platform {
+	p := &platform{m: &fly.Machine{ID: "m1", State: "started"}, keep: 5, clock: deployAt, nested: nested, counter: counter}
+	p.add(&fly.MachineEvent{Type: "update", Status: "replacing", Source: "user"})
+	p.add(&fly.MachineEvent{Type: "start", Status: "started", Source: "flyd"})
+	return p
+}
+
+func (p *platform) add(e *fly.MachineEvent) {
+	e.Timestamp = p.clock.UnixMilli()
+	p.m.Events = append([]*fly.MachineEvent{e}, p.m.Events...)
+	if len(p.m.Events) > p.keep {
+		p.m.Events = p.m.Events[:p.keep]
+	}
+}
+
+func (p *platform) exit(code int, requested, restarting, oom bool) {
+	ee := &fly.MachineExitEvent{ExitCode: code, RequestedStop: requested, Restarting: restarting, OOMKilled: oom,
+		Signal: -1, GuestSignal: -1, ExitedAt: p.clock}
+	req := &fly.MachineRequest{}
+	if p.nested {
+		req.MonitorEvent = &fly.MachineMonitorEvent{ExitEvent: ee}
+	} else {
+		req.ExitEvent = ee
+	}
+	if p.counter {
+		p.restarts++
+		req.RestartCount = p.restarts
+	}
+	p.add(&fly.MachineEvent{Type: "exit", Status: "stopped", Source: "flyd", Request: req})
+}
+
+// crashCycle: the app dies 2.5 s after its start and the platform restarts it.
+func (p *platform) crashCycle() {
+	p.clock = p.clock.Add(2500 * time.Millisecond)
+	p.exit(1, false, true, false)
+	p.clock = p.clock.Add(100 * time.Millisecond)
+	p.add(&fly.MachineEvent{Type: "start", Status: "started", Source: "flyd"})
+}
+
+func TestCrashLoopSurvivesTruncatedEventList(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		nested, counter bool
+	}{
+		{"exit_event, no restart_count", false, false},
+		{"MonitorEvent.exit_event, no restart_count", true, false},
+		{"exit_event with restart_count", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPlatform(tc.nested, tc.counter)
+			// The bug needed a machine that had crashed enough to fill its list.
+			for range 4 {
+				p.crashCycle()
+			}
+			var tr CrashTracker
+			var counts []int
+			looping := 0
+			for look := 1; look <= 3; look++ {
+				if look > 1 {
+					p.crashCycle()
+				}
+				counts = append(counts, VisibleCrashes(p.m, deployAt))
+				v := tr.Look(p.m, deployAt, p.clock.Add(time.Second))
+				if v.Looks != look {
+					t.Fatalf("look %d: Looks = %d", look, v.Looks)
+				}
+				if v.Kind == CrashLooping && looping == 0 {
+					looping = look
+					if v.Reason == "" || !strings.Contains(v.Reason, CrashLoopReason) {
+						t.Errorf("reason %q lacks %q", v.Reason, CrashLoopReason)
+					}
+				}
+			}
+			for i, c := range counts {
+				if c != counts[0] || c == 0 {
+					t.Fatalf("crash counts per look = %v; the simulation should keep the count flat at look %d", counts, i+1)
+				}
+			}
+			// A count-based check would conclude the crashing stopped.
+			if naiveStillCrashing(counts) {
+				t.Fatalf("naive count check unexpectedly caught the loop (counts %v): the simulation is wrong", counts)
+			}
+			if looping == 0 || looping > 3 {
+				t.Fatalf("never reported CrashLooping by the third look (counts %v)", counts)
+			}
+			if !tc.counter && looping != 2 {
+				t.Errorf("timestamps alone should catch the loop at look 2, got look %d", looping)
+			}
+		})
+	}
+}
+
+// naiveStillCrashing is the broken check from the seed: more crashes than at the previous look.
+func naiveStillCrashing(counts []int) bool {
+	for i := 1; i < len(counts); i++ {
+		if counts[i] > counts[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCrashTrackerScenarios(t *testing.T) {
+	type look struct {
+		before func(p *platform)
+		want   CrashKind
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(p *platform)
+		looks []look
+	}{
+		{
+			name:  "stopped crashing after two crashes",
+			setup: func(p *platform) { p.crashCycle(); p.crashCycle() },
+			looks: []look{{nil, Watching}, {nil, Steady}, {nil, Steady}},
+		},
+		{
+			name:  "never crashed",
+			looks: []look{{nil, Steady}, {nil, Steady}},
+		},
+		{
+			name: "crashes before the deploy do not count",
+			setup: func(p *platform) {
+				p.m.Events = nil
+				p.clock = deployAt.Add(-time.Minute)
+				p.exit(1, false, true, false)
+				p.clock = deployAt.Add(time.Second)
+				p.add(&fly.MachineEvent{Type: "start", Status: "started", Source: "flyd"})
+			},
+			looks: []look{{nil, Steady}},
+		},
+		{
+			name: "requested stop is not a crash",
+			setup: func(p *platform) {
+				p.clock = p.clock.Add(time.Minute)
+				p.exit(0, true, false, false)
+				p.m.State = "stopped"
+			},
+			looks: []look{{nil, Steady}},
+		},
+		{
+			name: "gave up restarting",
+			setup: func(p *platform) {
+				p.crashCycle()
+				p.clock = p.clock.Add(2500 * time.Millisecond)
+				p.exit(1, false, false, false)
+				p.m.State = "stopped"
+			},
+			looks: []look{{nil, GaveUp}, {nil, GaveUp}},
+		},
+		{
+			name: "OOM kill then give up",
+			setup: func(p *platform) {
+				p.clock = p.clock.Add(3 * time.Second)
+				p.exit(137, false, false, true)
+				p.m.State = "stopped"
+			},
+			looks: []look{{nil, GaveUp}},
+		},
+		{
+			name: "final crash but someone started it again",
+			setup: func(p *platform) {
+				p.clock = p.clock.Add(3 * time.Second)
+				p.exit(1, false, false, false)
+				p.clock = p.clock.Add(10 * time.Second)
+				p.add(&fly.MachineEvent{Type: "start", Status: "started", Source: "user"})
+			},
+			looks: []look{{nil, Watching}, {nil, Steady}},
+		},
+		{
+			name:  "crash seen only at the second look, then again",
+			looks: []look{{nil, Steady}, {(*platform).crashCycle, Watching}, {(*platform).crashCycle, CrashLooping}},
+		},
+		{
+			name:  "no events",
+			setup: func(p *platform) { p.m.Events = nil },
+			looks: []look{{nil, CrashUnknown}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPlatform(false, false)
+			if tc.setup != nil {
+				tc.setup(p)
+			}
+			var tr CrashTracker
+			for i, l := range tc.looks {
+				if l.before != nil {
+					l.before(p)
+				}
+				v := tr.Look(p.m, deployAt, p.clock.Add(5*time.Second))
+				if v.Kind != l.want {
+					t.Fatalf("look %d: kind = %v (%s), want %v", i+1, v.Kind, v.Reason, l.want)
+				}
+				if v.Reason == "" {
+					t.Errorf("look %d: empty reason", i+1)
+				}
+			}
+		})
+	}
+}
+
+func TestCrashTrackerFlyctlRestartRule(t *testing.T) {
+	p := newPlatform(false, true)
+	p.crashCycle()
+	p.crashCycle()
+	var tr CrashTracker
+	if v := tr.Look(p.m, deployAt, p.clock); v.Kind != CrashLooping {
+		t.Fatalf("restart_count 2 and restarting: kind = %v, want CrashLooping", v.Kind)
+	}
+}
+
+func TestCrashTrackerNewReleaseStartsOver(t *testing.T) {
+	p := newPlatform(false, false)
+	p.crashCycle()
+	var tr CrashTracker
+	tr.Look(p.m, deployAt, p.clock)
+	p.crashCycle()
+	// A new deploy began after the crashes: they belong to the old release.
+	next := p.clock.Add(time.Second)
+	v := tr.Look(p.m, next, next)
+	if v.Kind != Steady || v.Looks != 1 {
+		t.Fatalf("after a new release: kind %v looks %d, want steady at look 1", v.Kind, v.Looks)
+	}
+}
+
+func TestCrashTrackerNilMachine(t *testing.T) {
+	var tr CrashTracker
+	if v := tr.Look(nil, time.Time{}, deployAt); v.Kind != CrashUnknown {
+		t.Fatalf("nil machine: %v", v.Kind)
+	}
+}
+
+func TestIsCrash(t *testing.T) {
+	exit := func(ee *fly.MachineExitEvent, nested bool) *fly.MachineEvent {
+		r := &fly.MachineRequest{ExitEvent: ee}
+		if nested {
+			r = &fly.MachineRequest{MonitorEvent: &fly.MachineMonitorEvent{ExitEvent: ee}}
+		}
+		return &fly.MachineEvent{Type: "exit", Request: r}
+	}
+	for _, tc := range []struct {
+		name string
+		e    *fly.MachineEvent
+		want bool
+	}{
+		{"nil", nil, false},
+		{"start event", &fly.MachineEvent{Type: "start"}, false},
+		{"exit without payload", &fly.MachineEvent{Type: "exit"}, false},
+		{"exit code 1", exit(&fly.MachineExitEvent{ExitCode: 1}, false), true},
+		{"nested exit code 1", exit(&fly.MachineExitEvent{ExitCode: 1}, true), true},
+		{"clean exit 0 not requested", exit(&fly.MachineExitEvent{ExitCode: 0}, false), false},
+		{"requested stop with code", exit(&fly.MachineExitEvent{ExitCode: 143, RequestedStop: true}, false), false},
+		{"oom with code 0", exit(&fly.MachineExitEvent{OOMKilled: true}, false), true},
+		{"oom 137", exit(&fly.MachineExitEvent{ExitCode: 137, OOMKilled: true}, true), true},
+	} {
+		if got := IsCrash(tc.e); got != tc.want {
+			t.Errorf("%s: IsCrash = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestReleaseSince(t *testing.T) {
+	ev := func(typ string, at time.Time) *fly.MachineEvent {
+		return &fly.MachineEvent{Type: typ, Timestamp: at.UnixMilli()}
+	}
+	for _, tc := range []struct {
+		name string
+		m    *fly.Machine
+		want time.Time
+	}{
+		{"nil", nil, time.Time{}},
+		{"newest update wins", &fly.Machine{Events: []*fly.MachineEvent{
+			ev("start", deployAt.Add(time.Minute)), ev("update", deployAt), ev("launch", deployAt.Add(-time.Hour))}}, deployAt},
+		{"falls back to created_at", &fly.Machine{CreatedAt: "2025-09-25T09:00:00Z",
+			Events: []*fly.MachineEvent{ev("start", deployAt)}}, deployAt.Add(-time.Hour)},
+		{"bad created_at", &fly.Machine{CreatedAt: "yesterday"}, time.Time{}},
+	} {
+		if got := ReleaseSince(tc.m); !got.Equal(tc.want) {
+			t.Errorf("%s: ReleaseSince = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

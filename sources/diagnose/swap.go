@@ -1,0 +1,96 @@
+package diagnose
+
+import "fmt"
+
+// Swap on a Fly machine blocks suspend. The seed's app carried 2 GB of swap
+// that never held a page; removing it was what made suspend possible. This
+// verdict weighs what swap costs (no suspend) against what it is doing now.
+
+// SwapFacts is what flywake knows about one machine's swap.
+type SwapFacts struct {
+	Machine       string
+	ConfiguredMB  int // config.init.swap_size_mb (0: none)
+	GuestMemoryMB int
+	Meminfo       *Meminfo // nil: not probed (machine not running, or exec failed)
+	OOMKills      int      // OOM exits seen in the machine's events
+}
+
+// SwapVerdict gives one line for the swap pane across an app's machines.
+// SwapFree == SwapTotal only shows that nothing is swapped out at the moment
+// of the probe, so the line says "in use", never "ever used".
+func SwapVerdict(facts []SwapFacts) Verdict {
+	if len(facts) == 0 {
+		return Verdict{Unknown, "no machines"}
+	}
+	var withSwap, probed []SwapFacts
+	oom, inUse := 0, 0
+	var maxUsedKB int64
+	minMB, maxMB := 0, 0
+	for _, f := range facts {
+		oom += max(0, f.OOMKills)
+		mb := f.ConfiguredMB
+		if mb <= 0 && f.Meminfo != nil {
+			mb = int(f.Meminfo.SwapTotalKB / 1024)
+		}
+		if mb <= 0 && (f.Meminfo == nil || f.Meminfo.SwapTotalKB == 0) {
+			continue
+		}
+		withSwap = append(withSwap, f)
+		if len(withSwap) == 1 || mb < minMB {
+			minMB = mb
+		}
+		maxMB = max(maxMB, mb)
+		if f.Meminfo == nil {
+			continue
+		}
+		probed = append(probed, f)
+		if used := f.Meminfo.SwapUsedKB(); used > 0 {
+			inUse++
+			maxUsedKB = max(maxUsedKB, used)
+		}
+	}
+
+	if len(withSwap) == 0 {
+		if oom > 0 {
+			return Verdict{Warn, fmt.Sprintf("no swap configured; %s: memory is short", plural(oom, "OOM kill", "OOM kills"))}
+		}
+		return Verdict{Pass, "no swap configured"}
+	}
+
+	size := fmt.Sprintf("%d MB", maxMB)
+	if minMB != maxMB {
+		size = fmt.Sprintf("%d–%d MB", minMB, maxMB)
+	}
+	head := fmt.Sprintf("%s swap on %d/%d machines", size, len(withSwap), len(facts))
+
+	switch {
+	case len(probed) == 0:
+		return Verdict{Unknown, head + ", usage unknown: no running machine to probe"}
+	case inUse > 0:
+		return Verdict{Warn, fmt.Sprintf("swap in use on %s (up to %s): add memory before removing it",
+			plural(inUse, "machine", "machines"), formatKB(maxUsedKB))}
+	case oom > 0:
+		return Verdict{Warn, fmt.Sprintf("%s, 0 kB in use now but %s: check memory before removing it",
+			head, plural(oom, "OOM kill", "OOM kills"))}
+	}
+	coverage := "all probed"
+	if len(probed) < len(withSwap) {
+		coverage = fmt.Sprintf("%d of %d probed", len(probed), len(withSwap))
+	}
+	return Verdict{Warn, fmt.Sprintf("%s, 0 kB in use (%s), no OOM kills — it only blocks suspend", head, coverage)}
+}
+
+// formatKB shows small amounts in kB and the rest in whole MB.
+func formatKB(kb int64) string {
+	if kb < 1024 {
+		return fmt.Sprintf("%d kB", kb)
+	}
+	return fmt.Sprintf("%d MB", (kb+512)/1024)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", one)
+	}
+	return fmt.Sprintf("%s %s", commas(n), many)
+}

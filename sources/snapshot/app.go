@@ -1,0 +1,205 @@
+package snapshot
+
+import (
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"time"
+
+	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/diagnose"
+)
+
+// Machine is one machine as the panes show it.
+type Machine struct {
+	*fly.Machine
+	Phase   diagnose.Phase
+	Changed bool // differs from the previous listing (the row flashes once)
+	Crash   diagnose.CrashVerdict
+	hash    uint64
+}
+
+// App is the model of one app. The zero value is not usable; use New.
+type App struct {
+	Name string
+	Org  string
+
+	Machines []Machine
+	ListedAt time.Time // platform time of the last successful listing
+
+	logs      []diagnose.LogLine
+	LogsUntil time.Time // newest log line seen
+	Boots     []diagnose.Boot
+	markers   []diagnose.Marker
+
+	Meminfo  map[string]Probe[diagnose.Meminfo]         // by machine id
+	Bytecode map[string]Probe[diagnose.BytecodeReport]  // by image digest
+	Sockets  map[string]Probe[map[string]int]           // by machine id: TCP state → count
+	Metrics  *EdgeOrigin
+
+	crash map[string]*diagnose.CrashTracker
+}
+
+// Probe is one exec probe's outcome, remembered with the key it answers
+// (a machine's boot for meminfo and sockets, an image digest for bytecode).
+type Probe[T any] struct {
+	Key   string
+	At    time.Time
+	Value T
+	Err   string // the probe ran but failed; Value is zero
+}
+
+// MaxLogLines bounds the logs kept per app (a day of the demo's busiest app
+// fits; a real app's oldest lines fall off first).
+const MaxLogLines = 150_000
+
+// New returns an empty model for app, using markers for boot phases
+// (nil: diagnose.DefaultMarkers()).
+func New(org, app string, markers []diagnose.Marker) *App {
+	if markers == nil {
+		markers = diagnose.DefaultMarkers()
+	}
+	return &App{
+		Name: app, Org: org, markers: markers,
+		Meminfo: map[string]Probe[diagnose.Meminfo]{}, Bytecode: map[string]Probe[diagnose.BytecodeReport]{},
+		Sockets: map[string]Probe[map[string]int]{}, crash: map[string]*diagnose.CrashTracker{},
+	}
+}
+
+// ApplyMachines records a listing taken at platform time now: rows whose
+// content changed are marked, and every machine gets one more crash look.
+func (a *App) ApplyMachines(ms []*fly.Machine, now time.Time) {
+	prev := make(map[string]uint64, len(a.Machines))
+	for _, m := range a.Machines {
+		prev[m.ID] = m.hash
+	}
+	out := make([]Machine, 0, len(ms))
+	seen := map[string]bool{}
+	for _, fm := range ms {
+		if fm == nil || fm.ID == "" {
+			continue
+		}
+		seen[fm.ID] = true
+		h := machineHash(fm)
+		old, known := prev[fm.ID]
+		t := a.crash[fm.ID]
+		if t == nil {
+			t = &diagnose.CrashTracker{}
+			a.crash[fm.ID] = t
+		}
+		out = append(out, Machine{
+			Machine: fm,
+			Phase:   diagnose.Classify(fm.State),
+			Changed: len(prev) > 0 && (!known || old != h),
+			Crash:   t.Look(fm, time.Time{}, now),
+			hash:    h,
+		})
+	}
+	for id := range a.crash {
+		if !seen[id] {
+			delete(a.crash, id)
+		}
+	}
+	a.Machines = out
+	a.ListedAt = now
+}
+
+// machineHash covers what a row shows, so a flash means something changed.
+func machineHash(m *fly.Machine) uint64 {
+	h := fnv.New64a()
+	fmt.Fprint(h, m.State, m.UpdatedAt, m.InstanceID, m.HostStatus, len(m.Events))
+	if len(m.Events) > 0 {
+		fmt.Fprint(h, m.Events[0].Timestamp, m.Events[0].Type, m.Events[0].Status)
+	}
+	for _, c := range m.Checks {
+		if c != nil {
+			fmt.Fprint(h, c.Name, c.Status)
+		}
+	}
+	return h.Sum64()
+}
+
+// Machine returns the machine with id.
+func (a *App) Machine(id string) (Machine, bool) {
+	for _, m := range a.Machines {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return Machine{}, false
+}
+
+// Transitioning reports whether any machine is in a transient state: the
+// dashboard then refreshes fast and long-polls `wait` for it.
+func (a *App) Transitioning() bool {
+	for _, m := range a.Machines {
+		if diagnose.IsTransient(m.State) {
+			return true
+		}
+	}
+	return false
+}
+
+// ApplyLogs appends lines newer than what the model holds (in time order) and
+// rebuilds the boot timelines.
+func (a *App) ApplyLogs(lines []diagnose.LogLine) {
+	added := false
+	for _, l := range lines {
+		if !l.Time.After(a.LogsUntil) && !a.LogsUntil.IsZero() {
+			continue
+		}
+		a.logs = append(a.logs, l)
+		a.LogsUntil = l.Time
+		added = true
+	}
+	if len(a.logs) > MaxLogLines {
+		a.logs = append(a.logs[:0:0], a.logs[len(a.logs)-MaxLogLines:]...)
+	}
+	if added || a.Boots == nil {
+		a.Boots = diagnose.Boots(a.logs, a.markers)
+	}
+}
+
+// Logs returns the lines held, oldest first. Callers must not modify them.
+func (a *App) Logs() []diagnose.LogLine { return a.logs }
+
+// MachineLogs returns the newest n lines of one machine, oldest first.
+func (a *App) MachineLogs(id string, n int) []diagnose.LogLine {
+	var out []diagnose.LogLine
+	for i := len(a.logs) - 1; i >= 0 && len(out) < n; i-- {
+		if a.logs[i].Machine == id {
+			out = append(out, a.logs[i])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out
+}
+
+// ColdStarts summarises boots over the 24 hours before now.
+func (a *App) ColdStarts(now time.Time) diagnose.ColdStartStats {
+	return diagnose.Summarize(a.Boots, now.Add(-24*time.Hour), now)
+}
+
+// LiveBoots are the boots under way now, newest first.
+func (a *App) LiveBoots() []diagnose.Boot {
+	var out []diagnose.Boot
+	for _, b := range a.Boots {
+		if b.Live() {
+			out = append(out, b)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Begin.After(out[j].Begin) })
+	return out
+}
+
+// Watching reports whether some machine crashed once since its release and
+// needs another look before its crash verdict means anything.
+func (a *App) Watching() bool {
+	for _, m := range a.Machines {
+		if m.Crash.Kind == diagnose.Watching {
+			return true
+		}
+	}
+	return false
+}

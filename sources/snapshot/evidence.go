@@ -1,0 +1,196 @@
+package snapshot
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/repo"
+)
+
+// Evidence turns what the model knows into the checklist's inputs. project
+// may be nil (no project directory); its load errors are passed through.
+func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error) checklist.Evidence {
+	ev := checklist.Evidence{Project: project, ProjectErrors: projectErrs}
+	cfgM := a.serviceMachine()
+
+	cs := a.ColdStarts(now)
+	if cs.Served > 0 {
+		ev.ColdStart = &checklist.ColdStart{
+			P50: cs.P50, P95: cs.P95, Max: cs.Max, Boots: cs.Served, PerDay: cs.PerDay,
+			Dominant: cs.Dominant.Name, DominantDur: cs.Dominant.Duration, DominantReleaseWork: cs.Dominant.ReleaseWork,
+			Source: fmt.Sprintf("logs (24 h): %d cold boots", cs.Served),
+		}
+	}
+	if rw := a.releaseWorkLogs(now); rw != nil {
+		ev.ReleaseWork = rw
+	}
+	if d, p, ok := a.BytecodeFor(); ok && p.Err == "" {
+		r := p.Value
+		ev.Bytecode = &checklist.Bytecode{
+			NotPython: r.NotPython, Python: r.Python, SitePy: r.SitePackages.Py, SitePyc: r.SitePackages.Pyc,
+			ForeignPyc: r.SitePackages.ForeignPyc + r.App.ForeignPyc, ForeignTags: append(append([]string{}, r.SitePackages.ForeignTags...), r.App.ForeignTags...),
+			DontWriteBytecode: r.DontWriteBytecode, Source: "exec bytecode probe on image " + shortDigest(d),
+		}
+	}
+	if cfgM != nil {
+		cfg := cfgM.GetConfig()
+		sw := &checklist.SleepWake{
+			AutoStop: diagnose.AutostopMode(cfg), SuspendBlockers: diagnose.SuspendBlockers(cfg),
+			Source: "machine config of " + cfgM.ID,
+		}
+		if len(cfg.Services) > 0 {
+			sw.AutoStart, sw.MinRunning = cfg.Services[0].Autostart, cfg.Services[0].MinMachinesRunning
+		}
+		if cfg.Init.SwapSizeMB != nil {
+			sw.SwapConfiguredMB = *cfg.Init.SwapSizeMB
+		}
+		for id, p := range a.Meminfo {
+			if p.Err != "" {
+				continue
+			}
+			if sw.SwapUsedKB == nil {
+				sw.SwapUsedKB = map[string]int{}
+			}
+			sw.SwapUsedKB[id] = int(p.Value.SwapUsedKB())
+			sw.MachinesProbed++
+		}
+		if sw.MachinesProbed > 0 {
+			sw.Source += fmt.Sprintf("; exec /proc/meminfo on %d machines", sw.MachinesProbed)
+		}
+		ev.SleepWake = sw
+
+		conc := &checklist.Concurrency{FromConfig: true, Source: "machine config of " + cfgM.ID}
+		if len(cfg.Services) > 0 && cfg.Services[0].Concurrency != nil {
+			c := cfg.Services[0].Concurrency
+			conc.Type, conc.SoftLimit = c.Type, c.SoftLimit
+			if c.HardLimit > 0 {
+				h := c.HardLimit
+				conc.HardLimit = &h
+			}
+		}
+		if cw := a.CloseWait(); len(cw) > 0 {
+			conc.CloseWait = cw
+			conc.Source += fmt.Sprintf("; /proc/net/tcp{,6} on %d machines", len(cw))
+		}
+		ev.Concurrency = conc
+
+		hc := &checklist.HealthChecks{Source: "machine config of " + cfgM.ID}
+		for _, svc := range cfg.Services {
+			for i, c := range svc.Checks {
+				h := checklist.HealthCheck{Name: fmt.Sprintf("servicecheck-%02d", i)}
+				if c.Type != nil {
+					h.Kind = *c.Type
+				}
+				if c.HTTPPath != nil {
+					h.Path = *c.HTTPPath
+				}
+				if c.Interval != nil {
+					h.Interval = c.Interval.Duration
+				}
+				hc.Checks = append(hc.Checks, h)
+			}
+		}
+		for name, c := range cfg.Checks {
+			h := checklist.HealthCheck{Name: name}
+			if c.Type != nil {
+				h.Kind = *c.Type
+			}
+			if c.HTTPPath != nil {
+				h.Path = *c.HTTPPath
+			}
+			hc.Checks = append(hc.Checks, h)
+		}
+		ev.HealthChecks = hc
+	}
+	if eo := a.Metrics; eo != nil && eo.Err == "" {
+		ev.EdgeOrigin = &checklist.EdgeOrigin{
+			Hour:   &checklist.StatusCounts{Edge: eo.Edge1h, App: eo.App1h},
+			Day:    &checklist.StatusCounts{Edge: eo.Edge24h, App: eo.App24h},
+			Source: "Prometheus: fly_edge_http_responses_count vs fly_app_http_responses_count",
+		}
+	}
+	ev.Crash = a.crashEvidence()
+	return ev
+}
+
+// serviceMachine is the machine whose config speaks for the app: the first
+// one with services (all machines of a process group share it).
+func (a *App) serviceMachine() *Machine {
+	for i := range a.Machines {
+		if cfg := a.Machines[i].GetConfig(); cfg != nil && len(cfg.Services) > 0 {
+			return &a.Machines[i]
+		}
+	}
+	return nil
+}
+
+func (a *App) releaseWorkLogs(now time.Time) *checklist.ReleaseWorkLogs {
+	rw := &checklist.ReleaseWorkLogs{Window: "24 h", Source: "logs (24 h)"}
+	kinds := map[string]bool{}
+	for _, b := range a.Boots {
+		if b.Resume || !b.Complete || b.Begin.Before(now.Add(-24*time.Hour)) {
+			continue
+		}
+		rw.Boots++
+		work := false
+		for _, ph := range b.Phases {
+			if ph.ReleaseWork {
+				work = true
+				kinds[ph.Name] = true
+			}
+		}
+		if work {
+			rw.BootsWithWork++
+		}
+	}
+	if rw.Boots == 0 {
+		return nil
+	}
+	releases := map[string]bool{}
+	for _, m := range a.Machines {
+		if cfg := m.GetConfig(); cfg != nil {
+			releases[cfg.Metadata["fly_release_version"]] = true
+		}
+	}
+	rw.Releases = max(1, len(releases))
+	for k := range kinds {
+		rw.Kinds = append(rw.Kinds, k)
+	}
+	sort.Strings(rw.Kinds)
+	return rw
+}
+
+func (a *App) crashEvidence() *checklist.Crash {
+	c := &checklist.Crash{Source: "machine events (newest crash time between looks)"}
+	rel := a.CurrentRelease()
+	for _, m := range a.Machines {
+		if cfg := m.GetConfig(); rel != "" && cfg != nil && cfg.Metadata["fly_release_version"] != rel {
+			continue
+		}
+		c.Machines++
+		switch m.Crash.Kind {
+		case diagnose.CrashLooping:
+			c.Looping, c.Known = true, true
+			c.Reason = diagnose.CrashLoopReason
+		case diagnose.GaveUp:
+			c.GaveUp, c.Known = true, true
+			if c.Reason == "" {
+				c.Reason = m.Crash.Reason
+			}
+		case diagnose.Steady:
+			c.Known = true
+		}
+	}
+	return c
+}
+
+func shortDigest(d string) string {
+	const prefix = "sha256:"
+	if len(d) > len(prefix)+12 && d[:len(prefix)] == prefix {
+		return d[len(prefix) : len(prefix)+12]
+	}
+	return d
+}

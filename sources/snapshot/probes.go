@@ -1,0 +1,150 @@
+package snapshot
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/flywake/flywake/sources/diagnose"
+)
+
+// ProbeKind names what an exec probe reads.
+type ProbeKind int
+
+const (
+	ProbeMeminfo  ProbeKind = iota // /proc/meminfo, once per boot
+	ProbeSockets                   // /proc/net/tcp{,6}, refreshed while the machine runs
+	ProbeBytecode                  // the Python bytecode probe, once per image digest
+)
+
+func (k ProbeKind) String() string {
+	return [...]string{"meminfo", "sockets", "bytecode"}[k]
+}
+
+// Command is the exec command line for the probe.
+func (k ProbeKind) Command() string {
+	switch k {
+	case ProbeMeminfo:
+		return "cat /proc/meminfo"
+	case ProbeSockets:
+		return "cat /proc/net/tcp /proc/net/tcp6"
+	default:
+		return diagnose.BytecodeProbeCommand()
+	}
+}
+
+// ProbeRequest is one exec the model wants run.
+type ProbeRequest struct {
+	Kind    ProbeKind
+	Machine string
+	Key     string
+}
+
+// ExecResult is what an exec returned (Err: the call itself failed).
+type ExecResult struct {
+	Stdout, Stderr string
+	ExitCode       int
+	Err            error
+}
+
+// SocketRefresh is how often a running machine's socket table is re-read.
+const SocketRefresh = time.Minute
+
+// bootKey identifies a machine's current boot: probes of meminfo are cached
+// per boot (swap use only changes while it runs; a new boot starts clean).
+func bootKey(m Machine) string {
+	key := m.ID + "/" + m.InstanceID
+	for _, e := range m.Events {
+		if e != nil && e.Type == "start" && e.Status == "started" {
+			return fmt.Sprintf("%s/%d", key, e.Timestamp)
+		}
+	}
+	return key
+}
+
+// ProbesDue lists the probes worth running now: only on started machines
+// (exec needs a running machine, and flywake never wakes one to look at it).
+func (a *App) ProbesDue(now time.Time) []ProbeRequest {
+	var out []ProbeRequest
+	digests := map[string]bool{}
+	for _, m := range a.Machines {
+		if m.State != "started" {
+			continue
+		}
+		key := bootKey(m)
+		if p, ok := a.Meminfo[m.ID]; !ok || p.Key != key {
+			out = append(out, ProbeRequest{ProbeMeminfo, m.ID, key})
+		}
+		if p, ok := a.Sockets[m.ID]; !ok || p.Key != key || now.Sub(p.At) >= SocketRefresh {
+			out = append(out, ProbeRequest{ProbeSockets, m.ID, key})
+		}
+		d := m.ImageRef.Digest
+		if d == "" || digests[d] {
+			continue
+		}
+		digests[d] = true
+		if _, ok := a.Bytecode[d]; !ok {
+			out = append(out, ProbeRequest{ProbeBytecode, m.ID, d})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Kind > out[j].Kind }) // bytecode first: it is per image
+	return out
+}
+
+// ApplyProbe records a probe's result.
+func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
+	errText := func(err error) string {
+		if err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	switch req.Kind {
+	case ProbeMeminfo:
+		p := Probe[diagnose.Meminfo]{Key: req.Key, At: now}
+		if res.Err == nil && res.ExitCode == 0 {
+			v, err := diagnose.ParseMeminfo(res.Stdout)
+			p.Value, p.Err = v, errText(err)
+		} else {
+			p.Err = execError(res)
+		}
+		a.Meminfo[req.Machine] = p
+	case ProbeSockets:
+		p := Probe[map[string]int]{Key: req.Key, At: now}
+		if res.Err == nil && res.ExitCode == 0 {
+			socks, err := diagnose.ParseProcNetTCP(res.Stdout)
+			p.Value, p.Err = diagnose.CountStates(socks), errText(err)
+		} else {
+			p.Err = execError(res)
+		}
+		a.Sockets[req.Machine] = p
+	case ProbeBytecode:
+		p := Probe[diagnose.BytecodeReport]{Key: req.Key, At: now}
+		if res.Err == nil {
+			v, err := diagnose.ParseBytecodeProbe(res.Stdout, res.ExitCode, res.Stderr)
+			p.Value, p.Err = v, errText(err)
+		} else {
+			p.Err = execError(res)
+		}
+		a.Bytecode[req.Key] = p
+	}
+}
+
+func execError(res ExecResult) string {
+	if res.Err != nil {
+		return res.Err.Error()
+	}
+	if res.Stderr != "" {
+		return fmt.Sprintf("exit %d: %s", res.ExitCode, firstLine(res.Stderr))
+	}
+	return fmt.Sprintf("exit %d", res.ExitCode)
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

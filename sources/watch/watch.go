@@ -1,0 +1,157 @@
+// Package watch fetches what the dashboard shows, through sources/fly, and
+// turns it into sources/snapshot inputs. Every function here does I/O and takes
+// a context; the TUI wraps them in tea.Cmds, the headless commands call them
+// directly (Collect).
+package watch
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/snapshot"
+)
+
+// Source is one platform (real Fly, or flysim) as the dashboard reaches it.
+type Source struct {
+	Client *fly.Client
+	Org    string
+	// Now is the platform's clock: time.Now for Fly, the simulator's virtual
+	// clock in demo mode (its timestamps run --speed times faster).
+	Now func() time.Time
+}
+
+// LogHistory is how far back the first logs fetch reaches.
+const LogHistory = 24 * time.Hour
+
+// MaxLogPages bounds one logs fetch, so a noisy app cannot stall a refresh.
+const MaxLogPages = 60
+
+// Machines lists the app's machines.
+func (s *Source) Machines(ctx context.Context, app string) ([]*fly.Machine, error) {
+	return s.Client.ListMachines(ctx, app)
+}
+
+// Logs pages forward from token ("" = LogHistory ago) and returns the lines in
+// time order with the token to continue from.
+func (s *Source) Logs(ctx context.Context, app, token string) ([]diagnose.LogLine, string, error) {
+	if token == "" {
+		token = strconv.FormatInt(s.Now().Add(-LogHistory).UnixNano(), 10)
+	}
+	var out []diagnose.LogLine
+	for page := 0; page < MaxLogPages; page++ {
+		entries, next, err := s.Client.Logs(ctx, app, token, "", "")
+		if err != nil {
+			return out, token, err
+		}
+		for _, e := range entries {
+			out = append(out, toLogLine(e))
+		}
+		if len(entries) == 0 || next == "" || next == token {
+			break
+		}
+		token = next
+	}
+	return out, token, nil
+}
+
+func toLogLine(e fly.LogEntry) diagnose.LogLine {
+	t, _ := time.Parse(time.RFC3339Nano, e.Timestamp)
+	msg := e.Message
+	if e.Meta.Error.Message != "" {
+		msg = fmt.Sprintf("%s error.message=%q", msg, e.Meta.Error.Message)
+	}
+	machine := e.Instance
+	if machine == "" {
+		machine = e.Meta.Instance
+	}
+	return diagnose.LogLine{Time: t, Machine: machine, Provider: e.Meta.Event.Provider, Message: msg}
+}
+
+// ProbeTimeout bounds one exec probe on the guest.
+const ProbeTimeout = 10 * time.Second
+
+// Probe runs one exec probe.
+func (s *Source) Probe(ctx context.Context, app string, req snapshot.ProbeRequest) snapshot.ExecResult {
+	res, err := s.Client.Exec(ctx, app, req.Machine, req.Kind.Command(), ProbeTimeout)
+	if err != nil {
+		return snapshot.ExecResult{Err: err}
+	}
+	return snapshot.ExecResult{Stdout: res.StdOut, Stderr: res.StdErr, ExitCode: int(res.ExitCode)}
+}
+
+// EdgeOrigin queries Prometheus for the edge's and the app's response counts
+// by status over the last hour and day.
+func (s *Source) EdgeOrigin(ctx context.Context, app string) snapshot.EdgeOrigin {
+	now := s.Now()
+	out := snapshot.EdgeOrigin{At: now}
+	q := func(metric, window string) (map[string]float64, error) {
+		query := fmt.Sprintf(`sum by (status) (increase(%s{app=%q}[%s]))`, metric, app, window)
+		res, err := s.Client.PromQuery(ctx, s.Org, query, now)
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]float64{}
+		for _, smp := range res.Samples {
+			m[smp.Labels["status"]] += smp.Value
+		}
+		return m, nil
+	}
+	var err error
+	for _, w := range []struct {
+		dst    *map[string]float64
+		metric string
+		window string
+	}{
+		{&out.Edge1h, "fly_edge_http_responses_count", "1h"},
+		{&out.App1h, "fly_app_http_responses_count", "1h"},
+		{&out.Edge24h, "fly_edge_http_responses_count", "24h"},
+		{&out.App24h, "fly_app_http_responses_count", "24h"},
+	} {
+		if *w.dst, err = q(w.metric, w.window); err != nil {
+			out.Err = err.Error()
+			return out
+		}
+	}
+	return out
+}
+
+// CrashLookInterval is the wall time between two looks at a machine that
+// crashed once (a crash-looping release restarts every few seconds).
+var CrashLookInterval = 4 * time.Second
+
+// Collect takes one complete look at app for the headless commands: machines,
+// a day of logs, every probe a started machine allows, and the metrics.
+func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error) {
+	a := snapshot.New(s.Org, app, nil)
+	ms, err := s.Machines(ctx, app)
+	if err != nil {
+		return nil, err
+	}
+	a.ApplyMachines(ms, s.Now())
+	// One look cannot tell a crash loop from a single crash: the verdict
+	// compares the newest crash's time between looks, so look again.
+	for look := 0; look < 2 && a.Watching(); look++ {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(CrashLookInterval):
+		}
+		if ms, err = s.Machines(ctx, app); err != nil {
+			return nil, err
+		}
+		a.ApplyMachines(ms, s.Now())
+	}
+	if lines, _, err := s.Logs(ctx, app, ""); err == nil || len(lines) > 0 {
+		a.ApplyLogs(lines)
+	}
+	for _, req := range a.ProbesDue(s.Now()) {
+		a.ApplyProbe(req, s.Probe(ctx, app, req), s.Now())
+	}
+	eo := s.EdgeOrigin(ctx, app)
+	a.Metrics = &eo
+	return a, nil
+}
