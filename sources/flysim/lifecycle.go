@@ -78,7 +78,7 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 		s.log(m, "runner", fmt.Sprintf("Machine started in %s", fmtDur(platform)))
 		s.log(m, "app", " INFO Starting init (commit: 6c3fc2e)...")
 		s.log(m, "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
-		if p.CrashAfter > 0 {
+		if p.CrashAfter > 0 && m.release >= p.Release { // the crash belongs to the current release
 			s.after(p.CrashAfter, func() {
 				if alive() {
 					s.crash(m)

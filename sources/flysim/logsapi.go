@@ -1,8 +1,196 @@
 package flysim
 
-import "net/http"
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Fly's documented default for a logs request without next_token: the most
+// recent 100 lines of the last 24 hours (monitoring/logs-api-options).
+const (
+	logsTailLines  = 100
+	logsTailWindow = 24 * time.Hour
+)
+
+// logsDoc is the JSON:API document fly-go's GetAppLogs decodes.
+type logsDoc struct {
+	Data []logsResource `json:"data"`
+	Meta struct {
+		NextToken string `json:"next_token"`
+	} `json:"meta"`
+}
+
+type logsResource struct {
+	ID         string    `json:"id"`
+	Type       string    `json:"type"`
+	Attributes logsAttrs `json:"attributes"`
+}
+
+type logsAttrs struct {
+	Timestamp string   `json:"timestamp"`
+	Message   string   `json:"message"`
+	Level     string   `json:"level"`
+	Instance  string   `json:"instance"`
+	Region    string   `json:"region"`
+	Meta      logsMeta `json:"meta"`
+}
+
+// logsMeta mirrors fly.LogEntry.Meta. fly-go decodes error.code as an int,
+// so the proxy's PM/PR code travels in the message text instead.
+type logsMeta struct {
+	Instance string `json:"instance"`
+	Region   string `json:"region"`
+	Event    struct {
+		Provider string `json:"provider"`
+	} `json:"event"`
+	HTTP struct {
+		Request struct {
+			ID      string `json:"id"`
+			Method  string `json:"method"`
+			Version string `json:"version"`
+		} `json:"request"`
+		Response struct {
+			StatusCode int `json:"status_code"`
+		} `json:"response"`
+	} `json:"http"`
+	Error struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	URL struct {
+		Full string `json:"full"`
+	} `json:"url"`
+}
 
 // serveLogs answers Fly's logs API (JSON:API, nanosecond next_token).
 func (s *Sim) serveLogs(w http.ResponseWriter, r *http.Request) {
-	http.Error(w, `{"error":"not implemented"}`, http.StatusNotImplemented)
+	appName := r.PathValue("app")
+	q := r.URL.Query()
+	after, hasToken, err := parseNextToken(q.Get("next_token"))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	instance, region := q.Get("instance"), q.Get("region")
+
+	s.mu.Lock()
+	if _, ok := s.apps[appName]; !ok {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "Could not find App")
+		return
+	}
+	now := s.now()
+	var lines []LogLine
+	if hasToken {
+		lines = s.logs.page(appName, after, instance, region, s.opts.LogsPageSize)
+	} else {
+		lines = s.logs.tail(appName, now.Add(-logsTailWindow), instance, region, logsTailLines)
+	}
+	s.mu.Unlock()
+
+	var doc logsDoc
+	doc.Data = make([]logsResource, 0, len(lines))
+	for _, ln := range lines {
+		doc.Data = append(doc.Data, logsResourceOf(ln))
+	}
+	switch {
+	case len(lines) > 0:
+		doc.Meta.NextToken = formatNextToken(lines[len(lines)-1].Time)
+	case hasToken:
+		// An empty page hands back the same cursor so pollers can continue.
+		doc.Meta.NextToken = formatNextToken(after)
+	default:
+		doc.Meta.NextToken = formatNextToken(now)
+	}
+	writeJSON(w, http.StatusOK, doc)
 }
+
+// page returns the lines strictly after the cursor, oldest first, at most
+// limit of them — except that a page never ends between two lines sharing a
+// nanosecond: the virtual clock stamps every line of one event alike, and a
+// cursor that fell between them would lose the rest of the group.
+func (l *logStore) page(app string, after time.Time, instance, region string, limit int) []LogLine {
+	if limit < 1 {
+		limit = 1
+	}
+	lines := l.query(app, after, instance, region, limit)
+	if len(lines) < limit {
+		return lines
+	}
+	last := lines[len(lines)-1].Time
+	inPage := 0
+	for i := len(lines) - 1; i >= 0 && lines[i].Time.Equal(last); i-- {
+		inPage++
+	}
+	// Everything at `last` or later, in order: its first inPage lines at
+	// `last` are the ones this page already holds.
+	for batch := limit + inPage; ; batch *= 2 {
+		more := l.query(app, last.Add(-time.Nanosecond), instance, region, batch)
+		same := 0
+		for same < len(more) && more[same].Time.Equal(last) {
+			same++
+		}
+		if same < len(more) || len(more) < batch {
+			return append(lines, more[inPage:same]...)
+		}
+	}
+}
+
+func logsResourceOf(ln LogLine) logsResource {
+	a := logsAttrs{
+		Timestamp: ln.Time.UTC().Format(time.RFC3339Nano),
+		Message:   ln.Message,
+		Level:     ln.Level,
+		Instance:  ln.Machine,
+		Region:    ln.Region,
+	}
+	if a.Level == "" {
+		a.Level = "info"
+	}
+	m := &a.Meta
+	m.Instance, m.Region = ln.Machine, ln.Region
+	m.Event.Provider = ln.Provider
+	if ln.Method != "" {
+		m.HTTP.Request.Method = ln.Method
+		m.HTTP.Request.Version = "HTTP/1.1"
+	}
+	m.HTTP.Response.StatusCode = ln.Status
+	if ln.Path != "" {
+		m.URL.Full = "https://" + ln.App + ".fly.dev" + ln.Path
+	}
+	if ln.ErrorCode != "" || ln.ErrorMsg != "" {
+		m.Error.Code = ln.Status
+		m.Error.Message = proxyErrorMessage(ln.ErrorCode, ln.ErrorMsg)
+	}
+	return logsResource{ID: ln.ID, Type: "logs", Attributes: a}
+}
+
+// proxyErrorMessage puts the PM/PR code in front of the message as Fly's
+// proxy does ("[PM03] could not wake up machine …"), unless it already is.
+func proxyErrorMessage(code, msg string) string {
+	if code == "" || strings.HasPrefix(msg, "["+code+"]") {
+		return msg
+	}
+	if msg == "" {
+		return "[" + code + "]"
+	}
+	return "[" + code + "] " + msg
+}
+
+// parseNextToken reads the logs cursor: a unix time in nanoseconds. An empty
+// token means "no cursor" (the default tail).
+func parseNextToken(tok string) (after time.Time, ok bool, err error) {
+	if tok == "" {
+		return time.Time{}, false, nil
+	}
+	ns, err := strconv.ParseInt(tok, 10, 64)
+	if err != nil || ns < 0 {
+		return time.Time{}, false, errors.New("invalid next_token: want a unix time in nanoseconds")
+	}
+	return time.Unix(0, ns), true, nil
+}
+
+func formatNextToken(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }

@@ -24,11 +24,28 @@ type Options struct {
 	History     time.Duration // platform time lived before start; default 24h; <0 = none
 	Apps        []AppProfile  // default DemoApps()
 	MaxLogLines int           // per app; default 400,000
+	// LogsPageSize is the most lines one logs API page returns after a
+	// next_token. Fly doesn't document its page size; default 1000.
+	LogsPageSize int
 	// Wall is the wall clock (tests may replace it). Default time.Now.
 	Wall func() time.Time
 	// NoTraffic turns off the apps' background load (contract tests want a
 	// quiet platform).
 	NoTraffic bool
+	// ProxyPatience is how long the edge holds a request for a machine it
+	// woke before failing it with 502 (platform time; Fly documents no
+	// value). Default 30s.
+	ProxyPatience time.Duration
+	// QueuePatience is how long a request queued over every machine's hard
+	// limit waits before the edge answers 503 (platform time). Default 10s.
+	QueuePatience time.Duration
+	// ForceInstanceWakes makes a fly-force-instance-id request wake its
+	// sleeping machine. Fly's docs leave it open; the brief observed no wake
+	// (502 after 30 s), so the default is false.
+	ForceInstanceWakes bool
+	// AutostopInterval is the proxy's autostop pass ("every few minutes",
+	// platform time). Default 5m.
+	AutostopInterval time.Duration
 }
 
 func (o *Options) defaults() {
@@ -62,6 +79,18 @@ func (o *Options) defaults() {
 	if o.Wall == nil {
 		o.Wall = time.Now
 	}
+	if o.ProxyPatience <= 0 {
+		o.ProxyPatience = 30 * time.Second
+	}
+	if o.QueuePatience <= 0 {
+		o.QueuePatience = 10 * time.Second
+	}
+	if o.AutostopInterval <= 0 {
+		o.AutostopInterval = 5 * time.Minute
+	}
+	if o.LogsPageSize <= 0 {
+		o.LogsPageSize = 1000
+	}
 }
 
 // Sim is one running simulated platform.
@@ -88,6 +117,8 @@ type Sim struct {
 	apiLn  net.Listener
 	extras []func(ctx context.Context) error // shutdown hooks (edges)
 	hooks  simHooks
+	px     *proxy   // the edge proxy and background traffic (edge.go, traffic.go)
+	apist  apiState // Machines API rate limits, counters, faults (api.go)
 }
 
 // simHooks let the traffic and edge parts of the platform plug into the core
@@ -121,6 +152,9 @@ func New(opts Options) *Sim {
 		s.addApp(p, begin, end)
 	}
 	s.mu.Unlock()
+	s.mu.Lock()
+	s.initProxy(begin, end)
+	s.mu.Unlock()
 	s.fastForward(end)
 	return s
 }
@@ -136,6 +170,9 @@ func (s *Sim) Start() error {
 	s.api = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	s.clock.runFrom(s.clock.Now())
 	go s.loop()
+	if err := s.startEdges(); err != nil {
+		return err
+	}
 	go func() { _ = s.api.Serve(ln) }()
 	return nil
 }

@@ -1,0 +1,59 @@
+package flysim
+
+import (
+	"net/http"
+
+	fly "github.com/superfly/fly-go"
+)
+
+// serveListApps answers GET /v1/apps?org_slug=. Another org's slug lists
+// nothing (this platform hosts one org).
+func (s *Sim) serveListApps(w http.ResponseWriter, r *http.Request) {
+	out := appsJSON{Apps: []appJSON{}}
+	s.mu.Lock()
+	if slug := r.URL.Query().Get("org_slug"); slug == "" || slug == s.opts.Org {
+		for _, name := range s.appOrder {
+			out.Apps = append(out.Apps, s.wireApp(s.apps[name], false))
+		}
+	}
+	s.mu.Unlock()
+	out.TotalApps = len(out.Apps)
+	writeJSON(w, http.StatusOK, out)
+}
+
+// serveGetApp answers GET /v1/apps/{app}.
+func (s *Sim) serveGetApp(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	a := s.apps[r.PathValue("app")]
+	var out appJSON
+	if a != nil {
+		out = s.wireApp(a, true)
+	}
+	s.mu.Unlock()
+	if a == nil {
+		writeError(w, http.StatusNotFound, "app not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type regionsJSON struct {
+	Regions []fly.Region `json:"Regions"`
+	Nearest string       `json:"Nearest"`
+}
+
+// platformRegions is a short list of Fly regions: the demo's, and a few more.
+var platformRegions = []fly.Region{
+	{Code: "ams", Name: "Amsterdam, Netherlands", Latitude: 52.374342, Longitude: 4.895439, GatewayAvailable: true, GeoRegion: fly.Europe},
+	{Code: "fra", Name: "Frankfurt, Germany", Latitude: 50.1167, Longitude: 8.6833, GatewayAvailable: true, GeoRegion: fly.Europe},
+	{Code: "iad", Name: "Ashburn, Virginia (US)", Latitude: 39.0437, Longitude: -77.4875, GatewayAvailable: true, GeoRegion: fly.NorthAmerica},
+	{Code: "lhr", Name: "London, United Kingdom", Latitude: 51.5072, Longitude: -0.1276, GatewayAvailable: true, GeoRegion: fly.Europe},
+	{Code: "ord", Name: "Chicago, Illinois (US)", Latitude: 41.8781, Longitude: -87.6298, GatewayAvailable: true, GeoRegion: fly.NorthAmerica},
+	{Code: "sin", Name: "Singapore, Singapore", Latitude: 1.3521, Longitude: 103.8198, GatewayAvailable: true, GeoRegion: fly.AsiaPacific},
+	{Code: "syd", Name: "Sydney, Australia", Latitude: -33.8688, Longitude: 151.2093, GatewayAvailable: true, GeoRegion: fly.AsiaPacific},
+}
+
+// serveRegions answers GET /v1/platform/regions.
+func (s *Sim) serveRegions(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, regionsJSON{Regions: platformRegions, Nearest: s.apiRegion()})
+}

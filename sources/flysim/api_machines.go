@@ -1,0 +1,402 @@
+package flysim
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	fly "github.com/superfly/fly-go"
+)
+
+// serveListMachines answers GET /v1/apps/{app}/machines. Filters: region=,
+// state= (comma list), metadata.<key>=; include_deleted= and unknown keys are
+// accepted and ignored (this platform never destroys machines).
+func (s *Sim) serveListMachines(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	region := q.Get("region")
+	var states []string
+	if v := q.Get("state"); v != "" {
+		states = strings.Split(v, ",")
+	}
+	meta := map[string]string{}
+	for k, v := range q {
+		if key, ok := strings.CutPrefix(k, "metadata."); ok && len(v) > 0 {
+			meta[key] = v[0]
+		}
+	}
+	s.mu.Lock()
+	a := s.apps[r.PathValue("app")]
+	if a == nil {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "app not found")
+		return
+	}
+	out := make([]machineJSON, 0, len(a.machines))
+	for _, m := range a.machines {
+		if region != "" && m.region != region {
+			continue
+		}
+		if len(states) > 0 && !inList(states, m.state) {
+			continue
+		}
+		if !metadataMatches(m.cfg.Metadata, meta) {
+			continue
+		}
+		out = append(out, s.wireMachine(m))
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+func metadataMatches(have, want map[string]string) bool {
+	for k, v := range want {
+		if have[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func inList(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// serveGetMachine answers GET …/machines/{id}.
+func (s *Sim) serveGetMachine(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *machine) reply { return reply{http.StatusOK, s.wireMachine(m)} })
+}
+
+// transitionReply turns a lifecycle error into the API's answer.
+func transitionReply(err error) reply {
+	var pe *PreconditionError
+	if errors.As(err, &pe) {
+		return errReply(http.StatusPreconditionFailed, pe.Text)
+	}
+	return errReply(http.StatusInternalServerError, err.Error())
+}
+
+// serveStart answers POST …/start with the state the machine was in.
+func (s *Sim) serveStart(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *machine) reply {
+		if rp, held := s.leaseBlocks(m, r); held {
+			return rp
+		}
+		prev, err := s.startMachine(m, SourceUser)
+		if err != nil {
+			return transitionReply(err)
+		}
+		return reply{http.StatusOK, startJSON{PreviousState: prev}}
+	})
+}
+
+// stopRequest is the stop body; Fly's server names its type main.stopRequest,
+// which shows in its decode errors.
+type stopRequest struct {
+	Signal  string       `json:"signal"`
+	Timeout fly.Duration `json:"timeout"`
+}
+
+// decodeStop reads an optional stop body, failing as Fly's server does.
+func decodeStop(r *http.Request) (stopRequest, error) {
+	var in stopRequest
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+	if err != nil || len(strings.TrimSpace(string(body))) == 0 {
+		return in, nil
+	}
+	if err := json.Unmarshal(body, &in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "" {
+			return in, fmt.Errorf("json: cannot unmarshal %s into Go value of type main.stopRequest", te.Value)
+		}
+		return in, err
+	}
+	return in, nil
+}
+
+// serveStop answers POST …/stop {"signal","timeout"}.
+func (s *Sim) serveStop(w http.ResponseWriter, r *http.Request) {
+	in, err := decodeStop(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.withMachine(w, r, func(m *machine) reply {
+		if rp, held := s.leaseBlocks(m, r); held {
+			return rp
+		}
+		if err := s.stopMachine(m, SourceUser, strings.ToUpper(in.Signal)); err != nil {
+			return transitionReply(err)
+		}
+		return reply{http.StatusOK, okJSON{OK: true}}
+	})
+}
+
+// serveSuspend answers POST …/suspend.
+func (s *Sim) serveSuspend(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *machine) reply {
+		if rp, held := s.leaseBlocks(m, r); held {
+			return rp
+		}
+		if err := s.suspendMachine(m, SourceUser); err != nil {
+			return transitionReply(err)
+		}
+		return reply{http.StatusOK, okJSON{OK: true}}
+	})
+}
+
+// serveRestart answers POST …/restart?signal=: a stop, then a start once the
+// machine is down. It answers at once; a machine that is not running is
+// simply started.
+func (s *Sim) serveRestart(w http.ResponseWriter, r *http.Request) {
+	signal := strings.ToUpper(r.URL.Query().Get("signal"))
+	s.withMachine(w, r, func(m *machine) reply {
+		if rp, held := s.leaseBlocks(m, r); held {
+			return rp
+		}
+		switch m.state {
+		case "stopped", "created", "suspended":
+			if _, err := s.startMachine(m, SourceUser); err != nil {
+				return transitionReply(err)
+			}
+			return reply{http.StatusOK, okJSON{OK: true}}
+		}
+		if err := s.stopMachine(m, SourceUser, signal); err != nil {
+			return transitionReply(err)
+		}
+		s.startWhenStopped(m, m.run)
+		return reply{http.StatusOK, okJSON{OK: true}}
+	})
+}
+
+// startWhenStopped polls (in platform time) until the stop of run finishes,
+// then starts the machine; anything else happening to it first cancels.
+func (s *Sim) startWhenStopped(m *machine, run uint64) {
+	s.after(250*time.Millisecond, func() {
+		switch {
+		case m.run != run:
+		case m.state == "stopped":
+			_, _ = s.startMachine(m, SourceUser)
+		default:
+			s.startWhenStopped(m, run)
+		}
+	})
+}
+
+// Waitable states; "settled" (flyctl's default) is any persistent state.
+var waitStates = map[string]bool{"started": true, "stopped": true, "suspended": true, "destroyed": true, "settled": true}
+
+func stateReached(state string, want []string) bool {
+	for _, w := range want {
+		if w == state {
+			return true
+		}
+		if w == "settled" && (state == "started" || state == "stopped" || state == "suspended" ||
+			state == "failed" || state == "destroyed") {
+			return true
+		}
+	}
+	return false
+}
+
+// serveWait answers GET …/wait?state=&state=&timeout=&version=|instance_id=&from_event_id=.
+// It blocks on the machine's change signal in WALL time, for at most 60 s.
+// from_event_id is accepted and ignored. A version (or instance_id) that is
+// no longer the machine's current one means that version was replaced,
+// which counts as down: a wait for stopped, destroyed or settled returns at
+// once; other waits follow the current version.
+func (s *Sim) serveWait(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	want := q["state"]
+	if len(want) == 0 {
+		want = []string{"started"}
+	}
+	for _, st := range want {
+		if !waitStates[st] {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("invalid state %q", st))
+			return
+		}
+	}
+	timeout, err := waitTimeout(q.Get("timeout"))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	version := q.Get("version")
+	if version == "" {
+		version = q.Get("instance_id")
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		m, rp := s.lookupMachine(r)
+		if m == nil {
+			s.mu.Unlock()
+			rp.write(w)
+			return
+		}
+		state, changed := m.state, m.changed
+		replaced := version != "" && version != m.instanceID
+		s.mu.Unlock()
+		if stateReached(state, want) || (replaced && (inList(want, "stopped") || inList(want, "destroyed") || inList(want, "settled"))) {
+			writeJSON(w, http.StatusOK, okJSON{OK: true})
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			writeError(w, http.StatusRequestTimeout, fmt.Sprintf(
+				"deadline_exceeded: machine failed to reach desired state, %s, currently %s", strings.Join(want, "|"), state))
+			return
+		case <-r.Context().Done():
+			return
+		case <-s.closing:
+			writeError(w, http.StatusServiceUnavailable, "platform shutting down")
+			return
+		}
+	}
+}
+
+// waitTimeout parses the wait timeout: seconds (or a Go duration), default
+// and cap 60 s, at least 1 s.
+func waitTimeout(v string) (time.Duration, error) {
+	const limit = 60 * time.Second
+	if v == "" {
+		return limit, nil
+	}
+	d := time.Duration(0)
+	if n, err := strconv.Atoi(v); err == nil {
+		d = time.Duration(n) * time.Second
+	} else if pd, err := time.ParseDuration(v); err == nil {
+		d = pd
+	} else {
+		return 0, fmt.Errorf("invalid timeout %q", v)
+	}
+	return min(max(d, time.Second), limit), nil
+}
+
+// serveEvents answers GET …/events[?limit=N]: the machine's kept events,
+// newest first.
+func (s *Sim) serveEvents(w http.ResponseWriter, r *http.Request) {
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	s.withMachine(w, r, func(m *machine) reply { return reply{http.StatusOK, wireEvents(m.events, max(limit, 0))} })
+}
+
+// serveGetMetadata answers GET …/metadata with config.metadata.
+func (s *Sim) serveGetMetadata(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *machine) reply {
+		out := make(map[string]string, len(m.cfg.Metadata))
+		for k, v := range m.cfg.Metadata {
+			out[k] = v
+		}
+		return reply{http.StatusOK, out}
+	})
+}
+
+// serveSetMetadata answers POST …/metadata/{key} {"value":"…"} with 204.
+func (s *Sim) serveSetMetadata(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Value string `json:"value"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	key := r.PathValue("key")
+	s.withMachine(w, r, func(m *machine) reply {
+		s.editMetadata(m, func(md map[string]string) { md[key] = in.Value })
+		return reply{status: http.StatusNoContent}
+	})
+}
+
+// serveDeleteMetadata answers DELETE …/metadata/{key} with 204.
+func (s *Sim) serveDeleteMetadata(w http.ResponseWriter, r *http.Request) {
+	key := r.PathValue("key")
+	s.withMachine(w, r, func(m *machine) reply {
+		s.editMetadata(m, func(md map[string]string) { delete(md, key) })
+		return reply{status: http.StatusNoContent}
+	})
+}
+
+// editMetadata copies the config before editing it: published configs are
+// shared with responses being encoded outside s.mu. Callers hold s.mu.
+func (s *Sim) editMetadata(m *machine, edit func(map[string]string)) {
+	cfg := *m.cfg
+	cfg.Metadata = make(map[string]string, len(m.cfg.Metadata)+1)
+	for k, v := range m.cfg.Metadata {
+		cfg.Metadata[k] = v
+	}
+	edit(cfg.Metadata)
+	m.cfg = &cfg
+	m.updatedAt = s.now()
+}
+
+// servePs answers GET …/ps with the guest's main processes.
+func (s *Sim) servePs(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *machine) reply {
+		if m.state != "started" {
+			return errReply(http.StatusPreconditionFailed, "failed_precondition: machine not running")
+		}
+		return reply{http.StatusOK, s.guestOf(m).processes(s.now())}
+	})
+}
+
+// serveExec answers POST …/exec with the simulated guest's answer. The body
+// carries "cmd" (a string, what fly-go sends) or "command" (an argv array).
+func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Cmd     string   `json:"cmd"`
+		Command []string `json:"command"`
+		Timeout int      `json:"timeout"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&in); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if in.Cmd == "" && len(in.Command) == 0 {
+		writeError(w, http.StatusBadRequest, "cmd or command is required")
+		return
+	}
+	s.mu.Lock()
+	m, rp := s.lookupMachine(r)
+	var g guestView
+	if m != nil {
+		if m.state != "started" {
+			rp = errReply(http.StatusPreconditionFailed, "failed_precondition: machine not running")
+			m = nil
+		} else {
+			g = s.guestOf(m)
+		}
+	}
+	s.mu.Unlock()
+	if m == nil {
+		rp.write(w)
+		return
+	}
+	if f, ok := s.faultFor("exec"); ok && f.ExecTimeout {
+		timeout := time.Duration(in.Timeout) * time.Second
+		if timeout <= 0 {
+			timeout = 30 * time.Second
+		}
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			writeError(w, http.StatusRequestTimeout, "deadline_exceeded: exec timed out")
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+		return
+	}
+	writeJSON(w, http.StatusOK, g.exec(in.Cmd, in.Command))
+}

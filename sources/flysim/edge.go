@@ -1,0 +1,439 @@
+package flysim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// The edge: one loopback listener per app standing in for
+// https://<app>.fly.dev. It routes by route.go's rules, counts what it does in
+// the fly_edge / fly_app series and logs like Fly's proxy. Waiting (for a
+// machine to boot, for the queue) happens outside s.mu.
+
+const (
+	edgeServer = "Fly/8c4ee4b2 (2026-11-20)"
+	// MachineIDHeader is the response header in which the simulated apps echo
+	// the machine that answered, as a real app echoing FLY_MACHINE_ID would.
+	MachineIDHeader = "Fly-Machine-Id"
+	// ForceInstanceHeader pins a request to one machine, with no fallback.
+	ForceInstanceHeader = "fly-force-instance-id"
+)
+
+// Proxy error messages (reference/fly-platform.md §4.3, §4.7).
+const (
+	msgWakeTimeout    = "[PM03] could not wake up machine due to a timeout requesting from the machines API"
+	msgNoCandidate    = "[PR04] could not find a good candidate within 40 attempts at load balancing"
+	msgRecentlyStop   = "machine was recently stopped and is unavailable to service request"
+	msgClosedInFlight = "could not complete HTTP request to instance: connection closed before message completed"
+)
+
+// proxy is the edge's and the traffic model's state. Guarded by s.mu.
+type proxy struct {
+	// rng draws request ids, service times and traffic apart from s.rng, so
+	// outside requests never shift the platform's boot-time draws.
+	rng   *rand.Rand
+	apps  map[string]*appEdge
+	mach  map[*machine]*machLoad
+	edges map[string]string // app → edge URL, once started
+}
+
+// appEdge is one app's edge.
+type appEdge struct {
+	a    *app
+	plan *trafficPlan // nil: no background load
+	// freed is closed (and replaced) whenever capacity may have freed up, so
+	// queued outside requests re-route without polling.
+	freed chan struct{}
+	queue []cohort // background requests queued at the edge, oldest first
+	stats TrafficStats
+	// errLogged throttles sampled proxy error lines: code → last tick logged.
+	errLogged map[string]time.Time
+}
+
+// machLoad is the edge's view of one machine's load.
+type machLoad struct {
+	lam      float64  // background arrivals per second routed to it this tick
+	bg       float64  // background requests in flight (fluid)
+	held     []cohort // background requests held while it boots
+	heldN    int
+	backlog  []*backlogEntry // the app's own accept queue (backlog apps)
+	live     int             // background requests in backlog whose client still waits
+	credit   float64         // worker-seconds not yet spent on the backlog
+	lastLine time.Time       // last sampled request line
+}
+
+func (s *Sim) initProxy(begin, end time.Time) {
+	s.px = &proxy{
+		rng:  rand.New(rand.NewPCG(s.opts.Seed^0x51f0e7c3, s.opts.Seed+17)),
+		apps: map[string]*appEdge{}, mach: map[*machine]*machLoad{}, edges: map[string]string{},
+	}
+	for _, name := range s.appOrder {
+		ae := &appEdge{a: s.apps[name], freed: make(chan struct{}), errLogged: map[string]time.Time{}}
+		if !s.opts.NoTraffic {
+			ae.plan = demoPlan(&ae.a.p, s.px.rng, begin, end)
+		}
+		s.px.apps[name] = ae
+	}
+	s.hooks.onServing = append(s.hooks.onServing, s.releaseHeld)
+	s.at(begin.Add(s.opts.AutostopInterval), s.autostopPass)
+	if !s.opts.NoTraffic {
+		s.at(begin.Add(time.Second), s.trafficTick)
+	}
+}
+
+func (s *Sim) loadOf(m *machine) *machLoad {
+	l := s.px.mach[m]
+	if l == nil {
+		l = &machLoad{}
+		s.px.mach[m] = l
+	}
+	return l
+}
+
+// proxyLoad is what the proxy counts against a machine's concurrency limits.
+func (s *Sim) proxyLoad(m *machine) float64 {
+	l := s.loadOf(m)
+	return float64(m.inflight) + l.bg + float64(l.heldN) + float64(liveBacklog(l))
+}
+
+func (s *Sim) candidates(a *app) []candidate {
+	cs := make([]candidate, len(a.machines))
+	for i, m := range a.machines {
+		cs[i] = candidate{State: m.state, Serving: m.serving, Load: s.proxyLoad(m), StoppedAt: m.stoppedAt}
+	}
+	return cs
+}
+
+func appLimits(p *AppProfile) limits {
+	return limits{Soft: p.SoftLimit, Hard: p.HardLimit, Autostart: p.Autostart}
+}
+
+func (ae *appEdge) signalFreed() {
+	close(ae.freed)
+	ae.freed = make(chan struct{})
+}
+
+// startEdges binds every app's edge listener; Start calls it.
+func (s *Sim) startEdges() error {
+	s.mu.Lock()
+	names := append([]string(nil), s.appOrder...)
+	s.mu.Unlock()
+	for _, name := range names {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("flysim: edge for %s: %w", name, err)
+		}
+		s.mu.Lock()
+		ae := s.px.apps[name]
+		s.px.edges[name] = "http://" + ln.Addr().String()
+		s.mu.Unlock()
+		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveEdge(ae, w, r) }),
+			ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		s.extras = append(s.extras, func(ctx context.Context) error {
+			err := srv.Shutdown(ctx)
+			if errors.Is(err, context.DeadlineExceeded) {
+				err = srv.Close()
+			}
+			return err
+		})
+	}
+	return nil
+}
+
+// EdgeURL is the base URL of app's edge (its https://<app>.fly.dev), or ""
+// before Start or for an unknown app.
+func (s *Sim) EdgeURL(app string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.px == nil {
+		return ""
+	}
+	return s.px.edges[app]
+}
+
+// Edges maps every app to its edge URL (empty before Start).
+func (s *Sim) Edges() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]string{}
+	if s.px != nil {
+		for k, v := range s.px.edges {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// edgeFailure is a response the proxy itself sends.
+type edgeFailure struct {
+	status  int
+	code    string // PM03, PR04, PM11, "" for a connection error
+	msg     string
+	machine *machine // the machine it concerns, if any
+}
+
+func (s *Sim) serveEdge(ae *appEdge, w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	reqID := ulid(s.px.rng, s.now()) + "-" + ae.a.p.Region
+	s.mu.Unlock()
+	h := w.Header()
+	h.Set("fly-request-id", reqID)
+	h.Set("server", edgeServer)
+	h.Set("via", "1.1 fly.io")
+
+	m, run, fail := s.acquire(r.Context(), ae, r.Header.Get(ForceInstanceHeader))
+	if fail == nil {
+		var status int
+		var body string
+		status, body, fail = s.serveOn(r.Context(), ae, m, run, r.Method, r.URL.Path)
+		if fail == nil {
+			h.Set(MachineIDHeader, m.id)
+			writeAppResponse(w, ae.a.p.Name, r.URL.Path, status, body)
+			return
+		}
+	}
+	if fail.status == 0 { // the client went away: nobody to answer
+		return
+	}
+	s.mu.Lock()
+	s.metrics.addEdge(ae.a.p.Name, fail.status, s.now(), 1)
+	s.proxyError(ae, fail, r.Method, r.URL.Path, false)
+	s.mu.Unlock()
+	w.Header().Set("content-type", "text/plain; charset=utf-8")
+	w.WriteHeader(fail.status)
+}
+
+// proxyError logs a proxy error line. sampled lines are throttled to one per
+// code per second of platform time (background load); outside requests are
+// always logged. Callers hold s.mu.
+func (s *Sim) proxyError(ae *appEdge, f *edgeFailure, method, path string, sampled bool) {
+	now := s.now()
+	if sampled {
+		if last, ok := ae.errLogged[f.code]; ok && now.Sub(last) < time.Second {
+			return
+		}
+		ae.errLogged[f.code] = now
+	}
+	ln := LogLine{ID: ulid(s.px.rng, now), Time: now, App: ae.a.p.Name, Region: ae.a.p.Region, Provider: "proxy",
+		Level: "error", Message: f.msg, ErrorCode: f.code, ErrorMsg: strings.TrimSpace(strings.TrimPrefix(f.msg, "["+f.code+"]")),
+		Method: method, Path: path, Status: f.status}
+	if f.machine != nil {
+		ln.Machine, ln.Region = f.machine.id, f.machine.region
+	}
+	s.logs.add(ln)
+}
+
+// acquire finds the machine that answers the request and counts the request
+// against it, holding the request while a machine boots and queueing it when
+// every machine is at its hard limit. It returns the machine's run at the
+// time it began serving (a crash later cuts the request off).
+func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced string) (*machine, uint64, *edgeFailure) {
+	wallNow := time.Now()
+	patience := wallNow.Add(s.clock.WallDuration(s.opts.ProxyPatience))
+	var queueDeadline time.Time
+	var held *machine // counted in held.inflight while we wait for it
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	release := func() {
+		if held != nil {
+			held.inflight--
+			ae.signalFreed()
+			held = nil
+		}
+	}
+	for {
+		if held != nil {
+			if held.state == "started" && held.serving {
+				return held, held.run, nil
+			}
+			if !s.waitLocked(ctx, held.changed, patience) {
+				m := held
+				release()
+				if ctx.Err() != nil {
+					return nil, 0, &edgeFailure{}
+				}
+				return nil, 0, &edgeFailure{status: http.StatusBadGateway, code: "PM03", msg: msgWakeTimeout, machine: m}
+			}
+			continue
+		}
+		now := s.now()
+		a := ae.a
+		var kind routeKind
+		var m *machine
+		if forced != "" {
+			if m = a.byID[forced]; m != nil {
+				c := candidate{State: m.state, Serving: m.serving, Load: s.proxyLoad(m), StoppedAt: m.stoppedAt}
+				kind = forcedRoute(c, s.opts.ForceInstanceWakes)
+			}
+		} else {
+			r := chooseRoute(s.candidates(a), appLimits(&a.p), now)
+			kind = r.Kind
+			if r.Index >= 0 {
+				m = a.machines[r.Index]
+			}
+			if r.Skipped >= 0 {
+				s.logRecentlyStopped(ae, a.machines[r.Skipped], false)
+			}
+		}
+		switch kind {
+		case routeServe:
+			m.inflight++
+			return m, m.run, nil
+		case routeWake:
+			if _, err := s.startMachine(m, SourceProxy); err != nil {
+				kind = routeNone
+				break
+			}
+			fallthrough
+		case routeHold:
+			m.inflight++
+			held = m
+			continue
+		case routeQueue:
+			if queueDeadline.IsZero() {
+				queueDeadline = time.Now().Add(s.clock.WallDuration(s.opts.QueuePatience))
+			}
+			if !s.waitLocked(ctx, ae.freed, queueDeadline) {
+				if ctx.Err() != nil {
+					return nil, 0, &edgeFailure{}
+				}
+				return nil, 0, &edgeFailure{status: http.StatusServiceUnavailable, code: "PR04", msg: msgNoCandidate}
+			}
+			continue
+		}
+		// routeNone: nothing can take it; the proxy keeps retrying until its
+		// patience runs out.
+		tick := time.Now().Add(s.clock.WallDuration(time.Second))
+		if tick.After(patience) {
+			tick = patience
+		}
+		s.waitLocked(ctx, ae.freed, tick)
+		if ctx.Err() != nil {
+			return nil, 0, &edgeFailure{}
+		}
+		if !time.Now().Before(patience) {
+			if m != nil && now.Sub(m.stoppedAt) < recentlyStopped && (m.state == "stopped" || m.state == "suspended") {
+				return nil, 0, &edgeFailure{status: http.StatusBadGateway, code: "PM11", msg: msgRecentlyStop, machine: m}
+			}
+			return nil, 0, &edgeFailure{status: http.StatusBadGateway, code: "PR04", msg: msgNoCandidate, machine: m}
+		}
+	}
+}
+
+// waitLocked releases s.mu until ch closes, the wall deadline passes or ctx
+// ends, and reports whether ch closed (or the deadline had not passed yet).
+func (s *Sim) waitLocked(ctx context.Context, ch <-chan struct{}, deadline time.Time) bool {
+	d := time.Until(deadline)
+	if d <= 0 {
+		return false
+	}
+	s.mu.Unlock()
+	defer s.mu.Lock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// serveOn lets machine m answer (its inflight already counts the request).
+func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, method, path string) (int, string, *edgeFailure) {
+	s.mu.Lock()
+	p := &ae.a.p
+	took := between(s.px.rng, p.ResponseTime.Min, p.ResponseTime.Max)
+	var done chan struct{}
+	if p.Backlog {
+		done = s.joinBacklog(m, took)
+	}
+	s.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			s.mu.Lock()
+			s.abandonBacklog(m, done)
+			m.inflight--
+			ae.signalFreed()
+			s.mu.Unlock()
+			return 0, "", &edgeFailure{}
+		}
+	} else {
+		t := time.NewTimer(s.clock.WallDuration(took))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m.inflight--
+	ae.signalFreed()
+	now := s.now()
+	if m.run != run || !m.serving {
+		return 0, "", &edgeFailure{status: http.StatusBadGateway, msg: msgClosedInFlight, machine: m}
+	}
+	status, body := appAnswer(p, path)
+	s.metrics.addEdge(p.Name, status, now, 1)
+	s.metrics.addApp(p.Name, m.id, status, now, 1)
+	s.logRequest(m, method, path, status, len(body), took)
+	return status, body, nil
+}
+
+// appAnswer is what the simulated app answers on path: 200 on "/", its
+// health path and the endpoints its clients poll; 301 to the scanner's
+// probes (BRIEF §1: all of them got 301); 404 elsewhere.
+func appAnswer(p *AppProfile, path string) (int, string) {
+	if path == "/" || path == p.HealthPath {
+		return http.StatusOK, `{"status":"ok"}`
+	}
+	for _, pp := range p.PollPaths {
+		if path == pp {
+			return http.StatusOK, `{"status":"ok","results":[]}`
+		}
+	}
+	if isScannerProbe(path) {
+		return http.StatusMovedPermanently, ""
+	}
+	return http.StatusNotFound, `{"detail":"Not found."}`
+}
+
+func isScannerProbe(path string) bool {
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	return strings.HasPrefix(last, ".env") || last == "wp-config.php~" || strings.Contains(path, "/actuator/")
+}
+
+func writeAppResponse(w http.ResponseWriter, app, path string, status int, body string) {
+	if status == http.StatusMovedPermanently {
+		w.Header().Set("location", "https://"+app+".fly.dev/")
+	} else {
+		w.Header().Set("content-type", "application/json")
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(body))
+}
+
+// logRequest logs the app's access line for a request a machine answered.
+func (s *Sim) logRequest(m *machine, method, path string, status, bytes int, took time.Duration) {
+	now := s.now()
+	s.logs.add(LogLine{ID: ulid(s.px.rng, now), Time: now, App: m.app.p.Name, Machine: m.id, Region: m.region,
+		Provider: "app", Level: "info", Method: method, Path: path, Status: status,
+		Message: fmt.Sprintf(`"%s %s HTTP/1.1" %d %d %dms`, method, path, status, bytes, took.Milliseconds())})
+}
+
+// logRecentlyStopped logs the PM11 reroute on the machine passed over.
+func (s *Sim) logRecentlyStopped(ae *appEdge, m *machine, sampled bool) {
+	s.proxyError(ae, &edgeFailure{code: "PM11", msg: msgRecentlyStop, machine: m}, "", "", sampled)
+}

@@ -1,0 +1,150 @@
+package flysim
+
+import (
+	"sort"
+	"time"
+)
+
+// Fly's documented Machines API limits (reference/fly-platform.md §1.8):
+// per action, per machine (or app), 1 req/s with bursts of 3; Get Machine
+// 5 req/s with bursts of 10. That list machines, the apps endpoints and
+// regions are limited per app (or org) at the default rate is an inference.
+// Buckets run on WALL time, as Fly's do, whatever the platform's speed.
+// Refused and no-op calls take a token like any other.
+
+type rateLimit struct {
+	perSecond float64
+	burst     float64
+}
+
+var (
+	defaultLimit    = rateLimit{perSecond: 1, burst: 3}
+	getMachineLimit = rateLimit{perSecond: 5, burst: 10}
+)
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// APIStat is what the platform saw of one (action, id) pair.
+type APIStat struct {
+	Calls   int // every request, refused ones included
+	Limited int // answered 429 by the rate limiter
+	// MaxPerSecond is the most calls seen within one wall-clock second.
+	MaxPerSecond int
+
+	second     int64 // the wall second being counted
+	thisSecond int
+}
+
+func callKey(action, id string) string { return action + ":" + id }
+
+// countCall records one request of action on id.
+func (s *Sim) countCall(action, id string) {
+	now := s.opts.Wall()
+	st := &s.apist
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.init(s.opts.Seed)
+	k := callKey(action, id)
+	c := st.stats[k]
+	if c == nil {
+		c = &APIStat{}
+		st.stats[k] = c
+	}
+	c.Calls++
+	if sec := now.Unix(); sec != c.second {
+		c.second, c.thisSecond = sec, 0
+	}
+	c.thisSecond++
+	c.MaxPerSecond = max(c.MaxPerSecond, c.thisSecond)
+}
+
+// allow takes a token from the (action, id) bucket, refilled in wall time.
+func (s *Sim) allow(action, id string, lim rateLimit) bool {
+	now := s.opts.Wall()
+	st := &s.apist
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.init(s.opts.Seed)
+	if st.limitsOff {
+		return true
+	}
+	k := callKey(action, id)
+	b := st.buckets[k]
+	if b == nil {
+		b = &bucket{tokens: lim.burst, last: now}
+		st.buckets[k] = b
+	}
+	if el := now.Sub(b.last).Seconds(); el > 0 {
+		b.tokens = min(lim.burst, b.tokens+el*lim.perSecond)
+	}
+	b.last = now
+	if b.tokens < 1 {
+		if c := st.stats[k]; c != nil {
+			c.Limited++
+		}
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// APICalls counts requests per "action:id" since start (or the last
+// ResetAPICalls): e.g. "list:sleepy-api", "get:<machine id>",
+// "start:<machine id>", "apps:demo-org", "logs:<app>", "prom:<org>".
+// Actions: apps, app, list, get, start, stop, suspend, restart, wait, exec,
+// lease, events, metadata, ps, regions, logs, prom, unknown.
+func (s *Sim) APICalls() map[string]int {
+	st := &s.apist
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make(map[string]int, len(st.stats))
+	for k, c := range st.stats {
+		out[k] = c.Calls
+	}
+	return out
+}
+
+// APIStats is APICalls with the 429s and the busiest wall second per key.
+func (s *Sim) APIStats() map[string]APIStat {
+	st := &s.apist
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make(map[string]APIStat, len(st.stats))
+	for k, c := range st.stats {
+		out[k] = APIStat{Calls: c.Calls, Limited: c.Limited, MaxPerSecond: c.MaxPerSecond}
+	}
+	return out
+}
+
+// APICallKeys lists the keys of APICalls in order, for stable reports.
+func (s *Sim) APICallKeys() []string {
+	calls := s.APICalls()
+	keys := make([]string, 0, len(calls))
+	for k := range calls {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ResetAPICalls zeroes the counters (the rate-limit buckets are kept).
+func (s *Sim) ResetAPICalls() {
+	st := &s.apist
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.init(s.opts.Seed)
+	clear(st.stats)
+}
+
+// SetRateLimits turns the Machines API's rate limits on (the default) or
+// off, for benchmarks that measure the API rather than its limits.
+func (s *Sim) SetRateLimits(on bool) {
+	st := &s.apist
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.init(s.opts.Seed)
+	st.limitsOff = !on
+}

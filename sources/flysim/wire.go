@@ -1,0 +1,200 @@
+package flysim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	fly "github.com/superfly/fly-go"
+)
+
+// The JSON shapes of the Machines API, as fly-go v0.5.0 decodes them and as
+// Fly's docs show them. They are built under s.mu as plain values, then
+// encoded after the lock is released, so a slow client never holds the
+// platform. A machine's *fly.MachineConfig is shared, not copied: the core
+// replaces the pointer on deploy and metadata edits copy on write, so a
+// config is never mutated after it is published.
+
+type machineJSON struct {
+	ID         string              `json:"id"`
+	Name       string              `json:"name"`
+	State      string              `json:"state"`
+	Region     string              `json:"region"`
+	ImageRef   fly.MachineImageRef `json:"image_ref"`
+	InstanceID string              `json:"instance_id"`
+	Version    string              `json:"version"`
+	PrivateIP  string              `json:"private_ip"`
+	CreatedAt  string              `json:"created_at"`
+	UpdatedAt  string              `json:"updated_at"`
+	Config     *fly.MachineConfig  `json:"config"`
+	Events     []eventJSON         `json:"events"`
+	Checks     []checkJSON         `json:"checks,omitempty"`
+	HostStatus string              `json:"host_status"`
+	Cordoned   bool                `json:"cordoned"`
+}
+
+// eventJSON carries the "id" fly-go's struct drops and a unix-ms timestamp.
+type eventJSON struct {
+	ID        string       `json:"id"`
+	Type      string       `json:"type"`
+	Status    string       `json:"status"`
+	Source    string       `json:"source"`
+	Timestamp int64        `json:"timestamp"`
+	Request   *requestJSON `json:"request,omitempty"`
+}
+
+type requestJSON struct {
+	ExitEvent    *exitEventJSON `json:"exit_event,omitempty"`
+	RestartCount int            `json:"restart_count"`
+}
+
+// exitEventJSON spells every field out (fly-go's own struct omits zeros):
+// Fly's examples show exit_code 0 and restarting false explicitly.
+type exitEventJSON struct {
+	ExitCode      int    `json:"exit_code"`
+	GuestExitCode int    `json:"guest_exit_code"`
+	GuestSignal   int    `json:"guest_signal"`
+	Signal        int    `json:"signal"`
+	OOMKilled     bool   `json:"oom_killed"`
+	RequestedStop bool   `json:"requested_stop"`
+	Restarting    bool   `json:"restarting"`
+	ExitedAt      string `json:"exited_at"`
+}
+
+type checkJSON struct {
+	Name      string `json:"name"`
+	Status    string `json:"status"`
+	Output    string `json:"output"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+type errorJSON struct {
+	Error string `json:"error"`
+}
+
+type okJSON struct {
+	OK bool `json:"ok"`
+}
+
+type startJSON struct {
+	PreviousState string `json:"previous_state"`
+	Migrated      bool   `json:"migrated"`
+	NewHost       string `json:"new_host"`
+}
+
+type orgJSON struct {
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+}
+
+type appJSON struct {
+	ID           string  `json:"id"`
+	Name         string  `json:"name"`
+	Status       string  `json:"status,omitempty"`
+	Organization orgJSON `json:"organization"`
+	Network      string  `json:"network"`
+	MachineCount int     `json:"machine_count"`
+}
+
+type appsJSON struct {
+	TotalApps int       `json:"total_apps"`
+	Apps      []appJSON `json:"apps"`
+}
+
+type leaseDataJSON struct {
+	Nonce     string `json:"nonce,omitempty"`
+	ExpiresAt int64  `json:"expires_at"`
+	Owner     string `json:"owner"`
+	Version   string `json:"version"`
+}
+
+type leaseJSON struct {
+	Status string         `json:"status"`
+	Data   *leaseDataJSON `json:"data,omitempty"`
+}
+
+type execJSON struct {
+	ExitCode   int    `json:"exit_code"`
+	ExitSignal int    `json:"exit_signal"`
+	StdOut     string `json:"stdout"`
+	StdErr     string `json:"stderr"`
+}
+
+// rfc3339s is Fly's created_at/updated_at shape: seconds, UTC, "Z".
+func rfc3339s(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// wireMachine renders m as the API returns it. Callers hold s.mu.
+func (s *Sim) wireMachine(m *machine) machineJSON {
+	p := &m.app.p
+	return machineJSON{
+		ID: m.id, Name: m.name, State: m.state, Region: m.region,
+		ImageRef: fly.MachineImageRef{Registry: "registry.fly.io", Repository: p.Image, Tag: p.Tag,
+			Digest: m.app.digest},
+		InstanceID: m.instanceID, Version: m.instanceID, PrivateIP: m.privateIP,
+		CreatedAt: rfc3339s(m.createdAt), UpdatedAt: rfc3339s(m.updatedAt),
+		Config: m.cfg, Events: wireEvents(m.events, 0), Checks: s.wireChecks(m),
+		HostStatus: "ok",
+	}
+}
+
+// wireEvents renders the newest limit events (0 = all), newest first.
+func wireEvents(evs []event, limit int) []eventJSON {
+	if limit > 0 && len(evs) > limit {
+		evs = evs[:limit]
+	}
+	out := make([]eventJSON, len(evs))
+	for i, e := range evs {
+		out[i] = eventJSON{ID: e.ID, Type: e.Type, Status: e.Status, Source: e.Source, Timestamp: e.Time.UnixMilli()}
+		if e.Exit != nil {
+			x := e.Exit
+			out[i].Request = &requestJSON{RestartCount: e.RestartCount, ExitEvent: &exitEventJSON{
+				ExitCode: x.ExitCode, GuestExitCode: x.GuestExitCode, GuestSignal: x.GuestSignal, Signal: x.Signal,
+				OOMKilled: x.OOMKilled, RequestedStop: x.RequestedStop, Restarting: x.Restarting,
+				ExitedAt: x.ExitedAt.UTC().Format(time.RFC3339Nano),
+			}}
+		}
+	}
+	return out
+}
+
+// wireChecks is the service health check as Fly reports it: passing only
+// while the app serves, critical while a started machine is still booting,
+// absent when the machine is not started (Fly drops checks of stopped VMs).
+func (s *Sim) wireChecks(m *machine) []checkJSON {
+	if m.state != "started" {
+		return nil
+	}
+	p := &m.app.p
+	name := "servicecheck-00-http-" + strconv.Itoa(p.InternalPort)
+	if m.serving {
+		at := m.checkAt
+		if at.IsZero() {
+			at = m.updatedAt
+		}
+		return []checkJSON{{Name: name, Status: "passing", UpdatedAt: rfc3339s(at),
+			Output: fmt.Sprintf("[✓]\n\nHTTP GET http://[%s]:%d%s: 200 OK Output: \"OK\"", m.privateIP, p.InternalPort, p.HealthPath)}}
+	}
+	return []checkJSON{{Name: name, Status: "critical", UpdatedAt: rfc3339s(m.updatedAt),
+		Output: fmt.Sprintf("dial tcp [%s]:%d: connect: connection refused", m.privateIP, p.InternalPort)}}
+}
+
+// wireApp renders a for the apps endpoints. Callers hold s.mu.
+func (s *Sim) wireApp(a *app, withStatus bool) appJSON {
+	out := appJSON{ID: a.id, Name: a.p.Name, Organization: s.wireOrg(), Network: "default", MachineCount: len(a.machines)}
+	if withStatus {
+		out.Status = "deployed"
+	}
+	return out
+}
+
+// wireOrg names the org after its slug ("demo-org" → "Demo Org").
+func (s *Sim) wireOrg() orgJSON {
+	words := strings.Split(s.opts.Org, "-")
+	for i, w := range words {
+		if w != "" {
+			words[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return orgJSON{Name: strings.Join(words, " "), Slug: s.opts.Org}
+}
