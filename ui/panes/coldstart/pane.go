@@ -1,0 +1,102 @@
+package coldstart
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// Pane is the Cold starts pane. Build it with New.
+type Pane struct {
+	theme  *theme.Theme
+	keys   keys.KeyMap
+	phases []lipgloss.Style // per legend index, built once
+
+	loaded bool
+	d      derived
+
+	cursor int // index into d.history
+	offset int // first history row on screen
+	page   int // history rows on screen at the last View
+}
+
+var _ pane.Pane = (*Pane)(nil)
+
+// phaseColours tell phases apart; release work always draws in Warn.
+var phaseColours = []string{"6", "4", "5", "2", "12", "14", "13", "10"}
+
+// New builds the pane with the shared theme and keys.
+func New(ctx pane.Context) *Pane {
+	t := ctx.Theme
+	if t == nil {
+		t = theme.New(false)
+	}
+	km := keys.Default()
+	if ctx.Keys != nil {
+		km = *ctx.Keys
+	}
+	p := &Pane{theme: t, keys: km, page: 1}
+	for _, c := range phaseColours {
+		s := t.Renderer().NewStyle()
+		if !t.NoColor {
+			s = s.Foreground(lipgloss.Color(c))
+		}
+		p.phases = append(p.phases, s)
+	}
+	return p
+}
+
+// Title names the pane.
+func (p *Pane) Title() string { return "Cold starts" }
+
+// SetData derives live timers, stats and the boot history from the model.
+func (p *Pane) SetData(a *snapshot.App, now time.Time) {
+	p.loaded = a != nil
+	p.d = derive(a, now)
+	p.cursor = min(max(p.cursor, 0), max(len(p.d.history)-1, 0))
+}
+
+// Update scrolls the history with the navigation keys.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(km, p.keys.Up):
+		p.cursor--
+	case key.Matches(km, p.keys.Down):
+		p.cursor++
+	case key.Matches(km, p.keys.PageUp):
+		p.cursor -= p.page
+	case key.Matches(km, p.keys.PageDown):
+		p.cursor += p.page
+	case key.Matches(km, p.keys.Home):
+		p.cursor = 0
+	case key.Matches(km, p.keys.End):
+		p.cursor = len(p.d.history) - 1
+	}
+	p.cursor = min(max(p.cursor, 0), max(len(p.d.history)-1, 0))
+	return nil
+}
+
+// Animating is true while a live boot timer is on screen.
+func (p *Pane) Animating() bool { return len(p.d.live) > 0 }
+
+// Capturing is always false: the pane takes no text input.
+func (p *Pane) Capturing() bool { return false }
+
+// styleOf is the style of one phase in the bar and legend.
+func (p *Pane) styleOf(e *legendEntry) lipgloss.Style {
+	if e.ReleaseWork {
+		return p.theme.Warn
+	}
+	return p.phases[e.Index%len(p.phases)]
+}

@@ -1,0 +1,246 @@
+package coldstart
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/frame"
+)
+
+// emptyText is shown when the logs hold no boot at all.
+const emptyText = "no boots in the last 24 h of logs"
+
+// View renders exactly width×height cells.
+func (p *Pane) View(width, height int, focused bool, now time.Time) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	if !p.loaded {
+		return cell.Block(p.theme.Dim.Render("waiting for logs…"), width, height)
+	}
+	lines := p.liveLines(height, now)
+	if len(p.d.history) == 0 && len(lines) == 0 {
+		return cell.Block(p.theme.Dim.Render(emptyText), width, height)
+	}
+	lines = append(lines, p.summaryLines(width)...)
+	rows := height - len(lines) - 3 // history title, column header, legend
+	lines = append(lines, p.historyLines(width, max(rows, 0), focused)...)
+	return cell.Block(strings.Join(lines, "\n"), width, height)
+}
+
+// liveLines are the running timers, newest boot first, at most a quarter
+// of the pane (and at least one line) so the history stays visible.
+func (p *Pane) liveLines(height int, now time.Time) []string {
+	live := p.d.live
+	room := max(1, height/4)
+	var out []string
+	for i, b := range live {
+		if i == room-1 && len(live) > room {
+			out = append(out, p.theme.Warn.Render(fmt.Sprintf("+%d more booting", len(live)-i)))
+			break
+		}
+		state, kind := "starting", "cold boot"
+		if b.Resume {
+			state, kind = "resuming", "resume"
+		}
+		look := p.theme.State(state)
+		out = append(out, fmt.Sprintf("%s %s %s · %s · %s",
+			look.Render(), cell.Sanitize(b.Machine), p.theme.Warn.Render(seconds(b.Elapsed(now))),
+			cell.Sanitize(currentPhase(b)), kind))
+	}
+	return out
+}
+
+// summaryLines: the spread, the counts, resumes, the dominant phase and
+// the boots-per-hour sparkline.
+func (p *Pane) summaryLines(width int) []string {
+	s := p.d.stats
+	cold := "cold boots (24 h): none"
+	if s.Count > 0 {
+		cold = fmt.Sprintf("cold boots (24 h): %s", cell.Thousands(s.Count))
+		if s.Served > 0 {
+			cold += fmt.Sprintf(" · p50 %s · p95 %s · max %s", seconds(s.P50), seconds(s.P95), seconds(s.Max))
+		} else {
+			cold += " · none served yet"
+		}
+		var extra []string
+		if s.Live > 0 {
+			extra = append(extra, fmt.Sprintf("%d live", s.Live))
+		}
+		if s.Abandoned > 0 {
+			extra = append(extra, fmt.Sprintf("%d never served", s.Abandoned))
+		}
+		if len(extra) > 0 {
+			cold += " (" + strings.Join(extra, ", ") + ")"
+		}
+	}
+	counts := fmt.Sprintf("cold: %s in 1 h · %s in 24 h (from logs — the event list is too short to count)",
+		cell.Thousands(s.PerHour), cell.Thousands(s.PerDay))
+
+	r := s.Resumes
+	resumes := "resumes (24 h): none"
+	if r.Count > 0 {
+		resumes = fmt.Sprintf("resumes (24 h): %s", cell.Thousands(r.Count))
+		if r.Served > 0 {
+			resumes += fmt.Sprintf(" · p50 %s · max %s", seconds(r.P50), seconds(r.Max))
+		}
+	}
+
+	dominant := "where the time goes: " + s.DominantSentence()
+	if lvl, ok := dominantLevel(s); ok {
+		dominant = p.theme.Level(lvl.String()).Render() + " " + s.DominantSentence()
+	}
+	return []string{cold, counts, resumes, dominant, p.sparkLine(width)}
+}
+
+// sparkLine is boots per hour over 24 h, oldest left, with its peak.
+func (p *Pane) sparkLine(width int) string {
+	label := "boots/h "
+	peak := 0
+	for _, v := range p.d.perHour {
+		peak = max(peak, v)
+	}
+	suffix := fmt.Sprintf(" 24 h → now · peak %d/h", peak)
+	sw := min(len(p.d.perHour), max(width-ansi.StringWidth(label)-ansi.StringWidth(suffix), 8))
+	return label + p.theme.Pass.Render(frame.Sparkline(p.d.perHour, sw)) + p.theme.Dim.Render(suffix)
+}
+
+// columns are the history list's fixed widths; the bar takes what is left.
+type columns struct {
+	id, begin, kind, total, bar int
+}
+
+const (
+	gutterW   = 1
+	idW       = 14
+	beginW    = 8
+	kindW     = 6
+	totalW    = 8
+	minBarW   = 6
+	maxBarW   = 80
+	columnGap = 1
+)
+
+// layoutColumns drops the begin time, then the kind, before the bar.
+func layoutColumns(width int) columns {
+	c := columns{id: idW, begin: beginW, kind: kindW, total: totalW}
+	used := func() int {
+		n := gutterW + c.id + c.total + columnGap
+		if c.begin > 0 {
+			n += c.begin + columnGap
+		}
+		if c.kind > 0 {
+			n += c.kind + columnGap
+		}
+		return n
+	}
+	for _, drop := range []*int{&c.begin, &c.kind} {
+		if width-used()-columnGap >= minBarW {
+			break
+		}
+		*drop = 0
+	}
+	if bar := width - used() - columnGap; bar >= minBarW {
+		c.bar = min(bar, maxBarW)
+	}
+	return c
+}
+
+// historyLines: a title with the position, column headers, the visible
+// window of boots, and the legend of the selected boot.
+func (p *Pane) historyLines(width, rows int, focused bool) []string {
+	h := p.d.history
+	p.page = max(rows, 1)
+	p.offset = clampOffset(p.offset, p.cursor, p.page, len(h))
+	last := min(p.offset+rows, len(h))
+
+	title := fmt.Sprintf("history · %s boots in 24 h, newest first", cell.Thousands(len(h)))
+	if len(h) > 0 && rows > 0 {
+		title += fmt.Sprintf(" · %s–%s", cell.Thousands(p.offset+1), cell.Thousands(last))
+	}
+	c := layoutColumns(width)
+	out := []string{p.theme.Dim.Render(title), p.theme.TableHeader.Render(c.row(" ", "machine", "begin", "kind", "total", "phases"))}
+	if len(h) == 0 {
+		return append(out, p.theme.Dim.Render(" no finished boots yet"))
+	}
+	for i := p.offset; i < last; i++ {
+		out = append(out, p.historyRow(h[i], c, focused && i == p.cursor))
+	}
+	return append(out, p.legendLine(h[p.cursor]))
+}
+
+func (p *Pane) historyRow(r historyRow, c columns, selected bool) string {
+	kind := "cold"
+	if r.Resume {
+		kind = "resume"
+	}
+	total := seconds(r.Total)
+	switch r.Status {
+	case bootLive:
+		total += "…"
+	case bootAbandoned:
+		total = "no serve"
+	}
+	gutter, id := " ", cell.Fit(cell.Sanitize(r.Machine), c.id, cell.Left)
+	if selected {
+		gutter, id = "›", p.theme.Selected.Render(id)
+	}
+	bar := ""
+	if c.bar > 0 {
+		bar = renderBar(barCells(r.Segments, r.Total, p.d.maxTotal, c.bar), p.styleOf, p.theme.Dim)
+	}
+	return c.row(gutter, id, r.Begin.Format("15:04:05"), kind, total, bar)
+}
+
+// row joins cells at the column widths; hidden columns are skipped.
+func (c columns) row(gutter, id, begin, kind, total, bar string) string {
+	parts := []string{gutter + cell.Fit(id, c.id, cell.Left)}
+	if c.begin > 0 {
+		parts = append(parts, cell.Fit(begin, c.begin, cell.Left))
+	}
+	if c.kind > 0 {
+		parts = append(parts, cell.Fit(kind, c.kind, cell.Left))
+	}
+	parts = append(parts, cell.Fit(total, c.total, cell.Right))
+	if c.bar > 0 {
+		parts = append(parts, cell.Cut(bar, c.bar))
+	}
+	return strings.Join(parts, " ")
+}
+
+// legendLine names each letter of the selected boot's bar with its time,
+// then letters seen only in other boots.
+func (p *Pane) legendLine(r historyRow) string {
+	var parts []string
+	shown := map[*legendEntry]bool{}
+	for _, s := range r.Segments {
+		d := seconds(s.Duration)
+		if s.StillGoing {
+			d += "…"
+		}
+		parts = append(parts, p.styleOf(s.Entry).Render(string(s.Entry.Letter))+" "+cell.Sanitize(s.Name)+" "+d)
+		shown[s.Entry] = true
+	}
+	for _, e := range p.d.legend {
+		if !shown[e] {
+			parts = append(parts, p.styleOf(e).Render(string(e.Letter))+" "+cell.Sanitize(e.Name))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// clampOffset keeps cursor inside a window of page rows over n rows.
+func clampOffset(offset, cursor, page, n int) int {
+	page = max(page, 1)
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+page {
+		offset = cursor - page + 1
+	}
+	return min(max(offset, 0), max(n-page, 0))
+}
