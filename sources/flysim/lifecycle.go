@@ -158,6 +158,8 @@ func (s *Sim) resume(m *machine, source string) {
 		s.addEvent(m, "start", "started", SourceFlyd, nil, 0)
 		s.log(m, "runner", fmt.Sprintf("Machine resumed in %s", fmtDur(took)))
 		s.beginServing(m)
+		// The frozen app answers at once; its check passes on the next probe.
+		s.log(m, "health", fmt.Sprintf("Health check on port %d is now passing.", p.InternalPort))
 	})
 }
 

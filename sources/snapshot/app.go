@@ -3,6 +3,7 @@ package snapshot
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"time"
 
@@ -33,9 +34,9 @@ type App struct {
 	Boots     []diagnose.Boot
 	markers   []diagnose.Marker
 
-	Meminfo  map[string]Probe[diagnose.Meminfo]         // by machine id
-	Bytecode map[string]Probe[diagnose.BytecodeReport]  // by image digest
-	Sockets  map[string]Probe[map[string]int]           // by machine id: TCP state → count
+	Meminfo  map[string]Probe[diagnose.Meminfo]        // by machine id
+	Bytecode map[string]Probe[diagnose.BytecodeReport] // by image digest
+	Sockets  map[string]Probe[map[string]int]          // by machine id: TCP state → count
 	Metrics  *EdgeOrigin
 
 	crash map[string]*diagnose.CrashTracker
@@ -141,12 +142,14 @@ func (a *App) Transitioning() bool {
 	return false
 }
 
-// ApplyLogs appends lines newer than what the model holds (in time order) and
-// rebuilds the boot timelines.
+// ApplyLogs appends lines that are not older than what the model holds (in
+// time order) and rebuilds the boot timelines. Lines may share a timestamp
+// (a proxy's "Starting machine" and the runner's first line often do); pages
+// are cut after the last line of a timestamp, so equal times are new lines.
 func (a *App) ApplyLogs(lines []diagnose.LogLine) {
 	added := false
 	for _, l := range lines {
-		if !l.Time.After(a.LogsUntil) && !a.LogsUntil.IsZero() {
+		if l.Time.Before(a.LogsUntil) {
 			continue
 		}
 		a.logs = append(a.logs, l)
@@ -172,7 +175,7 @@ func (a *App) MachineLogs(id string, n int) []diagnose.LogLine {
 			out = append(out, a.logs[i])
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	slices.Reverse(out)
 	return out
 }
 

@@ -143,7 +143,11 @@ func (a *App) CrashBanner() string {
 	if rel != "" {
 		relText = "release v" + rel
 	}
-	return fmt.Sprintf("%s: %s — %s", relText, strings.Join(parts, "; "), diagnose.CrashLoopReason)
+	why := diagnose.CrashLoopReason
+	if len(looping) == 0 {
+		why = "the platform stopped restarting them after repeated crashes; the next request wakes them into the same crash"
+	}
+	return fmt.Sprintf("%s: %s — %s", relText, strings.Join(parts, "; "), why)
 }
 
 // CloseWait is the CLOSE_WAIT count per probed machine.

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/repo"
+)
+
+// Exit codes of `flywake check` (a stable contract for CI).
+const (
+	checkOK        = 0
+	checkWarnings  = 1
+	checkFailures  = 2
+	checkCannotRun = 3
+)
+
+func newCheckCmd(g *globalFlags) *cobra.Command {
+	var format string
+	var patience, cdnTimeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Walk the pre-deploy checklist headless, for CI",
+		Long: `check answers the pre-deploy checklist with evidence, one item at a time:
+cold start until serving, release work run on every boot, bytecode cache, sleep
+and wake, edge versus origin, crash loop, concurrency and backlog, health checks.
+
+It reads fly.toml, the Dockerfile, .dockerignore and the entrypoint script from
+--dir (default: the current directory; with --demo and no --dir, each demo app's
+own project), and the app's machines, logs, probes and metrics from the
+platform. It never changes a machine's state: an item that needs a running
+machine and finds none says unknown.
+
+Exit status: 0 nothing warns or fails (unknown and n/a don't count),
+1 warnings, 2 failures, 3 could not check (auth, unknown app, API down).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch format {
+			case "text", "markdown", "json":
+			default:
+				return &exitError{code: checkCannotRun, err: fmt.Errorf("--format must be text, markdown or json, not %q", format)}
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Minute)
+			defer cancel()
+			p, err := connect(ctx, g, true)
+			if err != nil {
+				return &exitError{code: checkCannotRun, err: err}
+			}
+			defer p.close()
+			project, projectErrs := loadProject(g, p)
+			a, err := p.source.Collect(ctx, p.app)
+			if err != nil {
+				return &exitError{code: checkCannotRun, err: fmt.Errorf("%s", fly.Redact(err.Error(), p.token))}
+			}
+			items := checklist.Evaluate(a.Evidence(p.source.Now(), project, projectErrs),
+				checklist.Options{ProxyPatience: patience, CDNOriginTimeout: cdnTimeout})
+			out := cmd.OutOrStdout()
+			switch format {
+			case "json":
+				b, err := checklist.JSON(p.app, items)
+				if err != nil {
+					return &exitError{code: checkCannotRun, err: err}
+				}
+				fmt.Fprintln(out, string(b))
+			case "markdown":
+				fmt.Fprint(out, checklist.Markdown(p.app, items))
+			default:
+				fmt.Fprint(out, checklist.Text(p.app, items))
+			}
+			if code := checklist.ExitCode(items); code != checkOK {
+				return &exitError{code: code}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output: text, markdown (for a pull-request comment) or json")
+	cmd.Flags().StringVar(&g.dir, "dir", "", "project directory with fly.toml, Dockerfile, .dockerignore (default: current directory)")
+	cmd.Flags().DurationVar(&patience, "proxy-patience", 30*time.Second, "how long the edge holds a request for a waking machine")
+	cmd.Flags().DurationVar(&cdnTimeout, "cdn-timeout", 0, "origin timeout of a CDN in front of the app (0: none)")
+	return cmd
+}
+
+// loadProject reads the project directory: --dir, else with --demo the demo
+// app's own project, else the current directory.
+func loadProject(g *globalFlags, p *platform) (*repo.Project, []error) {
+	if g.dir == "" && p.demo {
+		for _, prof := range flysim.DemoApps() {
+			if prof.Name == p.app {
+				if fsys, ok := repo.DemoProject(prof.Project); ok {
+					return repo.LoadFS(fsys)
+				}
+			}
+		}
+		return repo.LoadFS(emptyFS{})
+	}
+	dir := g.dir
+	if dir == "" {
+		dir = "."
+	}
+	return repo.Load(dir)
+}
+
+// emptyFS is a project directory with nothing in it.
+type emptyFS struct{}
+
+func (emptyFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
+}

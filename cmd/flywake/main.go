@@ -1,0 +1,79 @@
+// Command flywake is a terminal dashboard for apps on Fly.io Machines: machine
+// states, cold starts, swap, bytecode cache, crash loops, a suspend-vs-stop
+// wake test through the public edge, and a pre-deploy checklist.
+//
+// This file holds flags and wiring only; the work lives in ui/ and sources/.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries a process exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func main() {
+	root := newRootCmd()
+	if err := root.Execute(); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			if ee.err != nil && ee.err.Error() != "" {
+				fmt.Fprintln(os.Stderr, "flywake:", ee.err)
+			}
+			os.Exit(ee.code)
+		}
+		fmt.Fprintln(os.Stderr, "flywake:", err)
+		os.Exit(1)
+	}
+}
+
+// globalFlags are accepted by every command.
+type globalFlags struct {
+	demo     bool
+	app      string
+	org      string
+	speed    float64
+	seed     uint64
+	readonly bool
+	dir      string
+}
+
+func newRootCmd() *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "flywake",
+		Short: "A terminal dashboard for apps on Fly.io Machines",
+		Long: `flywake shows what each Fly Machine of an app is doing: its state, how long
+its boots take and which phase dominates, the swap it has versus uses, whether
+its image caches Python bytecode, and whether the current release is
+crash-looping.
+
+  flywake --demo          the dashboard on an embedded Fly platform (no account, no network)
+  flywake -a APP          the dashboard for a real app (token: FLY_ACCESS_TOKEN,
+                          FLY_API_TOKEN or ~/.fly/config.yml; app: -a, FLY_APP or fly.toml)`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDashboard(cmd.Context(), g)
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.BoolVar(&g.demo, "demo", false, "run against a fresh embedded Fly platform (no account, no network)")
+	pf.StringVarP(&g.app, "app", "a", "", "app name (default: FLY_APP, then app in ./fly.toml)")
+	pf.StringVar(&g.org, "org", "", "organization slug (default: FLY_ORG, then the app's org)")
+	pf.Float64Var(&g.speed, "speed", 1, "with --demo: run the platform's clock this many times faster than wall time")
+	pf.Uint64Var(&g.seed, "seed", 1, "with --demo: seed for boot times and traffic, so runs reproduce")
+	pf.BoolVar(&g.readonly, "readonly", false, "remove every action that changes machines (stop, suspend, start, wake test)")
+	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g))
+	return root
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/watch"
+)
+
+// platform is what a command talks to: real Fly, or a private embedded one.
+type platform struct {
+	source *watch.Source
+	app    string // "" when none was named or found
+	demo   bool
+	sim    *flysim.Sim // nil unless demo
+	token  string      // for redaction only; never printed
+}
+
+func (p *platform) close() {
+	if p.sim != nil {
+		_ = p.sim.Close()
+	}
+}
+
+// connect builds the platform a command runs against. With --demo it starts
+// flysim on 127.0.0.1; otherwise it finds a token and an app like flyctl does.
+// needApp makes a missing app an error.
+func connect(ctx context.Context, g *globalFlags, needApp bool) (*platform, error) {
+	if g.demo {
+		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed})
+		if err := sim.Start(); err != nil {
+			return nil, err
+		}
+		c, err := fly.New(ctx, fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token(), UserAgent: userAgent})
+		if err != nil {
+			sim.Close()
+			return nil, err
+		}
+		app := g.app
+		if app == "" {
+			app = flysim.DemoScaleToZero
+		}
+		return &platform{source: &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now},
+			app: app, demo: true, sim: sim, token: sim.Token()}, nil
+	}
+	home, _ := os.UserHomeDir()
+	token, _, err := fly.DiscoverToken(os.Getenv, home)
+	if err != nil {
+		return nil, err
+	}
+	dir := g.dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	app, _, appErr := fly.DiscoverApp(g.app, os.Getenv, dir)
+	if appErr != nil && (needApp || !errors.Is(appErr, fly.ErrNoApp{})) {
+		return nil, appErr
+	}
+	c, err := fly.New(ctx, fly.Config{Token: token, UserAgent: userAgent})
+	if err != nil {
+		return nil, err
+	}
+	org := g.org
+	if org == "" {
+		org = os.Getenv("FLY_ORG")
+	}
+	if org == "" && app != "" {
+		lookup, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		if a, err := c.GetApp(lookup, app); err == nil && a != nil {
+			org = a.Organization.Slug
+		} else if err != nil {
+			return nil, fmt.Errorf("looking up app %q: %w", app, err)
+		}
+	}
+	return &platform{source: &watch.Source{Client: c, Org: org, Now: time.Now}, app: app, token: token}, nil
+}
+
+const userAgent = "flywake/0.1"

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/flywake/flywake/sources/flysim"
+)
+
+func newSimCmd(g *globalFlags) *cobra.Command {
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "sim",
+		Short: "Run only the embedded Fly platform, in the foreground",
+		Long: `sim runs the embedded Fly platform (Machines API, logs, metrics and one edge
+proxy per app) on 127.0.0.1 until interrupted. Once the demo apps are settled
+it prints the environment that points fly-go, flyctl's machine commands, curl
+or flywake at it, then one line per app edge:
+
+  export FLY_FLAPS_BASE_URL=http://127.0.0.1:PORT
+  export FLY_API_BASE_URL=http://127.0.0.1:PORT
+  export FLY_API_TOKEN=…
+  export FLY_ORG=demo-org
+  edge sleepy-api http://127.0.0.1:PORT`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sim := flysim.New(flysim.Options{Addr: addr, Speed: g.speed, Seed: g.seed})
+			if err := sim.Start(); err != nil {
+				return err
+			}
+			defer sim.Close()
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "export FLY_FLAPS_BASE_URL=%s\n", sim.URL())
+			fmt.Fprintf(out, "export FLY_API_BASE_URL=%s\n", sim.URL())
+			fmt.Fprintf(out, "export FLY_API_TOKEN=%s\n", sim.Token())
+			fmt.Fprintf(out, "export FLY_ORG=%s\n", sim.Org())
+			edges := sim.Edges()
+			for _, app := range sim.Apps() {
+				fmt.Fprintf(out, "edge %s %s\n", app, edges[app])
+			}
+			if f, ok := out.(*os.File); ok {
+				_ = f.Sync()
+			}
+			stop := make(chan os.Signal, 1)
+			signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+			select {
+			case <-stop:
+			case <-cmd.Context().Done():
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address for the Machines, logs and metrics APIs (loopback only)")
+	return cmd
+}
