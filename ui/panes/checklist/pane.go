@@ -1,0 +1,165 @@
+package checklist
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// Pane is the pre-deploy checklist pane. Build it with New.
+type Pane struct {
+	theme *theme.Theme
+	keys  keys.KeyMap
+	label lipgloss.Style // "fix" and other labels: bold, readable without colour
+
+	project     *repo.Project
+	projectErrs []error
+	opts        checklist.Options
+
+	items    []checklist.Item
+	machines machineState
+
+	cursorID string          // the item under the cursor, kept across refreshes
+	expanded map[string]bool // item id -> evidence shown
+
+	offset int  // first body line on screen
+	follow bool // scroll so the cursor's item is in view at the next View
+	page   int  // body lines on screen at the last View
+}
+
+var _ pane.Pane = (*Pane)(nil)
+
+// machineState is what the pane knows about running machines, to say why
+// an item that needs one is still waiting.
+type machineState int
+
+const (
+	machinesNotListed machineState = iota // no listing yet
+	machinesNoneStarted
+	machinesSomeStarted
+)
+
+// New builds the pane for one app's project directory (project may be nil;
+// projectErrs are repo.Load's per-file errors) with the thresholds of
+// `flywake check`. Until the first SetData it shows the local checks alone.
+func New(ctx pane.Context, project *repo.Project, projectErrs []error, opts checklist.Options) *Pane {
+	t := ctx.Theme
+	if t == nil {
+		t = theme.New(false)
+	}
+	km := keys.Default()
+	if ctx.Keys != nil {
+		km = *ctx.Keys
+	}
+	p := &Pane{
+		theme: t, keys: km, label: t.Renderer().NewStyle().Bold(true),
+		project: project, projectErrs: projectErrs, opts: opts,
+		expanded: map[string]bool{}, follow: true, page: 1,
+	}
+	p.setItems(checklist.Evaluate(checklist.Evidence{Project: project, ProjectErrors: projectErrs}, opts))
+	return p
+}
+
+// Title names the pane.
+func (p *Pane) Title() string { return "Pre-deploy checklist" }
+
+// SetData re-evaluates every item from the app's model, as `flywake check`
+// does. A nil model keeps the local checks alone.
+func (p *Pane) SetData(a *snapshot.App, now time.Time) {
+	if a == nil {
+		p.machines = machinesNotListed
+		p.setItems(checklist.Evaluate(checklist.Evidence{Project: p.project, ProjectErrors: p.projectErrs}, p.opts))
+		return
+	}
+	p.machines = startedState(a)
+	p.setItems(checklist.Evaluate(a.Evidence(now, p.project, p.projectErrs), p.opts))
+}
+
+func startedState(a *snapshot.App) machineState {
+	if a.ListedAt.IsZero() && len(a.Machines) == 0 {
+		return machinesNotListed
+	}
+	for _, m := range a.Machines {
+		if m.State == "started" {
+			return machinesSomeStarted
+		}
+	}
+	return machinesNoneStarted
+}
+
+// setItems replaces the items, keeping the cursor on the same item id.
+func (p *Pane) setItems(items []checklist.Item) {
+	p.items = items
+	if p.indexOf(p.cursorID) < 0 {
+		p.cursorID = ""
+		if len(items) > 0 {
+			p.cursorID = items[0].ID
+		}
+	}
+}
+
+// Cursor is the id of the item under the cursor ("" when there are none).
+func (p *Pane) Cursor() string { return p.cursorID }
+
+// Items are the items as last evaluated, in checklist order.
+func (p *Pane) Items() []checklist.Item { return p.items }
+
+func (p *Pane) indexOf(id string) int {
+	for i, it := range p.items {
+		if it.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Update moves between items (n/p, up/down, home/end), expands or
+// collapses the current one (enter) and scrolls the body (pgup/pgdn).
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || len(p.items) == 0 {
+		return nil
+	}
+	i := max(p.indexOf(p.cursorID), 0)
+	switch {
+	case key.Matches(km, p.keys.NextItem), key.Matches(km, p.keys.Down):
+		p.moveTo(i + 1)
+	case key.Matches(km, p.keys.PrevItem), key.Matches(km, p.keys.Up):
+		p.moveTo(i - 1)
+	case key.Matches(km, p.keys.Home):
+		p.moveTo(0)
+	case key.Matches(km, p.keys.End):
+		p.moveTo(len(p.items) - 1)
+	case key.Matches(km, p.keys.Enter):
+		p.expanded[p.cursorID] = !p.expanded[p.cursorID]
+		p.follow = true
+	case key.Matches(km, p.keys.PageDown):
+		p.offset += p.page
+		p.follow = false
+	case key.Matches(km, p.keys.PageUp):
+		p.offset = max(p.offset-p.page, 0)
+		p.follow = false
+	}
+	return nil
+}
+
+func (p *Pane) moveTo(i int) {
+	i = min(max(i, 0), len(p.items)-1)
+	p.cursorID = p.items[i].ID
+	p.follow = true
+}
+
+// Animating is always false: nothing on screen changes with time alone.
+func (p *Pane) Animating() bool { return false }
+
+// Capturing is always false: the pane takes no text input.
+func (p *Pane) Capturing() bool { return false }

@@ -1,0 +1,88 @@
+package checklist
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/components/cell"
+)
+
+// View renders exactly width×height cells: the progress line on top, the
+// items (scrolled so the current one is in view) and the summary at the
+// bottom. Below three lines only the items are drawn.
+func (p *Pane) View(width, height int, focused bool, _ time.Time) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	if len(p.items) == 0 {
+		return cell.Block(p.theme.Dim.Render("no checklist items"), width, height)
+	}
+	lines, spans := p.body(width, focused)
+	bodyH := height
+	if height >= 3 {
+		bodyH = height - 2
+	}
+	p.page = max(bodyH-1, 1)
+	if i := p.indexOf(p.cursorID); p.follow && i >= 0 {
+		p.offset = reveal(p.offset, spans[i], bodyH)
+	}
+	p.offset = min(max(p.offset, 0), max(len(lines)-bodyH, 0))
+
+	out := make([]string, 0, height)
+	if height >= 3 {
+		out = append(out, p.header(width, len(lines) > bodyH))
+	}
+	out = append(out, lines[p.offset:min(p.offset+bodyH, len(lines))]...)
+	if height >= 3 {
+		out = padLines(out, height-1)
+		out = append(out, p.summary(width))
+	}
+	return cell.Block(strings.Join(out, "\n"), width, height)
+}
+
+// padLines adds blank lines until there are n.
+func padLines(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// reveal returns the scroll offset that shows an item's head and as much
+// of the item as fits, moving as little as possible.
+func reveal(offset int, s span, h int) int {
+	offset = min(offset, s.start)
+	offset = max(offset, s.end-h)
+	return min(offset, s.start)
+}
+
+// header is "5 of 8 checked" with the walkthrough's keys on the right.
+func (p *Pane) header(width int, overflow bool) string {
+	left := p.label.Render(progressText(p.items))
+	hints := []string{
+		p.keys.NextItem.Help().Key + "/" + p.keys.PrevItem.Help().Key + " item",
+		p.keys.Enter.Help().Key + " evidence",
+	}
+	if overflow {
+		hints = append(hints, p.keys.PageUp.Help().Key+"/"+p.keys.PageDown.Help().Key+" scroll")
+	}
+	right := strings.Join(hints, " · ")
+	gap := width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 2 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + p.theme.Dim.Render(right)
+}
+
+// summary is the longest summary line that fits the width.
+func (p *Pane) summary(width int) string {
+	variants := summaryVariants(p.theme, p.items)
+	for _, v := range variants {
+		if ansi.StringWidth(v) <= width {
+			return v
+		}
+	}
+	return variants[len(variants)-1]
+}
