@@ -117,14 +117,16 @@ type statusVerdict struct {
 }
 
 type statusEdge struct {
-	Died1h    float64 `json:"died_1h"`
-	Edge1h    float64 `json:"edge_1h"`
-	Died24h   float64 `json:"died_24h"`
-	Edge24h   float64 `json:"edge_24h"`
-	Error     string  `json:"error,omitempty"`
+	Died1h  float64 `json:"died_1h"`
+	Edge1h  float64 `json:"edge_1h"`
+	Died24h float64 `json:"died_24h"`
+	Edge24h float64 `json:"edge_24h"`
+	Error   string  `json:"error,omitempty"`
 }
 
-func verdictOf(v diagnose.Verdict) statusVerdict { return statusVerdict{Level: v.Level.String(), Line: v.Line} }
+func verdictOf(v diagnose.Verdict) statusVerdict {
+	return statusVerdict{Level: v.Level.String(), Line: v.Line}
+}
 
 func newStatusReport(a *snapshot.App, now time.Time) statusReport {
 	cs := a.ColdStarts(now)

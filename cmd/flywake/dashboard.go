@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/app"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// runDashboard is `flywake [--demo] [-a APP]`: the TUI. Without credentials
+// it fails with fly.ErrNoToken, whose text says how to log in and how to try
+// --demo; it never falls back to simulated data on its own.
+func runDashboard(ctx context.Context, g *globalFlags) error {
+	if err := app.CheckTerminal(); err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	p, err := connect(ctx, g, false)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	defer p.close()
+	name := p.app
+	if name == "" {
+		if name, err = firstApp(ctx, p); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+	}
+	err = app.Run(ctx, app.Config{
+		Source:   p.source,
+		App:      name,
+		Demo:     p.demo,
+		ReadOnly: g.readonly,
+		Theme:    theme.FromEnv(),
+	})
+	if err != nil {
+		return &exitError{code: 1, err: errors.New(fly.Redact(err.Error(), p.token))}
+	}
+	return nil
+}
+
+// firstApp picks the org's first app (by name) when none was named.
+func firstApp(ctx context.Context, p *platform) (string, error) {
+	lookup, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	apps, err := p.source.Client.ListApps(lookup, p.source.Org)
+	if err != nil {
+		return "", fmt.Errorf("no app selected and listing apps failed: %w — pass -a APP", err)
+	}
+	if len(apps) == 0 {
+		return "", errors.New("no app selected and the token sees no apps — pass -a APP, set FLY_APP, or run flywake next to a fly.toml")
+	}
+	names := make([]string, len(apps))
+	for i, a := range apps {
+		names[i] = a.Name
+	}
+	sort.Strings(names)
+	return names[0], nil
+}

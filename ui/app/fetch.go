@@ -1,0 +1,84 @@
+package app
+
+import (
+	"time"
+
+	"github.com/flywake/flywake/sources/snapshot"
+)
+
+// Refresh intervals and limits of the data flow.
+const (
+	listFast      = 2 * time.Second  // while a machine is in a transient state
+	listSteady    = 12 * time.Second // otherwise
+	logsEvery     = 5 * time.Second
+	metricsEvery  = 60 * time.Second
+	retryFirst    = 2 * time.Second
+	retryMax      = 30 * time.Second
+	waitPoll      = 45 * time.Second // one wait long-poll (the API allows 60 s)
+	waitCooldown  = 2 * time.Second  // between waits on one machine, so a wait that returns at once cannot spin
+	maxProbes     = 2                // exec probes in flight
+	probesPerMin  = 6                // exec probes started per minute: keeps a steady app within ~12 API calls/min
+	listTimeout   = 20 * time.Second
+	logsTimeout   = 60 * time.Second
+	metricTimeout = 20 * time.Second
+	appsTimeout   = 15 * time.Second
+)
+
+// fetchState is what is in flight for the current app generation.
+type fetchState struct {
+	listing     bool // a listing is in flight
+	relist      bool // list again as soon as it returns
+	listApplied int  // id of the newest listing applied
+
+	logsBusy  bool
+	logsToken string
+	logsErr   string
+
+	waits     map[string]bool      // machine id → a wait is in flight
+	waitEnded map[string]time.Time // machine id → when its last wait returned (wall)
+
+	probes        map[string]bool // probe key → in flight
+	probeLaunches []time.Time     // wall times of recent probe starts
+
+	metricsBusy bool
+
+	timers map[pollKind]int // newest timer id per kind
+}
+
+func newFetchState() *fetchState {
+	return &fetchState{
+		waits: map[string]bool{}, waitEnded: map[string]time.Time{},
+		probes: map[string]bool{}, timers: map[pollKind]int{},
+	}
+}
+
+func probeKey(p snapshot.ProbeRequest) string {
+	return p.Kind.String() + "/" + p.Machine + "/" + p.Key
+}
+
+// probeBudget is how many probes may start now, given the recent starts.
+func (f *fetchState) probeBudget(now time.Time) int {
+	kept := f.probeLaunches[:0]
+	for _, t := range f.probeLaunches {
+		if now.Sub(t) < time.Minute {
+			kept = append(kept, t)
+		}
+	}
+	f.probeLaunches = kept
+	return min(maxProbes-len(f.probes), probesPerMin-len(kept))
+}
+
+// failure is the state of a failing machines listing.
+type failure struct {
+	err     error
+	delay   time.Duration
+	retryAt time.Time // wall
+}
+
+// next doubles the retry delay, from retryFirst up to retryMax.
+func (f failure) next() time.Duration {
+	if f.delay == 0 {
+		return retryFirst
+	}
+	return min(f.delay*2, retryMax)
+}

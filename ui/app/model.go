@@ -1,0 +1,145 @@
+// Package app is the dashboard's thin root model: it owns the data flow
+// (every fetch is a tea.Cmd with a deadline, see cmds.go), routes keys to the
+// focused pane, and lays the panes out under a header and over a footer.
+// The panes own their own state and never do I/O.
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/panes/bytecode"
+	"github.com/flywake/flywake/ui/panes/coldstart"
+	"github.com/flywake/flywake/ui/panes/machines"
+	"github.com/flywake/flywake/ui/panes/swap"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// Config is what the dashboard runs against.
+type Config struct {
+	Source   *watch.Source
+	App      string
+	Demo     bool
+	ReadOnly bool
+	Theme    *theme.Theme // nil: theme.FromEnv()
+}
+
+// Model is the root bubbletea model.
+type Model struct {
+	cfg   Config
+	theme *theme.Theme
+	keys  *keys.KeyMap
+	wall  func() time.Time // wall clock, for timers that run in real time (retries)
+
+	// ctx is cancelled on quit, genCtx on every app switch: in-flight
+	// long-polls end at once instead of holding the program open.
+	ctx       context.Context
+	cancel    context.CancelFunc
+	genCtx    context.Context
+	genCancel context.CancelFunc
+
+	width, height int
+	panes         []pane.Pane
+	machines      *machines.Model
+	focus         int
+	help          bool
+	switcher      *switcher
+
+	app   *snapshot.App
+	gen   int // bumped on every app switch
+	seq   int // request ids
+	fetch *fetchState
+	fail  failure
+	fatal error // bad token or unknown app: a full-screen message
+
+	ticking bool
+}
+
+// New builds the root model; nothing runs until the program calls Init.
+func New(cfg Config) Model { return newModel(context.Background(), cfg) }
+
+func newModel(parent context.Context, cfg Config) Model {
+	if cfg.Theme == nil {
+		cfg.Theme = theme.FromEnv()
+	}
+	km := keys.Default()
+	if cfg.ReadOnly {
+		km.ReadOnly()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel}
+	m.resetApp(cfg.App)
+	return m
+}
+
+// resetApp points the model at app: a new generation, an empty snapshot,
+// fresh panes, and no requests in flight (old replies will be dropped).
+func (m *Model) resetApp(app string) {
+	if m.genCancel != nil {
+		m.genCancel()
+	}
+	m.gen++
+	m.genCtx, m.genCancel = context.WithCancel(m.ctx)
+	org := ""
+	if m.cfg.Source != nil {
+		org = m.cfg.Source.Org
+	}
+	m.cfg.App = app
+	m.app = snapshot.New(org, app, nil)
+	m.fetch = newFetchState()
+	m.fail = failure{}
+	m.fatal = nil
+	m.machines, m.panes = buildPanes(pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly})
+	m.focus = 0
+	m.switcher = nil
+	m.resize()
+	m.setData()
+}
+
+// buildPanes creates every pane; the machines pane is always first.
+func buildPanes(pctx pane.Context) (*machines.Model, []pane.Pane) {
+	mp := machines.New(pctx)
+	ps := []pane.Pane{mp}
+	ps = append(ps, coldstart.New(pctx), swap.New(pctx), bytecode.New(pctx))
+	return mp, ps
+}
+
+// now is the platform's time (virtual in demo mode).
+func (m *Model) now() time.Time {
+	if m.cfg.Source != nil && m.cfg.Source.Now != nil {
+		return m.cfg.Source.Now()
+	}
+	return m.wall()
+}
+
+// setData hands the snapshot to every pane.
+func (m *Model) setData() {
+	now := m.now()
+	for _, p := range m.panes {
+		p.SetData(m.app, now)
+	}
+}
+
+// staler is implemented by panes that can dim their last good data.
+type staler interface{ SetStale(bool) }
+
+func (m *Model) setStale(stale bool) {
+	for _, p := range m.panes {
+		if s, ok := p.(staler); ok {
+			s.SetStale(stale)
+		}
+	}
+}
+
+// Generation is the app generation (bumped on every app switch).
+func (m Model) Generation() int { return m.gen }
+
+// AppName is the app the dashboard shows.
+func (m Model) AppName() string { return m.cfg.App }
+
+// Err is the fatal error shown full-screen, if any.
+func (m Model) Err() error { return m.fatal }

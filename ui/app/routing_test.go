@@ -1,0 +1,217 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	fly "github.com/superfly/fly-go"
+
+	flyc "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// offline is a model with no client: Update routes, but no command does I/O.
+func offline(t *testing.T, readOnly bool) Model {
+	t.Helper()
+	m := New(Config{Source: &watch.Source{Org: "org", Now: func() time.Time { return t0 }},
+		App: "app-a", ReadOnly: readOnly, Theme: theme.New(true)})
+	return send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+}
+
+func send(m Model, msg tea.Msg) Model {
+	next, _ := m.Update(msg)
+	return next.(Model)
+}
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+func listing(ids ...string) []*fly.Machine {
+	var out []*fly.Machine
+	for _, id := range ids {
+		out = append(out, &fly.Machine{ID: id, State: "started", HostStatus: "ok"})
+	}
+	return out
+}
+
+func TestRepliesAreMatchedToRequests(t *testing.T) {
+	cases := []struct {
+		name      string
+		reply     func(m Model) tea.Msg
+		wantCount int
+		wantFatal bool
+	}{
+		{"current reply applied", func(m Model) tea.Msg {
+			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, machines: listing("a", "b")}
+		}, 2, false},
+		{"reply for an older generation dropped", func(m Model) tea.Msg {
+			return machinesMsg{req: req{gen: m.gen - 1, id: m.seq + 1}, machines: listing("a", "b")}
+		}, 1, false},
+		{"reply older than the applied one dropped", func(m Model) tea.Msg {
+			return machinesMsg{req: req{gen: m.gen, id: m.fetch.listApplied - 1}, machines: listing("a", "b")}
+		}, 1, false},
+		{"unknown app is fatal", func(m Model) tea.Msg {
+			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrUnknownApp{App: "app-a"}}
+		}, 1, true},
+		{"API down keeps the last data", func(m Model) tea.Msg {
+			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrAPIDown{Op: "list"}}
+		}, 1, false},
+	}
+	for _, c := range cases {
+		m := offline(t, false)
+		m = send(m, machinesMsg{req: req{gen: m.gen, id: 10}, machines: listing("seed")})
+		m.seq = 10
+		m = send(m, c.reply(m))
+		if got := len(m.app.Machines); got != c.wantCount {
+			t.Errorf("%s: %d machines, want %d", c.name, got, c.wantCount)
+		}
+		if (m.fatal != nil) != c.wantFatal {
+			t.Errorf("%s: fatal %v, want fatal=%v", c.name, m.fatal, c.wantFatal)
+		}
+	}
+}
+
+func TestAPIDownShowsStaleNotice(t *testing.T) {
+	m := offline(t, false)
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, machines: listing("a")})
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: 2}, err: flyc.ErrAPIDown{Op: "list"}})
+	if m.fail.delay != retryFirst {
+		t.Fatalf("first retry delay %v, want %v", m.fail.delay, retryFirst)
+	}
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: 3}, err: flyc.ErrAPIDown{Op: "list"}})
+	if m.fail.delay != 2*retryFirst {
+		t.Fatalf("second retry delay %v, want doubled", m.fail.delay)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "stale · 0s · retrying in") {
+		t.Fatalf("no stale notice in header:\n%s", v)
+	}
+}
+
+func TestAppSwitchBumpsGeneration(t *testing.T) {
+	m := offline(t, false)
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, machines: listing("a")})
+	oldGen := m.gen
+	for _, k := range []tea.Msg{runes(":"), runes("app-b"), tea.KeyMsg{Type: tea.KeyEnter}} {
+		m = send(m, k)
+	}
+	if m.gen != oldGen+1 || m.AppName() != "app-b" {
+		t.Fatalf("after switch: gen %d (was %d), app %q", m.gen, oldGen, m.AppName())
+	}
+	if len(m.app.Machines) != 0 {
+		t.Fatal("the new app starts with the old app's machines")
+	}
+	// A late reply for the old app must not land in the new one.
+	m = send(m, machinesMsg{req: req{gen: oldGen, id: 99}, machines: listing("old")})
+	if len(m.app.Machines) != 0 {
+		t.Fatal("stale reply from the previous app was applied")
+	}
+	// Esc cancels a switch.
+	for _, k := range []tea.Msg{runes(":"), runes("app-c"), tea.KeyMsg{Type: tea.KeyEsc}} {
+		m = send(m, k)
+	}
+	if m.AppName() != "app-b" || m.switcher != nil {
+		t.Fatalf("esc did not cancel: app %q", m.AppName())
+	}
+}
+
+func TestSwitcherCompletes(t *testing.T) {
+	cases := []struct{ typed, want string }{
+		{"sn", "snappy-api"},
+		{"s", "sleepy-api"}, // already the common prefix: the first match
+		{"sl", "sleepy-api"},
+		{"x", "x"},
+	}
+	for _, c := range cases {
+		s := newSwitcher()
+		s.setApps([]string{"snappy-api", "sleepy-api", "crashy-api"}, nil)
+		s.input.SetValue(c.typed)
+		s.complete()
+		if got := s.value(); got != c.want {
+			t.Errorf("complete(%q) = %q, want %q", c.typed, got, c.want)
+		}
+	}
+}
+
+func TestReadOnlyHidesDangerousKeys(t *testing.T) {
+	cases := []struct {
+		readOnly bool
+		want     bool
+	}{{false, true}, {true, false}}
+	for _, c := range cases {
+		m := offline(t, c.readOnly)
+		m = send(m, runes("?"))
+		help := ansi.Strip(m.View())
+		if got := strings.Contains(help, "wake test"); got != c.want {
+			t.Errorf("readonly=%v: help shows wake test = %v, want %v", c.readOnly, got, c.want)
+		}
+		if m.keys.IsReadOnly() != c.readOnly {
+			t.Errorf("readonly=%v not carried into the key map", c.readOnly)
+		}
+	}
+}
+
+func TestViewSizes(t *testing.T) {
+	cases := []struct {
+		w, h     int
+		contains string
+	}{
+		{59, 30, "Enlarge it"},
+		{100, 15, "Enlarge it"},
+		{80, 24, "Machines · 1/4"},
+		{160, 48, "Cold starts"},
+	}
+	for _, c := range cases {
+		m := offline(t, false)
+		m = send(m, tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		v := m.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) != c.h {
+			t.Errorf("%dx%d: %d lines", c.w, c.h, len(lines))
+		}
+		for i, l := range lines {
+			if ansi.StringWidth(l) > c.w {
+				t.Errorf("%dx%d: line %d is %d wide", c.w, c.h, i, ansi.StringWidth(l))
+			}
+		}
+		if !strings.Contains(ansi.Strip(v), c.contains) {
+			t.Errorf("%dx%d: view lacks %q:\n%s", c.w, c.h, c.contains, ansi.Strip(v))
+		}
+	}
+}
+
+func TestFocusCyclesAndQuitCancels(t *testing.T) {
+	m := offline(t, false)
+	m = send(m, tea.KeyMsg{Type: tea.KeyTab})
+	if m.focus != 1 {
+		t.Fatalf("tab: focus %d", m.focus)
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyShiftTab})
+	m = send(m, tea.KeyMsg{Type: tea.KeyShiftTab})
+	if m.focus != len(m.panes)-1 {
+		t.Fatalf("shift+tab wrap: focus %d", m.focus)
+	}
+	next, cmd := m.Update(runes("q"))
+	if cmd == nil || !errors.Is(next.(Model).ctx.Err(), context.Canceled) {
+		t.Fatal("q did not quit and cancel the root context")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q did not return tea.Quit")
+	}
+}
+
+func TestClockTicksOnce(t *testing.T) {
+	m := offline(t, false)
+	if c := m.clockCmd(); c == nil {
+		t.Fatal("no clock when idle")
+	}
+	if c := m.clockCmd(); c != nil {
+		t.Fatal("a second clock was started while one runs")
+	}
+}

@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// demoSource starts a real flysim on 127.0.0.1 and a fly client to it.
+func demoSource(t *testing.T) *watch.Source {
+	t.Helper()
+	sim := flysim.New(flysim.Options{Seed: 1, Speed: 1})
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Close() })
+	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
+}
+
+func pinColour(t *testing.T) {
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
+}
+
+var colourSGR = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7])[;m]`)
+
+// The platform's timestamps move with the wall clock (ages, "updated N s
+// ago"), so a byte-for-byte golden would be flaky; these tests pin the
+// structure instead: size, titles, columns, states, colour or its absence.
+func TestDashboardAgainstFlysim(t *testing.T) {
+	cases := []struct {
+		name    string
+		w, h    int
+		noColor bool
+		want    []string
+		notWant []string
+	}{
+		{"80x24 one pane at a time", 80, 24, false,
+			[]string{"demo-org/sleepy-api", "DEMO", "Machines · 1/4 · tab next", "STATE", "ID", "CHECKS", "NEWEST EVENT", "● started", "○ stopped", "1–10 of 10", "? help"},
+			[]string{"Cold starts", "Bytecode"}},
+		{"160x48 tiles four panes", 160, 48, false,
+			[]string{"Machines", "Cold starts", "Swap", "Bytecode", "STATE", "REGION", "IMAGE", "AUTOSTOP", "● started", "calls/min"},
+			[]string{"1/4"}},
+		{"160x48 NO_COLOR", 160, 48, true,
+			[]string{"Machines", "Cold starts", "● started", "○ stopped", "DEMO"},
+			nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pinColour(t)
+			m := New(Config{Source: demoSource(t), App: flysim.DemoScaleToZero, Demo: true, Theme: theme.New(c.noColor)})
+			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(c.w, c.h))
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+				return strings.Contains(string(b), "of 10")
+			}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(50*time.Millisecond))
+			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+			final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+			view := final.View()
+			plain := ansi.Strip(view)
+			lines := strings.Split(view, "\n")
+			if len(lines) != c.h {
+				t.Errorf("%d lines, want %d", len(lines), c.h)
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w != c.w {
+					t.Errorf("line %d is %d cells wide, want %d: %q", i, w, c.w, ansi.Strip(l))
+				}
+			}
+			for _, w := range c.want {
+				if !strings.Contains(plain, w) {
+					t.Errorf("view lacks %q", w)
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(plain, w) {
+					t.Errorf("view has %q", w)
+				}
+			}
+			if got := colourSGR.MatchString(view); got == c.noColor {
+				t.Errorf("colour codes present = %v with NO_COLOR = %v", got, c.noColor)
+			}
+			if t.Failed() {
+				t.Logf("view:\n%s", plain)
+			}
+		})
+	}
+}
+
+// hangingPlatform lists one machine stuck in "starting" and holds every
+// wait long-poll open until the client goes away.
+func hangingPlatform(t *testing.T) (*watch.Source, <-chan struct{}, <-chan struct{}) {
+	t.Helper()
+	waiting, released := make(chan struct{}, 8), make(chan struct{}, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/wait"):
+			waiting <- struct{}{}
+			<-r.Context().Done()
+			released <- struct{}{}
+		case strings.HasSuffix(r.URL.Path, "/machines"):
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `[{"id":"m1","state":"starting","instance_id":"i1","host_status":"ok","region":"ams"}]`)
+		case strings.Contains(r.URL.Path, "/logs"):
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"data":[],"meta":{"next_token":""}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := fly.New(context.Background(), fly.Config{FlapsURL: srv.URL, APIURL: srv.URL, Token: "test-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &watch.Source{Client: c, Org: "org", Now: time.Now}, waiting, released
+}
+
+func TestQuitIsPromptWithWaitInFlight(t *testing.T) {
+	src, waiting, released := hangingPlatform(t)
+	m := New(Config{Source: src, App: "hang-app", Theme: theme.New(true)})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	select {
+	case <-waiting:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the dashboard never long-polled wait for the starting machine")
+	}
+	start := time.Now()
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(time.Second))
+	select {
+	case <-released:
+	case <-time.After(time.Second):
+		t.Fatal("the wait long-poll was still open a second after q")
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("quit took %v", d)
+	}
+}

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/frame"
+)
+
+// View draws the whole screen: exactly width×height cells.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.tooSmall() {
+		return frame.TooSmall(m.width, m.height, minWidth, minHeight)
+	}
+	if m.fatal != nil {
+		return m.fatalView()
+	}
+	lines := []string{m.headerLine()}
+	if b := m.app.CrashBanner(); b != "" {
+		lines = append(lines, m.theme.Banner.Render(cell.Fit(" "+b, m.width, cell.Left)))
+	}
+	bodyH := max(m.height-m.chromeLines(), 0)
+	if m.help {
+		lines = append(lines, frame.HelpOverlay(m.theme, m.keys, m.width, bodyH))
+	} else {
+		lines = append(lines, m.body(bodyH))
+	}
+	if m.switcher != nil {
+		lines = append(lines, m.switcherLines()...)
+	}
+	lines = append(lines, frame.Footer(m.theme, m.keys, m.width))
+	return strings.Join(lines, "\n")
+}
+
+// body draws the panes in their boxes and joins them line by line.
+func (m Model) body(h int) string {
+	if h <= 0 {
+		return ""
+	}
+	now := m.now()
+	rows := make([]string, h)
+	for _, r := range m.layout() {
+		p := m.panes[r.pane]
+		focused := r.pane == m.focus
+		iw, ih := frame.InnerSize(r.w, r.h)
+		title := p.Title()
+		if !m.tiled() && len(m.panes) > 1 {
+			title += " · " + itoa(r.pane+1) + "/" + itoa(len(m.panes)) + " · tab next"
+		}
+		box := strings.Split(frame.Box(m.theme, title, focused, p.View(iw, ih, focused, now), r.w, r.h), "\n")
+		for i, l := range box {
+			if y := r.y + i; y < h {
+				rows[y] += l
+			}
+		}
+	}
+	return strings.Join(rows, "\n")
+}
+
+// switcherLines are the `:` prompt and its hint.
+func (m Model) switcherLines() []string {
+	prompt := m.theme.PaneTitleFocused.Render(":") + m.switcher.input.Value() + "▏"
+	hint := m.theme.Dim.Render("  " + m.switcher.hint() + " · enter switches · esc cancels")
+	return []string{cell.Fit(prompt, m.width, cell.Left), cell.Fit(hint, m.width, cell.Left)}
+}
+
+// fatalView is the full-screen message for errors only the user can fix.
+func (m Model) fatalView() string {
+	w := min(m.width-4, 90)
+	text := ansi.Wrap(m.fatal.Error(), w-4, " ")
+	body := "\n" + indentLines(text, 2) + "\n\n" + indentLines(m.theme.Dim.Render("press q to quit"), 2)
+	h := min(strings.Count(body, "\n")+3, m.height)
+	title := "flywake cannot show " + m.cfg.App
+	return frame.Center(frame.Box(m.theme, title, true, body, w, h), m.width, m.height)
+}
+
+func indentLines(s string, n int) string {
+	pad := strings.Repeat(" ", n)
+	return pad + strings.ReplaceAll(s, "\n", "\n"+pad)
+}

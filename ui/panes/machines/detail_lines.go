@@ -1,0 +1,294 @@
+package machines
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+type timeNow = time.Time
+
+// detailLogLines is how many of the machine's log lines the detail shows.
+const detailLogLines = 30
+
+// EventsNote explains why flywake never counts crashes in the event list.
+func EventsNote(n int) string {
+	return fmt.Sprintf("the platform keeps only the newest %d events per machine — "+
+		"flywake judges crash loops by the newest crash's time, not a count", n)
+}
+
+// detailLines is everything the drill-down shows about machine id.
+func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []string {
+	if a == nil {
+		return []string{th.Dim.Render("no data yet")}
+	}
+	m, ok := a.Machine(id)
+	if !ok {
+		return []string{th.Warn.Render("machine " + id + " is no longer in the listing (destroyed or replaced)")}
+	}
+	var out []string
+	add := func(s ...string) { out = append(out, s...) }
+	head := func(s string) { add("", th.TableHeader.Render(s)) }
+
+	add(summaryLine(m, th))
+	if hostDown(m) {
+		add(th.Warn.Render(fmt.Sprintf("! host unreachable (host_status %q): config below is the platform's incomplete_config and the state may be old", m.HostStatus)))
+	}
+	if m.Crash.Kind != diagnose.CrashUnknown {
+		look := th.Level(m.Crash.Kind.Level().String())
+		add(look.Style.Render(look.Glyph+" "+m.Crash.Kind.String()) + "  " + m.Crash.Reason)
+	}
+
+	head("Config")
+	add(configLines(m.GetConfig())...)
+
+	head("Checks")
+	add(checkLines(m, th)...)
+
+	head("Probes")
+	add(probeLines(a, m, th)...)
+
+	head("Events (newest first)")
+	add(th.Dim.Render(EventsNote(maxEvents(a))))
+	add(eventLines(m, now)...)
+
+	head("Recent logs")
+	logs := a.MachineLogs(id, detailLogLines)
+	if len(logs) == 0 {
+		add(th.Dim.Render("no log lines for this machine in the fetched window"))
+	}
+	for _, l := range logs {
+		add(fmt.Sprintf("%s %s %s", l.Time.UTC().Format("15:04:05"), th.Dim.Render("["+l.Provider+"]"), l.Message))
+	}
+	return out
+}
+
+func summaryLine(m snapshot.Machine, th *theme.Theme) string {
+	parts := []string{th.State(m.State).Render(), m.ID}
+	if m.Name != "" {
+		parts = append(parts, m.Name)
+	}
+	parts = append(parts, "region "+orDash(m.Region))
+	cfg := m.GetConfig()
+	if cfg != nil {
+		parts = append(parts, "group "+orDash(cfg.ProcessGroup()))
+		if r := cfg.Metadata["fly_release_version"]; r != "" {
+			parts = append(parts, "release v"+r)
+		}
+	}
+	if d := ShortDigest(m.ImageRef.Digest); d != "" {
+		parts = append(parts, "image "+d)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// configLines summarises what matters for cold starts, suspend and load.
+func configLines(cfg *fly.MachineConfig) []string {
+	if cfg == nil {
+		return []string{"  no config reported"}
+	}
+	row := func(k, v string) string { return fmt.Sprintf("  %-12s %s", k, v) }
+	var out []string
+	if g := cfg.Guest; g != nil {
+		out = append(out, row("guest", fmt.Sprintf("%s · %d CPU · %d MB", orDash(g.CPUKind), g.CPUs, g.MemoryMB)))
+	} else {
+		out = append(out, row("guest", "–"))
+	}
+	swap := "none"
+	if s := cfg.Init.SwapSizeMB; s != nil && *s > 0 {
+		swap = fmt.Sprintf("%d MB", *s)
+	}
+	out = append(out, row("swap", swap))
+	auto := diagnose.AutostopMode(cfg) + " · autostart " + onOff(diagnose.Autostart(cfg))
+	if mr := minRunning(cfg); mr != "" {
+		auto += " · min running " + mr
+	}
+	out = append(out, row("autostop", auto))
+	if b := diagnose.SuspendBlockers(cfg); len(b) > 0 {
+		out = append(out, row("suspend", "blocked by "+strings.Join(b, ", ")))
+	}
+	for _, s := range cfg.Services {
+		if c := s.Concurrency; c != nil {
+			out = append(out, row("concurrency", fmt.Sprintf("%s · soft %d · hard %d", orDash(c.Type), c.SoftLimit, c.HardLimit)))
+		}
+	}
+	for _, c := range configChecks(cfg) {
+		out = append(out, row("check", c))
+	}
+	if r := cfg.Restart; r != nil {
+		p := orDash(string(r.Policy))
+		if r.MaxRetries > 0 {
+			p += fmt.Sprintf(" (max %d retries)", r.MaxRetries)
+		}
+		out = append(out, row("restart", p))
+	}
+	out = append(out, row("image", orDash(cfg.Image)))
+	return out
+}
+
+func minRunning(cfg *fly.MachineConfig) string {
+	for _, s := range cfg.Services {
+		if s.MinMachinesRunning != nil {
+			return fmt.Sprint(*s.MinMachinesRunning)
+		}
+	}
+	return ""
+}
+
+// configChecks lists service checks and top-level checks, one line each.
+func configChecks(cfg *fly.MachineConfig) []string {
+	var out []string
+	for _, s := range cfg.Services {
+		for _, c := range s.Checks {
+			out = append(out, describeCheck(deref(c.Type), c.Port, deref(c.HTTPPath), c.Interval, c.GracePeriod))
+		}
+	}
+	names := make([]string, 0, len(cfg.Checks))
+	for n := range cfg.Checks {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := cfg.Checks[n]
+		out = append(out, n+": "+describeCheck(deref(c.Type), c.Port, deref(c.HTTPPath), c.Interval, c.GracePeriod))
+	}
+	return out
+}
+
+func describeCheck(typ string, port *int, path string, interval, grace *fly.Duration) string {
+	s := orDash(typ)
+	if port != nil {
+		s += fmt.Sprintf(" :%d", *port)
+	}
+	if path != "" {
+		s += " " + path
+	}
+	if interval != nil {
+		s += " every " + interval.Duration.String()
+	}
+	if grace != nil {
+		s += " · grace " + grace.Duration.String()
+	}
+	return s
+}
+
+func checkLines(m snapshot.Machine, th *theme.Theme) []string {
+	var out []string
+	for _, c := range m.Checks {
+		if c == nil {
+			continue
+		}
+		look := th.Level(string(c.Status))
+		line := "  " + look.Style.Render(look.Glyph+" "+string(c.Status)) + " " + c.Name
+		if o := strings.TrimSpace(c.Output); o != "" {
+			line += th.Dim.Render(" — " + cell.Sanitize(o))
+		}
+		out = append(out, line)
+	}
+	if len(out) == 0 {
+		out = append(out, th.Dim.Render("  no checks reported"))
+	}
+	return out
+}
+
+func probeLines(a *snapshot.App, m snapshot.Machine, th *theme.Theme) []string {
+	var out []string
+	if p, ok := a.Meminfo[m.ID]; ok {
+		if p.Err != "" {
+			out = append(out, "  meminfo  "+th.Warn.Render("failed: "+p.Err))
+		} else {
+			v := p.Value
+			out = append(out,
+				fmt.Sprintf("  meminfo  MemTotal %s kB · MemAvailable %s kB  %s", kb(v.MemTotalKB), kb(v.MemAvailableKB), th.Dim.Render("at "+clock(p.At))),
+				fmt.Sprintf("           SwapTotal %s kB · SwapFree %s kB · used %s kB", kb(v.SwapTotalKB), kb(v.SwapFreeKB), kb(v.SwapUsedKB())))
+		}
+	} else {
+		out = append(out, th.Dim.Render("  meminfo  not probed (exec runs only on started machines)"))
+	}
+	if p, ok := a.Sockets[m.ID]; ok {
+		if p.Err != "" {
+			out = append(out, "  sockets  "+th.Warn.Render("failed: "+p.Err))
+		} else {
+			out = append(out, "  sockets  "+socketCounts(p.Value)+"  "+th.Dim.Render("at "+clock(p.At)))
+		}
+	} else {
+		out = append(out, th.Dim.Render("  sockets  not probed"))
+	}
+	return out
+}
+
+func socketCounts(by map[string]int) string {
+	if len(by) == 0 {
+		return "none open"
+	}
+	states := make([]string, 0, len(by))
+	for s := range by {
+		states = append(states, s)
+	}
+	sort.Strings(states)
+	parts := make([]string, len(states))
+	for i, s := range states {
+		parts[i] = fmt.Sprintf("%s %d", s, by[s])
+	}
+	return strings.Join(parts, " · ")
+}
+
+func eventLines(m snapshot.Machine, now time.Time) []string {
+	var out []string
+	for _, e := range m.Events {
+		if e == nil {
+			continue
+		}
+		line := fmt.Sprintf("  %s  %s/%s/%s  %s ago", clock(e.Time()), e.Type, e.Status, e.Source, cell.Duration(now.Sub(e.Time())))
+		if diagnose.IsCrash(e) {
+			line += "  crash"
+		}
+		out = append(out, line)
+	}
+	if len(out) == 0 {
+		out = append(out, "  no events reported")
+	}
+	return out
+}
+
+// maxEvents is the longest event list of the app: the platform's cap as far
+// as the listing shows it.
+func maxEvents(a *snapshot.App) int {
+	n := 0
+	for _, m := range a.Machines {
+		n = max(n, len(m.Events))
+	}
+	return n
+}
+
+func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
+func kb(v int64) string        { return cell.Thousands(int(v)) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

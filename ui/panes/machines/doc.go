@@ -1,0 +1,7 @@
+// Package machines is the Machines pane: every machine of the app in a
+// virtualised table (state as glyph, word and colour; crash badge; newest
+// event), a `/` filter, and an `enter` drill-down into one machine's events,
+// config, probe results and recent logs.
+//
+// The pane does no I/O: the root hands it the app's model through SetData.
+package machines

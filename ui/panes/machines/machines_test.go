@@ -1,0 +1,237 @@
+package machines
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func newPane() *Model {
+	km := keys.Default()
+	return New(pane.Context{Theme: theme.New(true), Keys: &km})
+}
+
+func machine(id, state string, opts ...func(*fly.Machine)) *fly.Machine {
+	m := &fly.Machine{
+		ID: id, Name: "name-" + id, State: state, Region: "ams", HostStatus: "ok",
+		UpdatedAt: t0.Add(-90 * time.Second).Format(time.RFC3339),
+		ImageRef:  fly.MachineImageRef{Digest: "sha256:0123456789abcdef0123"},
+		Config: &fly.MachineConfig{Metadata: map[string]string{
+			"fly_release_version": "42", "fly_process_group": "app"}},
+		Events: []*fly.MachineEvent{{Type: "start", Status: "started", Source: "flyd", Timestamp: t0.Add(-3 * time.Minute).UnixMilli()}},
+	}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+func appOf(ms ...*fly.Machine) *snapshot.App {
+	a := snapshot.New("org", "app", nil)
+	a.ApplyMachines(ms, t0)
+	return a
+}
+
+func plainCells(r []string) []string {
+	out := make([]string, len(r))
+	for i, c := range r {
+		out[i] = ansi.Strip(c)
+	}
+	return out
+}
+
+func TestRowCells(t *testing.T) {
+	th := theme.New(true)
+	cases := []struct {
+		name string
+		m    *fly.Machine
+		col  int
+		want string
+	}{
+		{"started glyph and word", machine("a", "started"), colState, "● started"},
+		{"stopped", machine("a", "stopped"), colState, "○ stopped"},
+		{"failed", machine("a", "failed"), colState, "✖ failed"},
+		{"unknown state shown raw", machine("a", "hibernating"), colState, "? hibernating"},
+		{"short digest", machine("a", "started"), colImage, "0123456789ab"},
+		{"release", machine("a", "started"), colRelease, "v42"},
+		{"group", machine("a", "started"), colGroup, "app"},
+		{"event age first", machine("a", "started"), colEvent, "3m00s start/started/flyd"},
+		{"updated ago", machine("a", "started"), colUpdated, "1m30s ago"},
+		{"checks passing/total", machine("a", "started", func(m *fly.Machine) {
+			m.Checks = []*fly.MachineCheckStatus{{Name: "a", Status: "passing"}, {Name: "b", Status: "critical"}}
+		}), colChecks, "1/2"},
+		{"no checks", machine("a", "started"), colChecks, "–"},
+		{"host unreachable", machine("a", "started", func(m *fly.Machine) {
+			m.HostStatus = "unreachable"
+			m.IncompleteConfig, m.Config = m.Config, nil
+		}), colAlert, "! host unreachable"},
+		{"incomplete config still gives the release", machine("a", "started", func(m *fly.Machine) {
+			m.HostStatus = "unreachable"
+			m.IncompleteConfig, m.Config = m.Config, nil
+		}), colRelease, "v42"},
+		{"autostop off without services", machine("a", "started"), colAutostop, "off"},
+	}
+	for _, c := range cases {
+		a := appOf(c.m)
+		got := plainCells(buildRow(a.Machines[0], th, t0).Cells)[c.col]
+		if got != c.want {
+			t.Errorf("%s: cell %d = %q, want %q", c.name, c.col, got, c.want)
+		}
+	}
+}
+
+func TestCrashBadge(t *testing.T) {
+	th := theme.New(true)
+	cases := []struct {
+		verdict snapshotCrash
+		want    string
+	}{
+		{crashLooping, "✖ crash-loop"},
+		{gaveUp, "✖ gave up"},
+		{steady, ""},
+	}
+	for _, c := range cases {
+		a := appOf(machine("a", "started"))
+		a.Machines[0].Crash.Kind = c.verdict.kind()
+		if got := ansi.Strip(alertCell(a.Machines[0], th)); got != c.want {
+			t.Errorf("crash %v: badge %q, want %q", c.verdict, got, c.want)
+		}
+	}
+}
+
+func TestOnlyChangedRowsFlash(t *testing.T) {
+	p := newPane()
+	a := snapshot.New("org", "app", nil)
+	a.ApplyMachines([]*fly.Machine{machine("a", "started"), machine("b", "stopped")}, t0)
+	p.SetData(a, t0)
+	// Ten seconds later: every age moved, only b changed state.
+	later := t0.Add(10 * time.Second)
+	a.ApplyMachines([]*fly.Machine{machine("a", "started"), machine("b", "starting")}, later)
+	p.SetData(a, later)
+	if p.table.IsFlashing("a") || !p.table.IsFlashing("b") {
+		t.Fatalf("flash a=%v b=%v, want only b", p.table.IsFlashing("a"), p.table.IsFlashing("b"))
+	}
+	// Data that is not a new listing (logs, probes) ends the flash.
+	p.SetData(a, later.Add(time.Second))
+	if p.table.IsFlashing("b") {
+		t.Fatal("flash survived the next data")
+	}
+}
+
+func press(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func TestFilterAndCursorSurviveRefresh(t *testing.T) {
+	p := newPane()
+	p.SetSize(100, 10)
+	ms := []*fly.Machine{machine("aa1", "started"), machine("bb2", "stopped"), machine("aa3", "stopped")}
+	a := appOf(ms...)
+	p.SetData(a, t0)
+	for _, k := range []string{"/", "a", "a", "enter", "j"} {
+		p.Update(press(k))
+	}
+	if id, _ := p.Selected(); id != "aa3" {
+		t.Fatalf("selected %q before refresh, want aa3", id)
+	}
+	a.ApplyMachines(ms, t0.Add(12*time.Second))
+	p.SetData(a, t0.Add(12*time.Second))
+	if id, _ := p.Selected(); id != "aa3" || p.table.Len() != 2 {
+		t.Fatalf("after refresh: selected %q, %d visible; want aa3 and 2", id, p.table.Len())
+	}
+	p.Update(press("esc"))
+	if p.table.Len() != 3 {
+		t.Fatalf("esc did not clear the filter: %d visible", p.table.Len())
+	}
+}
+
+func TestFilterCapturesKeys(t *testing.T) {
+	p := newPane()
+	p.SetData(appOf(machine("a", "started")), t0)
+	if p.Capturing() {
+		t.Fatal("capturing before /")
+	}
+	p.Update(press("/"))
+	if !p.Capturing() {
+		t.Fatal("not capturing after /")
+	}
+	p.Update(press("q")) // typed, not quit
+	if p.filter.Value() != "q" {
+		t.Fatalf("filter %q, want q", p.filter.Value())
+	}
+	p.Update(press("esc"))
+	if p.Capturing() || p.table.Filter() != "" {
+		t.Fatal("esc did not end and clear the filter")
+	}
+}
+
+func TestDetail(t *testing.T) {
+	down := machine("h1", "started", func(m *fly.Machine) {
+		m.HostStatus = "unreachable"
+		swap := 512
+		m.Config.Init.SwapSizeMB = &swap
+		m.IncompleteConfig, m.Config = m.Config, nil
+	})
+	cases := []struct {
+		name string
+		m    *fly.Machine
+		want []string
+	}{
+		{"events note and config", machine("a", "started"), []string{
+			EventsNote(1), "start/started/flyd", "Config", "swap         none", "Recent logs", "meminfo  not probed"}},
+		{"host unreachable uses incomplete_config", down, []string{"host unreachable", "512 MB", "release v42"}},
+	}
+	for _, c := range cases {
+		p := newPane()
+		p.SetSize(200, 60)
+		p.SetData(appOf(c.m), t0)
+		p.Update(press("enter"))
+		if !p.InDetail() {
+			t.Fatalf("%s: enter did not open the detail", c.name)
+		}
+		view := ansi.Strip(p.View(200, 60, true, t0))
+		for _, w := range c.want {
+			if !strings.Contains(view, w) {
+				t.Errorf("%s: detail lacks %q:\n%s", c.name, w, view)
+			}
+		}
+		p.Update(press("esc"))
+		if p.InDetail() {
+			t.Errorf("%s: esc did not close the detail", c.name)
+		}
+	}
+}
+
+func TestViewIsExactSize(t *testing.T) {
+	p := newPane()
+	p.SetData(appOf(machine("a", "started"), machine("b", "stopped")), t0)
+	for _, size := range [][2]int{{78, 20}, {40, 5}, {156, 24}, {1, 1}} {
+		w, h := size[0], size[1]
+		lines := strings.Split(p.View(w, h, true, t0), "\n")
+		if len(lines) != h {
+			t.Errorf("%dx%d: %d lines", w, h, len(lines))
+		}
+		for i, l := range lines {
+			if lw := ansi.StringWidth(l); lw != w {
+				t.Errorf("%dx%d: line %d is %d wide", w, h, i, lw)
+			}
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package machines
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/components/table"
+	"github.com/flywake/flywake/ui/pane"
+)
+
+// Model is the Machines pane. Use it through a pointer (New returns one).
+type Model struct {
+	ctx   pane.Context
+	table table.Model
+
+	app        *snapshot.App
+	now        time.Time
+	lastListed time.Time // the listing the flash marks belong to
+
+	filter    lineInput
+	filtering bool
+
+	detail *detail // non-nil while drilled into one machine
+	width  int
+	height int
+}
+
+// New returns an empty Machines pane.
+func New(ctx pane.Context) *Model {
+	t := table.New(columns(), table.StylesFrom(ctx.Theme))
+	t.SetEmptyText("no machines yet")
+	return &Model{ctx: ctx, table: t}
+}
+
+var _ pane.Pane = (*Model)(nil)
+
+// Title is the pane's name.
+func (m *Model) Title() string { return "Machines" }
+
+// Animating: the machines pane changes only when data arrives.
+func (m *Model) Animating() bool { return false }
+
+// Capturing reports whether the filter is being typed.
+func (m *Model) Capturing() bool { return m.filtering }
+
+// SetStale dims every row: the data is the last good listing, not a fresh one.
+func (m *Model) SetStale(stale bool) { m.table.SetDim(stale) }
+
+// SetSize tells the pane the body size it will be drawn at.
+func (m *Model) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.table.SetHeight(m.tableHeight(height))
+}
+
+func (m *Model) tableHeight(h int) int {
+	if m.filtering {
+		return max(h-1, 0)
+	}
+	return h
+}
+
+// InDetail reports whether a machine's detail view is open.
+func (m *Model) InDetail() bool { return m.detail != nil }
+
+// Selected returns the machine ID under the cursor.
+func (m *Model) Selected() (string, bool) {
+	r, ok := m.table.Selected()
+	return r.ID, ok
+}
+
+// SetData rebuilds the rows. Only machines the listing marks as changed
+// flash: ages in the cells move on every refresh, so a plain SetRows would
+// flash every row. The table flashes the rows that differ from the previous
+// SetRows, so a first pass with a marker cell on the changed rows, then the
+// real rows, leaves exactly those rows flashing (the marker cell is past the
+// last column and never drawn).
+func (m *Model) SetData(a *snapshot.App, now time.Time) {
+	m.app, m.now = a, now
+	rows := buildRows(a, m.ctx.Theme, now)
+	marked := make([]table.Row, len(rows))
+	copy(marked, rows)
+	if a != nil && !a.ListedAt.Equal(m.lastListed) {
+		m.lastListed = a.ListedAt
+		for i, mc := range a.Machines {
+			if mc.Changed && i < len(marked) {
+				marked[i].Cells = append(append([]string(nil), marked[i].Cells...), "")
+			}
+		}
+	}
+	m.table.SetRows(marked)
+	m.table.SetRows(rows)
+	if m.detail != nil {
+		m.detail.refresh(a, m.ctx.Theme, now)
+	}
+}
+
+// Update handles keys while focused.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	keys := *m.ctx.Keys
+	if m.filtering {
+		return m.updateFilter(km)
+	}
+	if m.detail != nil {
+		if key.Matches(km, keys.Back) {
+			m.detail = nil
+			return nil
+		}
+		m.detail.handleKey(km, keys)
+		return nil
+	}
+	switch {
+	case key.Matches(km, keys.Filter):
+		m.filtering = true
+		m.table.SetHeight(m.tableHeight(m.height))
+		return nil
+	case key.Matches(km, keys.Back):
+		m.filter.SetValue("")
+		m.table.SetFilter("")
+	case key.Matches(km, keys.Enter):
+		if id, ok := m.Selected(); ok {
+			m.detail = newDetail(id)
+			m.detail.refresh(m.app, m.ctx.Theme, m.now)
+		}
+	default:
+		m.table.HandleKey(km, keys)
+	}
+	return nil
+}
+
+// updateFilter types into the filter: esc clears it, enter keeps it.
+func (m *Model) updateFilter(km tea.KeyMsg) tea.Cmd {
+	switch km.Type {
+	case tea.KeyEsc:
+		m.filter.SetValue("")
+		m.table.SetFilter("")
+		m.stopFiltering()
+		return nil
+	case tea.KeyEnter:
+		m.stopFiltering()
+		return nil
+	case tea.KeyUp, tea.KeyDown:
+		m.table.HandleKey(km, *m.ctx.Keys)
+		return nil
+	}
+	if m.filter.handle(km) {
+		m.table.SetFilter(m.filter.Value())
+	}
+	return nil
+}
+
+func (m *Model) stopFiltering() {
+	m.filtering = false
+	m.table.SetHeight(m.tableHeight(m.height))
+}
