@@ -1,10 +1,26 @@
 package flysim
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 )
+
+// raceBuild reports a -race build, where everything runs ~10× slower and the
+// history's generation time is not the figure to hold.
+func raceBuild() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, kv := range bi.Settings {
+		if kv.Key == "-race" && kv.Value == "true" {
+			return true
+		}
+	}
+	return false
+}
 
 // dayFigures are the scale-to-zero app's figures over the simulated day, as
 // the brief measured them: from logs and from both metric series.
@@ -64,9 +80,13 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 // 25–33 s each, roughly a fifth of the polled requests failing at the edge,
 // none of them in the app's logs or its fly_app series.
 func TestCalibrationScaleToZeroDay(t *testing.T) {
-	for _, seed := range []uint64{1, 2, 3} {
+	// Seeds at different times of day: the history's diurnal curve and bursts
+	// are laid out from its end, so the hour the platform starts matters.
+	base := time.Date(2026, 11, 30, 3, 17, 0, 0, time.UTC)
+	for i, seed := range []uint64{1, 2, 3} {
+		wall := base.Add(time.Duration(i) * 8 * time.Hour)
 		start := time.Now()
-		s := New(Options{Seed: seed})
+		s := New(Options{Seed: seed, Wall: func() time.Time { return wall }})
 		took := time.Since(start)
 		end := s.clock.Now()
 		f := measureDay(s, DemoScaleToZero, end.Add(-24*time.Hour), end)
@@ -78,7 +98,7 @@ func TestCalibrationScaleToZeroDay(t *testing.T) {
 		t.Logf("seed %d: history in %s; %d cold starts, %d complete boots %s–%s (mean %s); polled %d, failed at edge %d (%.1f%%); edge %0.f vs app %0.f responses; %d log lines",
 			seed, took.Round(time.Millisecond), f.coldStarts, len(f.boots), minB.Round(100*time.Millisecond), maxB.Round(100*time.Millisecond),
 			(sum / time.Duration(max(1, len(f.boots)))).Round(100*time.Millisecond), f.polled, f.polledFailed, 100*share, f.edgeTotal, f.appTotal, f.logLines)
-		if took > 3*time.Second {
+		if took > 2*time.Second && !raceBuild() {
 			t.Errorf("seed %d: history took %s, want about a second", seed, took)
 		}
 		if f.coldStarts < 70 || f.coldStarts > 115 {

@@ -77,14 +77,26 @@ func (s *Sim) initProxy(begin, end time.Time) {
 		ae := &appEdge{a: s.apps[name], freed: make(chan struct{}), errLogged: map[string]time.Time{}}
 		if !s.opts.NoTraffic {
 			ae.plan = demoPlan(&ae.a.p, s.px.rng, begin, end)
+			for _, t := range planArrivals(ae.plan) {
+				s.at(t, func() { s.arrive(ae, clsPoll) })
+			}
 		}
 		s.px.apps[name] = ae
 	}
 	s.hooks.onServing = append(s.hooks.onServing, s.releaseHeld)
-	s.at(begin.Add(s.opts.AutostopInterval), s.autostopPass)
+	// Passes fall half an interval off the history's end, so the platform
+	// never starts on the instant of a pass.
+	s.at(begin.Add(s.opts.AutostopInterval/2), s.autostopPass)
 	if !s.opts.NoTraffic {
 		s.at(begin.Add(time.Second), s.trafficTick)
 	}
+}
+
+func planArrivals(pl *trafficPlan) []time.Time {
+	if pl == nil {
+		return nil
+	}
+	return pl.arrivals
 }
 
 func (s *Sim) loadOf(m *machine) *machLoad {

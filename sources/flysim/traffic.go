@@ -66,6 +66,8 @@ type trafficPlan struct {
 	logEvery    time.Duration // one sampled request line per machine per logEvery
 	notModified float64       // share of polls answered 304 (clients send If-None-Match)
 	// Backlog apps: how long a client waits, and a heavy request's work.
+	// arrivals are single requests at fixed instants, on top of the rates.
+	arrivals      []time.Time
 	clientTimeout time.Duration
 	heavyCost     float64
 	heavyPath     string
@@ -95,7 +97,11 @@ func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan 
 		pl.bursts = herds(rng, begin, horizon, pl.tz, 8, 10, 30, 110, quiet)
 		return pl
 	case DemoCrash:
-		return &trafficPlan{svc: svc, workers: 1, lo: 0.3, hi: 0.8, tz: 1, logEvery: 5 * time.Second}
+		// A client's poll lands the instant the platform starts, so a machine
+		// that just gave up restarting is being woken again: the app is
+		// visibly crash-looping at Start, not caught in a gap between loops.
+		return &trafficPlan{svc: svc, workers: 1, lo: 0.3, hi: 0.8, tz: 1, logEvery: 5 * time.Second,
+			arrivals: []time.Time{end}}
 	case DemoBacklog:
 		pl := &trafficPlan{svc: svc, workers: 4, lo: 0.03, hi: 0.12, tz: -5, logEvery: 10 * time.Second,
 			clientTimeout: 30 * time.Second, heavyCost: 15, heavyPath: "/api/items"}
@@ -103,7 +109,7 @@ func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan 
 		// recovery is in the logs) and one that ends 4 minutes before the
 		// platform starts, so hundreds of sockets sit in CLOSE_WAIT then.
 		for _, from := range []time.Time{end.Add(-15 * time.Hour), end.Add(-8 * time.Minute)} {
-			pl.bursts = append(pl.bursts, burst{From: from, To: from.Add(4 * time.Minute), Rate: 5, Cls: clsHeavy})
+			pl.bursts = append(pl.bursts, burst{From: from, To: from.Add(4 * time.Minute), Rate: 4.8, Cls: clsHeavy})
 		}
 		return pl
 	}
@@ -175,6 +181,15 @@ func poisson(rng *rand.Rand, lam float64) int {
 			return k
 		}
 		k++
+	}
+}
+
+// arrive places one request of cls at app's edge now.
+func (s *Sim) arrive(ae *appEdge, cls trafficClass) {
+	now := s.now()
+	ae.stats.Arrived[cls]++
+	if c := s.place(ae, cohort{at: now, n: 1, cls: cls}, now); c.n > 0 {
+		ae.queue = append(ae.queue, c)
 	}
 }
 

@@ -1,0 +1,433 @@
+package flysim
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestChooseRoute(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	long, recent := now.Add(-time.Hour), now.Add(-time.Minute)
+	serving := func(load float64) candidate { return candidate{State: "started", Serving: true, Load: load} }
+	lim := limits{Soft: 12, Hard: 25, Autostart: true}
+	tests := []struct {
+		name string
+		cs   []candidate
+		lim  limits
+		want route
+	}{
+		{"least loaded under soft", []candidate{serving(5), serving(2)}, lim, route{routeServe, 1, -1}},
+		{"booting under soft before a new wake", []candidate{serving(12), {State: "starting", Load: 3}, {State: "stopped", StoppedAt: long}}, lim, route{routeHold, 1, -1}},
+		{"all at soft: wake, suspended first", []candidate{serving(12), {State: "stopped", StoppedAt: long}, {State: "suspended", StoppedAt: long}}, lim, route{routeWake, 2, -1}},
+		{"recently stopped passed over (PM11)", []candidate{serving(13), {State: "stopped", StoppedAt: recent}, {State: "stopped", StoppedAt: long}}, lim, route{routeWake, 2, 1}},
+		{"only recently stopped: woken anyway", []candidate{serving(13), {State: "stopped", StoppedAt: recent}}, lim, route{routeWake, 1, -1}},
+		{"nothing to wake: over soft under hard", []candidate{serving(20), serving(14)}, lim, route{routeServe, 1, -1}},
+		{"autostart off: over soft", []candidate{serving(12), {State: "stopped", StoppedAt: long}}, limits{Soft: 12, Hard: 25}, route{routeServe, 0, -1}},
+		{"all at hard: queue", []candidate{serving(25), {State: "starting", Load: 25}}, lim, route{routeQueue, -1, -1}},
+		{"no hard limit never queues", []candidate{serving(400)}, limits{Soft: 25}, route{routeServe, 0, -1}},
+		{"nothing running, autostart off", []candidate{{State: "stopped", StoppedAt: long}}, limits{Soft: 12, Hard: 25}, route{routeNone, -1, -1}},
+		{"stopping is not wakeable", []candidate{{State: "stopping"}}, lim, route{routeNone, -1, -1}},
+	}
+	for _, tt := range tests {
+		if got := chooseRoute(tt.cs, tt.lim, now); got != tt.want {
+			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	forced := []struct {
+		c     candidate
+		wakes bool
+		want  routeKind
+	}{
+		{serving(99), false, routeServe},
+		{candidate{State: "starting"}, false, routeHold},
+		{candidate{State: "stopped"}, false, routeNone},
+		{candidate{State: "stopped"}, true, routeWake},
+	}
+	for _, tt := range forced {
+		if got := forcedRoute(tt.c, tt.wakes); got != tt.want {
+			t.Errorf("forced %+v wakes=%v: got %s, want %s", tt.c, tt.wakes, got, tt.want)
+		}
+	}
+}
+
+func TestFluidLoadInverse(t *testing.T) {
+	for _, load := range []float64{0.5, 12, 25, 100} {
+		lam := fluidRate(load, 0.075, 2)
+		if got := fluidLoad(lam, 0.075, 2); got < load*0.999 || got > load*1.001 {
+			t.Errorf("fluidLoad(fluidRate(%v)) = %v", load, got)
+		}
+	}
+}
+
+// startSim starts a quiet platform (no background load, no history) for
+// edge tests.
+func startSim(t *testing.T, opts Options) *Sim {
+	t.Helper()
+	opts.NoTraffic = true
+	if opts.History == 0 {
+		opts.History = -1
+	}
+	s := New(opts)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+type edgeResult struct {
+	status  int
+	machine string
+	took    time.Duration // platform time
+	err     error
+}
+
+// fireBurst fires n concurrent GETs at url after warming n keep-alive
+// connections with requests forced onto warmID (so the burst itself arrives
+// at once, as hey's would).
+func fireBurst(t *testing.T, s *Sim, url, warmID string, n int) []edgeResult {
+	t.Helper()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
+	t.Cleanup(client.CloseIdleConnections)
+	do := func(req *http.Request) edgeResult {
+		start := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			return edgeResult{err: err}
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return edgeResult{status: resp.StatusCode, machine: resp.Header.Get(MachineIDHeader),
+			took: s.clock.PlatformDuration(time.Since(start))}
+	}
+	run := func(warm bool) []edgeResult {
+		out := make([]edgeResult, n)
+		gate := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range out {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+				if warm {
+					req.Header.Set(ForceInstanceHeader, warmID)
+				}
+				<-gate
+				out[i] = do(req)
+			}()
+		}
+		close(gate)
+		wg.Wait()
+		return out
+	}
+	run(true)
+	return run(false)
+}
+
+func startedMachine(s *Sim, app string) *machine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.apps[app].machines {
+		if m.state == "started" && m.serving {
+			return m
+		}
+	}
+	return nil
+}
+
+func countLines(s *Sim, app, provider, contains string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, ln := range s.logs.byApp[app] {
+		if ln.Provider == provider && strings.Contains(ln.Message, contains) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestEdgeHeadersAndAnswers(t *testing.T) {
+	s := startSim(t, Options{Speed: 50})
+	url := s.EdgeURL(DemoScaleToZero)
+	if url == "" || len(s.Edges()) != 4 {
+		t.Fatalf("edges: %v", s.Edges())
+	}
+	up := startedMachine(s, DemoScaleToZero)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	reqID := regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}-ams$`)
+	tests := []struct {
+		path   string
+		status int
+	}{
+		{"/", 200}, {"/api/health/", 200}, {"/api/v1/notifications/unread_count/", 200},
+		{"/.env", 301}, {"/.env.production", 301}, {"/wp-config.php~", 301}, {"/actuator/configprops", 301},
+		{"/nope", 404},
+	}
+	for _, tt := range tests {
+		resp, err := client.Get(url + tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		h := resp.Header
+		if resp.StatusCode != tt.status || h.Get(MachineIDHeader) != up.id {
+			t.Errorf("%s: %d from %q, want %d from %s", tt.path, resp.StatusCode, h.Get(MachineIDHeader), tt.status, up.id)
+		}
+		if !reqID.MatchString(h.Get("fly-request-id")) || !strings.HasPrefix(h.Get("server"), "Fly/") || h.Get("via") != "1.1 fly.io" {
+			t.Errorf("%s: headers %v", tt.path, h)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if got := s.metrics.edge[DemoScaleToZero][301].total; got != 4 {
+		t.Errorf("edge 301s = %v, want 4", got)
+	}
+	if got := s.metrics.app[DemoScaleToZero][up.id][200].total; got != 3 {
+		t.Errorf("app 200s on %s = %v, want 3", up.id, got)
+	}
+}
+
+// TestEdgeWakeScaleToZero: 40 concurrent requests to the scale-to-zero app
+// wake machines (its cold boots take 24–33 s against the proxy's 30 s
+// patience), so some fail with 502 at the patience. Boot times are drawn per
+// seed; several platforms run side by side so at least one slow boot occurs.
+func TestEdgeWakeScaleToZero(t *testing.T) {
+	const sims = 12
+	var mu sync.Mutex
+	total502 := 0
+	var wg sync.WaitGroup
+	for seed := uint64(1); seed <= sims; seed++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := startSim(t, Options{Speed: 10, Seed: seed})
+			res := fireBurst(t, s, s.EdgeURL(DemoScaleToZero)+"/api/v1/notifications/", startedMachine(s, DemoScaleToZero).id, 40)
+			n502, n200 := 0, 0
+			for _, r := range res {
+				switch {
+				case r.err != nil:
+					t.Errorf("seed %d: %v", seed, r.err)
+				case r.status == 502:
+					n502++
+					if r.took < 29*time.Second {
+						t.Errorf("seed %d: 502 after %s, before the proxy's patience", seed, r.took)
+					}
+				case r.status == 200:
+					n200++
+				default:
+					t.Errorf("seed %d: status %d", seed, r.status)
+				}
+			}
+			woken := countLines(s, DemoScaleToZero, "proxy", "Starting machine")
+			if woken == 0 {
+				t.Errorf("seed %d: 40 concurrent requests woke no machine", seed)
+			}
+			if pm03 := countLines(s, DemoScaleToZero, "proxy", "[PM03]"); pm03 != n502 {
+				t.Errorf("seed %d: %d PM03 lines for %d 502s", seed, pm03, n502)
+			}
+			t.Logf("seed %d: woke %d machines: %d×200, %d×502", seed, woken, n200, n502)
+			mu.Lock()
+			total502 += n502
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if total502 == 0 {
+		t.Errorf("no request failed at the proxy's patience in %d bursts", sims)
+	}
+}
+
+// TestEdgeWakeTuned: the same burst against the suspend app all returns 200,
+// the slowest within ~2.5 s (BRIEF §1: 40×200, slowest 2.1 s).
+func TestEdgeWakeTuned(t *testing.T) {
+	s := startSim(t, Options{Speed: 20})
+	res := fireBurst(t, s, s.EdgeURL(DemoTuned)+"/api/v1/notifications/", startedMachine(s, DemoTuned).id, 40)
+	var slowest time.Duration
+	machines := map[string]bool{}
+	for _, r := range res {
+		if r.err != nil || r.status != 200 {
+			t.Fatalf("got %d %v, want 200", r.status, r.err)
+		}
+		slowest = max(slowest, r.took)
+		machines[r.machine] = true
+	}
+	resumed := countLines(s, DemoTuned, "runner", "Resuming machine from snapshot")
+	t.Logf("40×200 from %d machines (%d resumed), slowest %s", len(machines), resumed, slowest.Round(10*time.Millisecond))
+	if resumed == 0 || len(machines) < 2 {
+		t.Errorf("the burst resumed %d machines, answered from %d", resumed, len(machines))
+	}
+	if slowest > 2500*time.Millisecond {
+		t.Errorf("slowest %s, want ≤ 2.5 s", slowest)
+	}
+}
+
+// TestEdgeForcedInstance: fly-force-instance-id to a sleeping machine fails
+// with 502 after the proxy's patience and leaves it asleep; the proxy says
+// "recently stopped" when it was.
+func TestEdgeForcedInstance(t *testing.T) {
+	tests := []struct {
+		name        string
+		stopNow     bool
+		wantMessage string
+	}{
+		{"long stopped", false, msgNoCandidate},
+		{"recently stopped", true, msgRecentlyStop},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startSim(t, Options{Speed: 50})
+			var target *machine
+			s.mu.Lock()
+			for _, m := range s.apps[DemoScaleToZero].machines {
+				if m.state == "stopped" {
+					target = m
+					break
+				}
+			}
+			if tt.stopNow {
+				target.stoppedAt = s.now().Add(-time.Minute)
+			}
+			s.mu.Unlock()
+			req, _ := http.NewRequest(http.MethodGet, s.EdgeURL(DemoScaleToZero)+"/", nil)
+			req.Header.Set(ForceInstanceHeader, target.id)
+			start := time.Now()
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			took := s.clock.PlatformDuration(time.Since(start))
+			s.mu.Lock()
+			state := target.state
+			s.mu.Unlock()
+			if resp.StatusCode != 502 || took < 29*time.Second || state != "stopped" {
+				t.Errorf("got %d after %s, machine %s; want 502 after ~30 s, still stopped", resp.StatusCode, took, state)
+			}
+			if n := countLines(s, DemoScaleToZero, "proxy", tt.wantMessage); n != 1 {
+				t.Errorf("%d proxy lines %q, want 1", n, tt.wantMessage)
+			}
+		})
+	}
+}
+
+// TestAutostopToMinRunning: idle machines go back down to
+// min_machines_running, one per pass, stopped or suspended per the service,
+// and a machine that cannot suspend (swap) is stopped instead.
+func TestAutostopToMinRunning(t *testing.T) {
+	swapSuspend := DemoApps()[0]
+	swapSuspend.Name, swapSuspend.Autostop = "swap-suspend", "suspend"
+	tests := []struct {
+		app       AppProfile
+		wantSleep string
+		verb      string
+	}{
+		{DemoApps()[0], "stopped", "autostopping"},
+		{DemoApps()[1], "suspended", "autosuspending"},
+		{swapSuspend, "stopped", "autostopping"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.app.Name, func(t *testing.T) {
+			s := startSim(t, Options{Speed: 200, AutostopInterval: time.Minute, Apps: []AppProfile{tt.app}})
+			a := s.apps[tt.app.Name]
+			s.mu.Lock()
+			woken := 0
+			for _, m := range a.machines {
+				if m.state != "started" && woken < 3 {
+					if _, err := s.startMachine(m, SourceUser); err != nil {
+						t.Fatal(err)
+					}
+					woken++
+				}
+			}
+			s.mu.Unlock()
+			running := func() (n, asleep int) {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				for _, m := range a.machines {
+					switch m.state {
+					case "started", "starting":
+						n++
+					case tt.wantSleep:
+						asleep++
+					}
+				}
+				return n, asleep
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for n, _ := running(); n > tt.app.MinRunning && time.Now().Before(deadline); n, _ = running() {
+				time.Sleep(20 * time.Millisecond)
+			}
+			time.Sleep(50 * time.Millisecond) // the last stop/suspend completes
+			n, asleep := running()
+			if n != tt.app.MinRunning || asleep != tt.app.Machines-tt.app.MinRunning {
+				t.Fatalf("%d running, %d %s; want %d running", n, asleep, tt.wantSleep, tt.app.MinRunning)
+			}
+			lines := countLines(s, tt.app.Name, "proxy", "has excess capacity, "+tt.verb)
+			if lines != 3 {
+				t.Errorf("%d %q lines, want 3 (one per pass)", lines, tt.verb)
+			}
+			if countLines(s, tt.app.Name, "proxy", "1 out of 10 machines left running") == 0 && tt.app.Machines == 10 {
+				t.Errorf("missing the last pass's '1 out of 10 machines left running'")
+			}
+			if tt.app.SwapMB > 0 && tt.app.Autostop == "suspend" {
+				if n := countLines(s, tt.app.Name, "proxy", "Machines with swap cannot be suspended"); n != 3 {
+					t.Errorf("%d suspend fallbacks logged, want 3", n)
+				}
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			proxyEvents := 0
+			for _, m := range a.machines {
+				for _, e := range m.events {
+					if e.Source == SourceProxy && (e.Status == "stopping" || e.Status == "suspending") {
+						proxyEvents++
+					}
+				}
+			}
+			if proxyEvents != 3 {
+				t.Errorf("%d fly-proxy stop/suspend events, want 3", proxyEvents)
+			}
+		})
+	}
+}
+
+// TestEdgeHardLimitQueue: over the hard limit requests queue, and a queue
+// that waits longer than QueuePatience ends in 503.
+func TestEdgeHardLimitQueue(t *testing.T) {
+	p := DemoApps()[1]
+	p.Name, p.Machines, p.InitialAwake, p.Autostart = "queue-api", 1, 1, false
+	p.SoftLimit, p.HardLimit, p.ResponseTime = 1, 2, Span{Min: 20 * time.Second, Max: 20 * time.Second}
+	s := startSim(t, Options{Speed: 50, QueuePatience: 5 * time.Second, Apps: []AppProfile{p}})
+	res := make([]edgeResult, 3)
+	var wg sync.WaitGroup
+	for i := range res {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			resp, err := http.Get(s.EdgeURL(p.Name) + "/")
+			if err != nil {
+				res[i].err = err
+				return
+			}
+			resp.Body.Close()
+			res[i] = edgeResult{status: resp.StatusCode, took: s.clock.PlatformDuration(time.Since(start))}
+		}()
+		time.Sleep(5 * time.Millisecond) // in order
+	}
+	wg.Wait()
+	got := []int{res[0].status, res[1].status, res[2].status}
+	if got[0] != 200 || got[1] != 200 || got[2] != 503 {
+		t.Fatalf("statuses %v, want [200 200 503]", got)
+	}
+	if res[2].took < 5*time.Second || res[2].took > 15*time.Second {
+		t.Errorf("503 after %s, want after the 5 s queue patience", res[2].took)
+	}
+}
