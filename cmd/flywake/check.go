@@ -3,16 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/fly"
-	"github.com/flywake/flywake/sources/flysim"
-	"github.com/flywake/flywake/sources/repo"
 )
 
 // Exit codes of `flywake check` (a stable contract for CI).
@@ -25,7 +21,6 @@ const (
 
 func newCheckCmd(g *globalFlags) *cobra.Command {
 	var format string
-	var patience, cdnTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Walk the pre-deploy checklist headless, for CI",
@@ -55,13 +50,12 @@ Exit status: 0 nothing warns or fails (unknown and n/a don't count),
 				return &exitError{code: checkCannotRun, err: err}
 			}
 			defer p.close()
-			project, projectErrs := loadProject(g, p)
+			project, projectErrs := p.project(g.dir, p.app)
 			a, err := p.source.Collect(ctx, p.app)
 			if err != nil {
 				return &exitError{code: checkCannotRun, err: fmt.Errorf("%s", fly.Redact(err.Error(), p.token))}
 			}
-			items := checklist.Evaluate(a.Evidence(p.source.Now(), project, projectErrs),
-				checklist.Options{ProxyPatience: patience, CDNOriginTimeout: cdnTimeout})
+			items := checklist.Evaluate(a.Evidence(p.source.Now(), project, projectErrs), g.checkOptions())
 			out := cmd.OutOrStdout()
 			switch format {
 			case "json":
@@ -82,35 +76,5 @@ Exit status: 0 nothing warns or fails (unknown and n/a don't count),
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output: text, markdown (for a pull-request comment) or json")
-	cmd.Flags().StringVar(&g.dir, "dir", "", "project directory with fly.toml, Dockerfile, .dockerignore (default: current directory)")
-	cmd.Flags().DurationVar(&patience, "proxy-patience", 30*time.Second, "how long the edge holds a request for a waking machine")
-	cmd.Flags().DurationVar(&cdnTimeout, "cdn-timeout", 0, "origin timeout of a CDN in front of the app (0: none)")
 	return cmd
-}
-
-// loadProject reads the project directory: --dir, else with --demo the demo
-// app's own project, else the current directory.
-func loadProject(g *globalFlags, p *platform) (*repo.Project, []error) {
-	if g.dir == "" && p.demo {
-		for _, prof := range flysim.DemoApps() {
-			if prof.Name == p.app {
-				if fsys, ok := repo.DemoProject(prof.Project); ok {
-					return repo.LoadFS(fsys)
-				}
-			}
-		}
-		return repo.LoadFS(emptyFS{})
-	}
-	dir := g.dir
-	if dir == "" {
-		dir = "."
-	}
-	return repo.Load(dir)
-}
-
-// emptyFS is a project directory with nothing in it.
-type emptyFS struct{}
-
-func (emptyFS) Open(name string) (fs.File, error) {
-	return nil, &fs.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
 }

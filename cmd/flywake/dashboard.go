@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/ui/app"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -36,6 +37,10 @@ func runDashboard(ctx context.Context, g *globalFlags) error {
 		Demo:     p.demo,
 		ReadOnly: g.readonly,
 		Theme:    theme.FromEnv(),
+		Project: func(app string) (*repo.Project, []error) {
+			return p.project(g.dir, app)
+		},
+		CheckOptions: g.checkOptions(),
 	})
 	if err != nil {
 		return &exitError{code: 1, err: errors.New(fly.Redact(err.Error(), p.token))}

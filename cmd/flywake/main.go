@@ -9,8 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/flywake/flywake/sources/checklist"
 )
 
 // exitError carries a process exit code out of a command.
@@ -19,14 +22,19 @@ type exitError struct {
 	err  error
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return "" // the command already said what it had to (check's report)
+	}
+	return e.err.Error()
+}
 
 func main() {
 	root := newRootCmd()
 	if err := root.Execute(); err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) {
-			if ee.err != nil && ee.err.Error() != "" {
+			if ee.Error() != "" {
 				fmt.Fprintln(os.Stderr, "flywake:", ee.err)
 			}
 			os.Exit(ee.code)
@@ -45,6 +53,13 @@ type globalFlags struct {
 	seed     uint64
 	readonly bool
 	dir      string
+	// Checklist thresholds, shared by `check` and the dashboard's checklist.
+	proxyPatience time.Duration
+	cdnTimeout    time.Duration
+}
+
+func (g *globalFlags) checkOptions() checklist.Options {
+	return checklist.Options{ProxyPatience: g.proxyPatience, CDNOriginTimeout: g.cdnTimeout}
 }
 
 func newRootCmd() *cobra.Command {
@@ -74,6 +89,9 @@ crash-looping.
 	pf.Float64Var(&g.speed, "speed", 1, "with --demo: run the platform's clock this many times faster than wall time")
 	pf.Uint64Var(&g.seed, "seed", 1, "with --demo: seed for boot times and traffic, so runs reproduce")
 	pf.BoolVar(&g.readonly, "readonly", false, "remove every action that changes machines (stop, suspend, start, wake test)")
+	pf.StringVar(&g.dir, "dir", "", "project directory the checklist reads: fly.toml, Dockerfile, .dockerignore, entrypoint (default: current directory; with --demo, the demo app's own)")
+	pf.DurationVar(&g.proxyPatience, "proxy-patience", 30*time.Second, "checklist: how long the edge holds a request for a waking machine")
+	pf.DurationVar(&g.cdnTimeout, "cdn-timeout", 0, "checklist: origin timeout of a CDN in front of the app (0: none)")
 	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g))
 	return root
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/watch"
 )
 
@@ -82,3 +83,22 @@ func connect(ctx context.Context, g *globalFlags, needApp bool) (*platform, erro
 }
 
 const userAgent = "flywake/0.1"
+
+// project reads the local project the checklist judges: dir when given,
+// else with --demo the demo app's own project, else the current directory.
+func (p *platform) project(dir, app string) (*repo.Project, []error) {
+	if dir == "" && p.demo {
+		for _, prof := range flysim.DemoApps() {
+			if prof.Name == app {
+				if fsys, ok := repo.DemoProject(prof.Project); ok {
+					return repo.LoadFS(fsys)
+				}
+			}
+		}
+		return nil, nil
+	}
+	if dir == "" {
+		dir = "."
+	}
+	return repo.Load(dir)
+}

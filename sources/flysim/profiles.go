@@ -125,7 +125,7 @@ func DemoApps() []AppProfile {
 		{Name: "release gate", Took: s(1.6, 2.4), Lines: []string{
 			"release gate: checking release for image registry.fly.io/snappy-api:deployment-01KB2",
 		}, EndLines: []string{"release gate: this release is already prepared, starting straight away"}},
-		{Name: "server start", Took: s(3.8, 4.8), Lines: []string{
+		{Name: "server start", Took: s(3.4, 4.2), Lines: []string{
 			"[INFO] Starting granian (WSGI; workers 2)",
 		}, EndLines: []string{"[INFO] Listening at: http://0.0.0.0:8000"}},
 	}

@@ -1,6 +1,9 @@
 package app
 
-import "github.com/flywake/flywake/ui/components/frame"
+import (
+	"github.com/flywake/flywake/ui/components/frame"
+	"github.com/flywake/flywake/ui/pane"
+)
 
 // Screen sizes: below min the dashboard shows a calm "enlarge" line; at
 // tile size and above the panes tile, otherwise one pane fills the body.
@@ -43,6 +46,9 @@ func (m *Model) chromeLines() int {
 // layout places the panes in a body of w×h cells.
 func (m *Model) layout() []rect {
 	w, h := m.width, max(m.height-m.chromeLines(), 0)
+	if m.overlay != nil {
+		return []rect{{pane: -1, w: w, h: h}}
+	}
 	if !m.tiled() {
 		return []rect{{pane: m.focus, w: w, h: h}}
 	}
@@ -71,11 +77,11 @@ func (m *Model) resize() {
 	}
 	for _, r := range m.layout() {
 		iw, ih := frame.InnerSize(r.w, r.h)
-		if s, ok := m.panes[r.pane].(sizer); ok {
+		if s, ok := m.paneAt(r.pane).(sizer); ok {
 			s.SetSize(iw, ih)
 		}
 	}
-	if !m.tiled() { // every pane may come to the front at the same size
+	if m.overlay == nil && !m.tiled() { // every pane may come to the front at the same size
 		for i, p := range m.panes {
 			if s, ok := p.(sizer); ok && i != m.focus {
 				iw, ih := frame.InnerSize(m.width, max(m.height-m.chromeLines(), 0))
@@ -83,4 +89,12 @@ func (m *Model) resize() {
 			}
 		}
 	}
+}
+
+// paneAt is the pane a rect shows: -1 is the open overlay.
+func (m *Model) paneAt(i int) pane.Pane {
+	if i < 0 {
+		return m.overlay
+	}
+	return m.panes[i]
 }

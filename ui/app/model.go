@@ -8,6 +8,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/keys"
@@ -26,6 +28,23 @@ type Config struct {
 	Demo     bool
 	ReadOnly bool
 	Theme    *theme.Theme // nil: theme.FromEnv()
+	// Project loads the local project directory the checklist reads for
+	// app (fly.toml, Dockerfile, …); nil means there is none.
+	Project      func(app string) (*repo.Project, []error)
+	CheckOptions checklist.Options
+}
+
+type projectFiles struct {
+	project *repo.Project
+	errs    []error
+}
+
+func (c Config) projectFor(app string) projectFiles {
+	if c.Project == nil {
+		return projectFiles{}
+	}
+	p, errs := c.Project(app)
+	return projectFiles{p, errs}
 }
 
 // Model is the root bubbletea model.
@@ -45,6 +64,8 @@ type Model struct {
 	width, height int
 	panes         []pane.Pane
 	machines      *machines.Model
+	checklist     pane.Pane
+	overlay       pane.Pane // shown instead of the tiles while non-nil
 	focus         int
 	help          bool
 	switcher      *switcher
@@ -93,7 +114,10 @@ func (m *Model) resetApp(app string) {
 	m.fetch = newFetchState()
 	m.fail = failure{}
 	m.fatal = nil
-	m.machines, m.panes = buildPanes(pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly})
+	pctx := pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly}
+	m.machines, m.panes = buildPanes(pctx)
+	m.checklist = m.buildChecklist(pctx)
+	m.overlay = nil
 	m.focus = 0
 	m.switcher = nil
 	m.resize()
@@ -119,16 +143,21 @@ func (m *Model) now() time.Time {
 // setData hands the snapshot to every pane.
 func (m *Model) setData() {
 	now := m.now()
-	for _, p := range m.panes {
+	for _, p := range m.allPanes() {
 		p.SetData(m.app, now)
 	}
+}
+
+// allPanes are the tiles and the overlays: everything that receives data.
+func (m *Model) allPanes() []pane.Pane {
+	return append(append([]pane.Pane{}, m.panes...), m.checklist)
 }
 
 // staler is implemented by panes that can dim their last good data.
 type staler interface{ SetStale(bool) }
 
 func (m *Model) setStale(stale bool) {
-	for _, p := range m.panes {
+	for _, p := range m.allPanes() {
 		if s, ok := p.(staler); ok {
 			s.SetStale(stale)
 		}

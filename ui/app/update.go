@@ -60,7 +60,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	// Anything else (a pane's own messages) goes to every pane.
 	var cmds []tea.Cmd
-	for _, p := range m.panes {
+	for _, p := range m.allPanes() {
 		cmds = append(cmds, p.Update(msg))
 	}
 	return m, tea.Batch(cmds...)
@@ -96,6 +96,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.overlay != nil {
+		return m.updateOverlayKey(msg)
+	}
 	focused := m.panes[m.focus]
 	if focused.Capturing() {
 		return m, focused.Update(msg)
@@ -112,6 +115,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Command):
 		m.switcher = newSwitcher()
 		return m, m.appsCmd()
+	case key.Matches(msg, k.Checklist):
+		m.openOverlay(m.checklist)
 	case key.Matches(msg, k.Refresh):
 		return m, tea.Batch(m.listCmd(), m.logsCmd())
 	default:

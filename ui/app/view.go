@@ -45,11 +45,13 @@ func (m Model) body(h int) string {
 	now := m.now()
 	rows := make([]string, h)
 	for _, r := range m.layout() {
-		p := m.panes[r.pane]
-		focused := r.pane == m.focus
+		p := m.paneAt(r.pane)
+		focused := r.pane == m.focus || r.pane < 0
 		iw, ih := frame.InnerSize(r.w, r.h)
 		title := p.Title()
-		if !m.tiled() && len(m.panes) > 1 {
+		if r.pane < 0 {
+			title += " · esc back"
+		} else if !m.tiled() && len(m.panes) > 1 {
 			title += " · " + itoa(r.pane+1) + "/" + itoa(len(m.panes)) + " · tab next"
 		}
 		box := strings.Split(frame.Box(m.theme, title, focused, p.View(iw, ih, focused, now), r.w, r.h), "\n")

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// flywake check against each demo app gives the verdicts its story implies
+// and the documented exit code; the JSON has the documented shape.
+func TestCheckDemoApps(t *testing.T) {
+	tests := []struct {
+		app      string
+		wantCode int
+		want     map[string]string // item id → status
+	}{
+		{"sleepy-api", checkFailures, map[string]string{
+			"release_work": "fail", "bytecode": "fail", "sleep_wake": "fail", "edge_origin": "fail"}},
+		{"snappy-api", checkOK, map[string]string{
+			"cold_start": "pass", "release_work": "pass", "bytecode": "pass", "sleep_wake": "pass",
+			"edge_origin": "pass", "crash_loop": "pass", "concurrency": "pass", "health_checks": "pass"}},
+		{"crashy-api", checkFailures, map[string]string{"crash_loop": "fail"}},
+		{"backlog-web", checkFailures, map[string]string{"concurrency": "fail"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.app, func(t *testing.T) {
+			out, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", tt.app, "--format", "json")
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.wantCode, errOut)
+			}
+			var rep struct {
+				App   string `json:"app"`
+				Items []struct {
+					ID       string `json:"id"`
+					Title    string `json:"title"`
+					Status   string `json:"status"`
+					Evidence []struct {
+						Text   string `json:"text"`
+						Source string `json:"source"`
+					} `json:"evidence"`
+					Fix string `json:"fix"`
+				} `json:"items"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+			}
+			if rep.App != tt.app || len(rep.Items) != 8 {
+				t.Fatalf("app %q with %d items, want %q with 8", rep.App, len(rep.Items), tt.app)
+			}
+			got := map[string]string{}
+			for _, it := range rep.Items {
+				got[it.ID] = it.Status
+				if it.Title == "" || (it.Status != "n/a" && len(it.Evidence) == 0) {
+					t.Errorf("item %s lacks a title or evidence", it.ID)
+				}
+				if (it.Status == "fail" || it.Status == "warn") && it.Fix == "" {
+					t.Errorf("item %s is %s without a fix", it.ID, it.Status)
+				}
+			}
+			for id, want := range tt.want {
+				if got[id] != want {
+					t.Errorf("%s: %s, want %s", id, got[id], want)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckRejectsUnknownFormat(t *testing.T) {
+	_, _, code := runFlywake(t, nil, "check", "--demo", "--format", "yaml")
+	if code != checkCannotRun {
+		t.Errorf("exit %d, want %d", code, checkCannotRun)
+	}
+}
+
+func TestCheckUnknownAppCannotCheck(t *testing.T) {
+	_, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", "no-such-app")
+	if code != checkCannotRun {
+		t.Errorf("exit %d, want %d (%s)", code, checkCannotRun, errOut)
+	}
+}
