@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/waketest"
+)
+
+// wakeFlags are the flags of `flywake wake`.
+type wakeFlags struct {
+	mode          string
+	requests      int
+	path          string
+	timeout       time.Duration
+	all           bool
+	yes           bool
+	asJSON        bool
+	forceInstance string
+	allowForced   bool
+	url           string
+}
+
+// isTerminal reports whether r is an interactive terminal (tests replace it).
+var isTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func newWakeCmd(g *globalFlags) *cobra.Command {
+	w := &wakeFlags{}
+	cmd := &cobra.Command{
+		Use:   "wake",
+		Short: "Run the suspend-vs-stop wake test headless",
+		Long: `wake puts the app's machines to sleep through the Machines API (stop, suspend,
+or both one after the other), then sends a burst of concurrent requests to the
+app's public hostname the way users arrive — through the edge, which must wake
+the machines itself — and reports what the requests saw next to what the
+platform did: when each machine reached "started" and when it first served.
+
+By default it sleeps the machines autostop would put to sleep (all but
+min_machines_running; --all takes every one) and sends max(40, running ×
+soft_limit + 1) requests to the service's HTTP check path. It asks for
+confirmation naming the machines unless --yes. Times are platform time.
+
+Exit status: 0 the test ran to its end (whatever the requests answered),
+1 it could not run (refused, preflight failed, aborted). With --json, stdout
+holds only JSON; progress goes to stderr. Results are also saved under
+$XDG_STATE_HOME/flywake/wake (else ~/.local/state/flywake/wake).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runWake(cmd, g, w)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&w.mode, "mode", "both", "stop, suspend, or both (stop run, then suspend run, side by side)")
+	f.IntVar(&w.requests, "requests", 0, "requests in the burst (default max(40, running × soft_limit + 1); at most 2000)")
+	f.StringVar(&w.path, "path", "", "path to request (default: the service's HTTP check path, else /)")
+	f.DurationVar(&w.timeout, "timeout", waketest.DefaultTimeout, "per-request timeout, platform time")
+	f.BoolVar(&w.all, "all", false, "put every machine of the service to sleep, min_machines_running ones too")
+	f.BoolVar(&w.yes, "yes", false, "do not ask for confirmation")
+	f.BoolVar(&w.asJSON, "json", false, "print JSON only (progress goes to stderr)")
+	f.StringVar(&w.forceInstance, "force-instance", "", "pin every request to this machine with fly-force-instance-id (refused unless --allow-forced-instance)")
+	f.BoolVar(&w.allowForced, "allow-forced-instance", false, "run a --force-instance test anyway; the result is marked not representative")
+	f.StringVar(&w.url, "url", "", "send the requests here instead of https://<app>.fly.dev")
+	return cmd
+}
+
+func runWake(cmd *cobra.Command, g *globalFlags, w *wakeFlags) error {
+	stderr := cmd.ErrOrStderr()
+	if g.readonly {
+		return &exitError{code: 1, err: errors.New("--readonly: the wake test stops or suspends machines, so it is off in read-only mode")}
+	}
+	mode, err := waketest.ParseMode(w.mode)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	setup := waketest.Setup{
+		App: g.app, Mode: mode, All: w.all, Requests: w.requests, Path: w.path, Timeout: w.timeout,
+		URL: w.url, ForceInstance: w.forceInstance, AllowForcedInstance: w.allowForced, Speed: 1,
+	}
+	// Refuse what needs no platform before touching it (a forced instance
+	// is refused before any API call).
+	probe := setup
+	if probe.App == "" {
+		probe.App = "app"
+	}
+	if err := probe.Validate(); err != nil {
+		return &exitError{code: 1, err: err}
+	}
+
+	ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stopSignals()
+	p, err := connect(ctx, g, true)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	defer p.close()
+	setup.App = p.app
+	setup.Secrets = []string{p.token}
+	if p.demo {
+		setup.AppURL = p.sim.EdgeURL(p.app)
+		setup.Speed = p.sim.Clock().Speed()
+	}
+	env := waketest.Env{API: p.source.Client, Now: p.source.Now}
+	plan, err := waketest.Prepare(ctx, env, setup)
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("preflight: %s", fly.Redact(err.Error(), p.token))}
+	}
+	writePlan(stderr, plan)
+	if !w.yes {
+		if err := confirm(cmd.InOrStdin(), stderr, plan); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+	}
+
+	dir := ""
+	if home, herr := os.UserHomeDir(); herr == nil {
+		dir = waketest.StateDir(os.Getenv, home)
+	}
+	var previous *waketest.Report
+	if dir != "" {
+		previous, _, _ = waketest.LoadLast(dir, p.app)
+	}
+
+	progress := newWakeProgress(stderr)
+	report, runErr := plan.Run(ctx, progress.event)
+	if report == nil {
+		return &exitError{code: 1, err: errors.New(fly.Redact(runErr.Error(), p.token))}
+	}
+	if dir != "" {
+		if path, err := report.Save(dir, time.Now()); err != nil {
+			fmt.Fprintln(stderr, "flywake: could not save the result:", err)
+		} else {
+			fmt.Fprintln(stderr, "saved", path)
+		}
+	}
+	out := cmd.OutOrStdout()
+	if w.asJSON {
+		b, err := report.Encode()
+		if err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		if _, err := out.Write(b); err != nil {
+			return err
+		}
+	} else {
+		writeWakeText(out, report, previous)
+	}
+	if runErr != nil {
+		return &exitError{code: 1, err: errors.New(fly.Redact(runErr.Error(), p.token))}
+	}
+	return nil
+}
+
+// writePlan says what the test is about to do.
+func writePlan(w io.Writer, p *waketest.Plan) {
+	fmt.Fprintf(w, "wake test of %s (%s): %d requests to %s%s\n", p.Setup.App, p.Setup.Mode, p.Requests, p.URL, p.Path)
+	for _, t := range p.Targets {
+		line := fmt.Sprintf("  %s %-10s", t.ID, t.State)
+		if len(t.Blockers) > 0 {
+			line += "  suspend blocked by " + strings.Join(t.Blockers, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+	if len(p.Kept) > 0 {
+		fmt.Fprintf(w, "  kept running (min_machines_running): %s\n", strings.Join(p.Kept, ", "))
+	}
+	for _, warn := range p.Warnings {
+		fmt.Fprintln(w, "  warning:", warn)
+	}
+}
+
+// confirm asks y/N on stderr; without a terminal it refuses.
+func confirm(in io.Reader, w io.Writer, p *waketest.Plan) error {
+	verb := map[waketest.Mode]string{waketest.ModeStop: "stop", waketest.ModeSuspend: "suspend", waketest.ModeBoth: "stop, then suspend,"}[p.Setup.Mode]
+	if !isTerminal(in) {
+		return fmt.Errorf("the wake test would %s %d machines of %s; there is no terminal to confirm on — pass --yes to run it",
+			verb, len(p.Targets), p.Setup.App)
+	}
+	fmt.Fprintf(w, "This will %s %d machines of %s (%s). Continue? [y/N] ", verb, len(p.Targets), p.Setup.App,
+		strings.Join(p.TargetIDs(), ", "))
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return errors.New("not confirmed; nothing was changed")
+}
+
+// wakeProgress prints the test's steps on stderr.
+type wakeProgress struct {
+	w        io.Writer
+	lastTick int
+}
+
+func newWakeProgress(w io.Writer) *wakeProgress { return &wakeProgress{w: w} }
+
+func (p *wakeProgress) event(e waketest.Event) {
+	switch e.Kind {
+	case waketest.EventPhase:
+		fmt.Fprintf(p.w, "[%s] %s\n", e.Mode, e.Text)
+		p.lastTick = 0
+	case waketest.EventSuspendRefused:
+		fmt.Fprintf(p.w, "[%s] %s: suspend refused: %s — stopping it instead\n", e.Mode, e.Machine, e.Text)
+	case waketest.EventMachineStarted:
+		fmt.Fprintf(p.w, "[%s] %s at %s\n", e.Mode, e.Text, waketest.FormatMS(e.At))
+	case waketest.EventMachineServing:
+		fmt.Fprintf(p.w, "[%s] %s first served at %s\n", e.Mode, e.Machine, waketest.FormatMS(e.At))
+	case waketest.EventRequest:
+		pr := e.Progress
+		step := max(pr.Planned/4, 1)
+		if pr.Done == pr.Planned || pr.Done-p.lastTick >= step {
+			p.lastTick = pr.Done
+			fmt.Fprintf(p.w, "[%s] requests %d/%d done: %d ok, %d failed\n", e.Mode, pr.Done, pr.Planned, pr.OK, pr.Failed)
+		}
+	case waketest.EventRunDone:
+		fmt.Fprintf(p.w, "[%s] %s\n", e.Mode, e.Text)
+	}
+}
+
+// writeWakeText prints the side-by-side table and what the reader must know.
+func writeWakeText(w io.Writer, r *waketest.Report, previous *waketest.Report) {
+	fmt.Fprintf(w, "wake test of %s, release %s, %s%s (times are platform time, speed %g)\n", r.App, r.Release, r.URL, r.Path, r.Speed)
+	if !r.Representative {
+		fmt.Fprintln(w, "NOT REPRESENTATIVE: every request was pinned with fly-force-instance-id, a path no user takes")
+	}
+	header, rows := waketest.Table(r.Runs)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, row := range rows {
+		fmt.Fprintln(tw, row.Label+"\t"+strings.Join(row.Cells, "\t"))
+	}
+	tw.Flush()
+	for _, run := range r.Runs {
+		for _, n := range run.Notes {
+			fmt.Fprintf(w, "note (%s): %s\n", run.Mode, n)
+		}
+		for _, id := range run.WokenUnserved {
+			fmt.Fprintf(w, "note (%s): %s woke but served none of our requests (other traffic woke it, or it was still booting when ours gave up)\n", run.Mode, id)
+		}
+	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintln(w, "warning:", warn)
+	}
+	if r.Aborted {
+		fmt.Fprintln(w, "ABORTED: machines were left as last seen:")
+		if len(r.Runs) > 0 {
+			for _, m := range lastRunWithMachines(r).Machines {
+				if m.Target {
+					fmt.Fprintf(w, "  %s %s\n", m.ID, m.After)
+				}
+			}
+		}
+	}
+	if previous != nil {
+		for _, run := range previous.Runs {
+			fmt.Fprintf(w, "previous test (%s, release %s): %s %d ok / %d failed, p95 %s, first 200 %s\n",
+				previous.StartedAt.Format("2006-01-02 15:04"), previous.Release, run.Mode, run.OK, run.Failed,
+				waketest.FormatMS(run.P95MS), waketest.FormatMS(run.First200MS))
+		}
+	}
+}
+
+func lastRunWithMachines(r *waketest.Report) waketest.Run {
+	for i := len(r.Runs) - 1; i >= 0; i-- {
+		if len(r.Runs[i].Machines) > 0 {
+			return r.Runs[i]
+		}
+	}
+	return r.Runs[0]
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runFlywake runs the root command with args and returns stdout, stderr and
+// the exit code the process would have.
+func runFlywake(t *testing.T, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	if stdin != nil {
+		root.SetIn(stdin)
+	}
+	err := root.Execute()
+	code := 0
+	if err != nil {
+		code = 1
+		var ee *exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		errOut.WriteString(err.Error())
+	}
+	return out.String(), errOut.String(), code
+}
+
+func TestWakeRefusals(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	tests := []struct {
+		name    string
+		stdin   io.Reader
+		args    []string
+		wantErr string
+	}{
+		{"readonly", nil, []string{"wake", "--demo", "--readonly", "--yes"}, "read-only"},
+		{"forced instance", nil, []string{"wake", "--demo", "--yes", "--force-instance", "148e"}, "bypasses the proxy's wake logic"},
+		{"bad mode", nil, []string{"wake", "--demo", "--yes", "--mode", "restart"}, "mode must be"},
+		{"no terminal, no --yes", strings.NewReader("y\n"), []string{"wake", "--demo", "--speed", "50", "-a", "snappy-api"}, "pass --yes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runFlywake(t, tt.stdin, tt.args...)
+			if code != 1 || !strings.Contains(errOut, tt.wantErr) || out != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 1 and %q", code, out, errOut, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestWakeConfirmation(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	defer func(f func(io.Reader) bool) { isTerminal = f }(isTerminal)
+	isTerminal = func(io.Reader) bool { return true }
+	_, errOut, code := runFlywake(t, strings.NewReader("n\n"), "wake", "--demo", "--speed", "50", "-a", "snappy-api", "--mode", "stop")
+	if code != 1 || !strings.Contains(errOut, "not confirmed") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	// The question names the app and the machines.
+	if !strings.Contains(errOut, "This will stop 3 machines of snappy-api (") {
+		t.Errorf("confirmation %q does not name the app and machines", errOut)
+	}
+}
+
+func TestWakeJSON(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	out, errOut, code := runFlywake(t, nil, "wake", "--demo", "--speed", "30", "--seed", "3", "-a", "snappy-api",
+		"--mode", "suspend", "--yes", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		App   string  `json:"app"`
+		Speed float64 `json:"speed"`
+		Runs  []struct {
+			Mode     string `json:"mode"`
+			OK       int    `json:"ok"`
+			Requests int    `json:"requests"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("stdout is not only JSON: %v\n%s", err, out)
+	}
+	if doc.App != "snappy-api" || doc.Speed != 30 || len(doc.Runs) != 1 || doc.Runs[0].Mode != "suspend" || doc.Runs[0].OK != doc.Runs[0].Requests {
+		t.Errorf("report %+v", doc)
+	}
+	if !strings.Contains(errOut, "[suspend] sending 40 requests") {
+		t.Errorf("progress missing from stderr: %s", errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(state, "flywake", "wake", "snappy-api-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("saved files %v, want one", files)
+	}
+	saved, _ := os.ReadFile(files[0])
+	if strings.Contains(string(saved), "flysim_") {
+		t.Error("the saved result holds the demo token")
+	}
+}

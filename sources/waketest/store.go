@@ -1,0 +1,134 @@
+package waketest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+const redacted = "[REDACTED]"
+
+// StateDir is where results are kept: $XDG_STATE_HOME/flywake/wake, else
+// ~/.local/state/flywake/wake. Pure: pass os.Getenv and the home directory.
+func StateDir(getenv func(string) string, home string) string {
+	if x := strings.TrimSpace(getenv("XDG_STATE_HOME")); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "flywake", "wake")
+	}
+	return filepath.Join(home, ".local", "state", "flywake", "wake")
+}
+
+// Encode renders the report as indented JSON with every secret the setup
+// named replaced, whatever field it might have slipped into.
+func (r *Report) Encode() ([]byte, error) {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	s := string(b)
+	for _, sec := range r.secrets {
+		if len(sec) < 6 { // never blank short common substrings
+			continue
+		}
+		s = strings.ReplaceAll(s, sec, redacted)
+		if q, err := json.Marshal(sec); err == nil { // its JSON-escaped form too
+			s = strings.ReplaceAll(s, strings.Trim(string(q), `"`), redacted)
+		}
+	}
+	return []byte(s + "\n"), nil
+}
+
+// Save writes the report to dir as <app>-<UTC time>.json (created 0700, the
+// file 0600) and returns the path. now names the file.
+func (r *Report) Save(dir string, now time.Time) (string, error) {
+	b, err := r.Encode()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("saving the wake test: %w", err)
+	}
+	base := safeName(r.App) + "-" + now.UTC().Format("20060102T150405.000Z")
+	path := filepath.Join(dir, base+".json")
+	for i := 2; fileExists(path); i++ {
+		path = filepath.Join(dir, fmt.Sprintf("%s-%d.json", base, i))
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return "", fmt.Errorf("saving the wake test: %w", err)
+	}
+	return path, nil
+}
+
+// LoadLast reads the newest saved report of app in dir; (nil, "", nil) when
+// there is none.
+func LoadLast(dir, app string) (*Report, string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	prefix := safeName(app) + "-"
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		rest := strings.TrimPrefix(n, prefix)
+		// The time must follow the prefix directly, so "api" never picks up
+		// "api-v2"'s results.
+		if e.Type().IsRegular() && strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".json") &&
+			len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, "", nil
+	}
+	sort.Slice(names, func(i, j int) bool { return stamp(names[i]) > stamp(names[j]) })
+	path := filepath.Join(dir, names[0])
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return &rep, path, nil
+}
+
+// stamp orders file names by time, then by the -N suffix.
+func stamp(name string) string {
+	name = strings.TrimSuffix(name, ".json")
+	i := strings.LastIndex(name, "Z")
+	if i < 0 {
+		return name
+	}
+	j := strings.LastIndexByte(name[:i], '-')
+	suffix := name[i+1:]
+	return name[j+1:i+1] + fmt.Sprintf("%08s", strings.TrimPrefix(suffix, "-"))
+}
+
+func safeName(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
+			b.WriteRune(c)
+		} else {
+			b.WriteRune('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "app"
+	}
+	return b.String()
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

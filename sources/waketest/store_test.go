@@ -1,0 +1,80 @@
+package waketest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStateDir(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_STATE_HOME": "/x/state"}, "/x/state/flywake/wake"},
+		{map[string]string{"XDG_STATE_HOME": "relative"}, "/home/u/.local/state/flywake/wake"},
+		{nil, "/home/u/.local/state/flywake/wake"},
+	}
+	for _, tt := range tests {
+		if got := StateDir(env(tt.env), "/home/u"); got != tt.want {
+			t.Errorf("StateDir(%v) = %s, want %s", tt.env, got, tt.want)
+		}
+	}
+}
+
+func TestSaveLoadLastAndScrub(t *testing.T) {
+	dir := t.TempDir()
+	const secret = "FlyV1 fm2_supersecrettoken"
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	mk := func(app, release string) *Report {
+		return &Report{App: app, Release: release, Runs: []Run{}, secrets: []string{secret},
+			Warnings: []string{"a warning that somehow quotes " + secret}}
+	}
+	for _, s := range []struct {
+		r  *Report
+		at time.Time
+	}{
+		{mk("api", "1"), t0},
+		{mk("api", "3"), t0.Add(2 * time.Hour)},
+		{mk("api", "2"), t0.Add(time.Hour)},
+		{mk("api-v2", "9"), t0.Add(3 * time.Hour)},
+		{mk("api", "4"), t0.Add(2 * time.Hour)}, // same instant: gets a -2 suffix, is newer
+	} {
+		path, err := s.r.Save(dir, s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "supersecret") || !strings.Contains(string(b), redacted) {
+			t.Errorf("%s holds the secret or was not scrubbed:\n%s", path, b)
+		}
+		if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v, want 0600", path, st.Mode().Perm())
+		}
+	}
+	last, path, err := LoadLast(dir, "api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last == nil || last.Release != "4" || filepath.Base(path) != "api-20260301T120000.000Z-2.json" {
+		t.Fatalf("LoadLast = %+v from %s, want release 4", last, path)
+	}
+	if r, _, err := LoadLast(dir, "nope"); r != nil || err != nil {
+		t.Errorf("LoadLast of an app with no results = %v, %v", r, err)
+	}
+	if r, _, err := LoadLast(filepath.Join(dir, "missing"), "api"); r != nil || err != nil {
+		t.Errorf("LoadLast of a missing dir = %v, %v", r, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "api-20990101T000000.000Z.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadLast(dir, "api"); err == nil {
+		t.Error("a corrupt newest file gave no error")
+	}
+}

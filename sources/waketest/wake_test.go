@@ -1,0 +1,301 @@
+package waketest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/flywake/flywake/sources/flysim"
+)
+
+// swapText is what the Machines API answers when swap blocks a suspend.
+const swapText = "failed_precondition: Machines with swap cannot be suspended"
+
+func runDemo(t *testing.T, d *demo, s Setup, ctx context.Context, onEvent func(Event)) (*Report, error) {
+	t.Helper()
+	p, err := Prepare(ctx, d.env(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Run(ctx, onEvent)
+}
+
+// The scale-to-zero app: stop shows 24–33 s cold boots and the proxy's
+// 502s; suspend is refused by swap (the API's words) and falls back to stop.
+//
+// Whether one boot outlasts the proxy's 30 s patience is chance (flysim
+// draws boot phases at random and concurrent API calls reorder the draws),
+// so the test wakes all nine machines (121 requests: 12 for the kept one, 12
+// held per woken one) and sets the patience to 28 s, inside the boot range:
+// some boots then always outlast it and some always make it.
+func TestSleepyBoth(t *testing.T) {
+	t.Parallel()
+	d := startDemo(t, flysim.Options{Speed: 20, Seed: 5, ProxyPatience: 28 * time.Second})
+	var rec recorder
+	s := d.setup(flysim.DemoScaleToZero, ModeBoth)
+	s.Requests = 121
+	rep, err := runDemo(t, d, s, context.Background(), rec.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 2 || rep.Runs[0].Mode != ModeStop || rep.Runs[1].Mode != ModeSuspend {
+		t.Fatalf("runs %+v", rep.Runs)
+	}
+	stop, sus := rep.Runs[0], rep.Runs[1]
+	if stop.Sent != 121 || stop.OK+stop.Failed != 121 {
+		t.Errorf("stop run sent %d, %d ok + %d failed, want 121", stop.Sent, stop.OK, stop.Failed)
+	}
+	if stop.ByErrClass["proxy_5xx"] == 0 || stop.ByStatus["502"] == 0 {
+		t.Errorf("stop run shows no proxy failures: %v", stop.ByStatus)
+	}
+	if stop.P50MS < 24_000 || stop.MachinesWoken < 5 {
+		t.Errorf("stop run p50 %d ms, %d woken: want the long boots", stop.P50MS, stop.MachinesWoken)
+	}
+	for id, gap := range stop.StartedToServingMS {
+		if gap < 20_000 {
+			t.Errorf("stop run: %s went from started to serving in %d ms, want a cold boot's 20 s+", id, gap)
+		}
+	}
+	for _, m := range stop.Machines {
+		if m.StartedMS >= 0 && (m.Wake != "cold boot" || m.WokenBy != "fly-proxy") {
+			t.Errorf("stop run: %s woke by %q from %q, want a cold boot by fly-proxy", m.ID, m.Wake, m.WokenBy)
+		}
+	}
+	if strings.Join(sus.SuspendBlockedBy, "|") != swapText || !sus.FellBackToStop {
+		t.Errorf("suspend run blocked by %q, fell back %v", sus.SuspendBlockedBy, sus.FellBackToStop)
+	}
+	targets := 0
+	for _, m := range sus.Machines {
+		if !m.Target {
+			continue
+		}
+		targets++
+		if m.SuspendRefused != swapText || !m.FellBackToStop || m.Slept != "stopped" {
+			t.Errorf("suspend run machine %+v", m)
+		}
+	}
+	if targets != 9 || rec.count(EventSuspendRefused) != 9 || rec.count(EventRunDone) != 2 {
+		t.Errorf("%d targets, %d refusals, %d runs done; want 9, 9, 2", targets, rec.count(EventSuspendRefused), rec.count(EventRunDone))
+	}
+	if rec.count(EventRequest) != 242 {
+		t.Errorf("%d request events, want 242", rec.count(EventRequest))
+	}
+	checkJSONShape(t, rep)
+	checkNoToken(t, rep, d.sim.Token())
+}
+
+// The tuned app: suspend answers every request with 200 within 2.5 s;
+// stop is at least 5× slower at p95.
+func TestSnappySuspendBeatsStop(t *testing.T) {
+	t.Parallel()
+	d := startDemo(t, flysim.Options{Speed: 20, Seed: 3})
+	rep, err := runDemo(t, d, d.setup(flysim.DemoTuned, ModeBoth), context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, sus := rep.Run(ModeStop), rep.Run(ModeSuspend)
+	if sus.OK != sus.Requests || sus.Requests < 40 {
+		t.Errorf("suspend run: %d ok of %d (%v)", sus.OK, sus.Requests, sus.ByStatus)
+	}
+	if sus.SlowestMS > 2500 || sus.SlowestMS < 0 {
+		t.Errorf("suspend run slowest %d ms, want ≤ 2500", sus.SlowestMS)
+	}
+	if stop.P95MS < 5*sus.P95MS {
+		t.Errorf("stop p95 %d ms is not 5× suspend p95 %d ms", stop.P95MS, sus.P95MS)
+	}
+	if len(sus.SuspendBlockedBy) != 0 || sus.FellBackToStop || sus.MachinesWoken == 0 {
+		t.Errorf("suspend run: blocked %v, fell back %v, woken %d", sus.SuspendBlockedBy, sus.FellBackToStop, sus.MachinesWoken)
+	}
+	for _, m := range sus.Machines {
+		if m.Target && m.Slept != "suspended" {
+			t.Errorf("%s slept %q, want suspended", m.ID, m.Slept)
+		}
+		if m.StartedMS >= 0 && m.Wake != "resume" {
+			t.Errorf("%s woke by %q, want resume", m.ID, m.Wake)
+		}
+	}
+	if !rep.Representative || !stop.Representative || !sus.Representative {
+		t.Error("an unpinned run must be representative")
+	}
+}
+
+func totalCalls(sim *flysim.Sim) int {
+	n := 0
+	for _, c := range sim.APICalls() {
+		n += c
+	}
+	return n
+}
+
+func TestForcedInstance(t *testing.T) {
+	t.Parallel()
+	d := startDemo(t, flysim.Options{Speed: 20, Seed: 4, NoTraffic: true})
+	ms, err := d.client.ListMachines(context.Background(), flysim.DemoTuned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.sim.ResetAPICalls()
+	s := d.setup(flysim.DemoTuned, ModeSuspend)
+	s.ForceInstance, s.Requests = ms[0].ID, 5
+	if _, err := Prepare(context.Background(), d.env(), s); !errors.Is(err, ErrForcedInstance) {
+		t.Fatalf("Prepare = %v, want ErrForcedInstance", err)
+	}
+	if n := totalCalls(d.sim); n != 0 {
+		t.Fatalf("a refused forced-instance test made %d API calls: %v", n, d.sim.APICalls())
+	}
+	s.AllowForcedInstance = true
+	rep, err := runDemo(t, d, s, context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Representative || rep.Runs[0].Representative {
+		t.Error("a pinned run is marked representative")
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "not representative") {
+		t.Errorf("warnings %q do not say so", rep.Warnings)
+	}
+	if b, _ := rep.Encode(); strings.Contains(string(b), ms[0].ID) && strings.Contains(string(b), "force") {
+		// the machine id may appear as a target; the header's value must not be recorded as a header
+		t.Log("machine id appears in the report as a machine, which is fine")
+	}
+}
+
+// Aborting while requests are held by the proxy keeps what arrived, marks
+// the rest cut off, and says where every machine was left.
+func TestAbortMidBurst(t *testing.T) {
+	t.Parallel()
+	d := startDemo(t, flysim.Options{Speed: 20, Seed: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var okSeen atomic.Int64
+	rep, err := runDemo(t, d, d.setup(flysim.DemoScaleToZero, ModeBoth), ctx, func(e Event) {
+		if e.Kind == EventRequest && e.Request.OK() && okSeen.Add(1) == 5 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, ErrAborted) {
+		t.Fatalf("Run = %v, want ErrAborted", err)
+	}
+	if !rep.Aborted || len(rep.Runs) != 2 {
+		t.Fatalf("report aborted %v, %d runs", rep.Aborted, len(rep.Runs))
+	}
+	stop, sus := rep.Runs[0], rep.Runs[1]
+	if !stop.Aborted || stop.CutOff == 0 || stop.OK < 5 || stop.OK+stop.Failed+stop.CutOff != stop.Sent {
+		t.Errorf("stop run: aborted %v ok %d failed %d cut off %d sent %d", stop.Aborted, stop.OK, stop.Failed, stop.CutOff, stop.Sent)
+	}
+	if !strings.Contains(stop.Missing, "cut off in flight") || !strings.HasSuffix(stop.Missing, ": aborted") {
+		t.Errorf("stop run missing = %q", stop.Missing)
+	}
+	if !sus.Aborted || sus.Sent != 0 || sus.Missing != "run not started: aborted" {
+		t.Errorf("suspend run: %+v", sus)
+	}
+	for _, m := range stop.Machines {
+		if m.After == "" {
+			t.Errorf("%s has no last seen state", m.ID)
+		}
+	}
+}
+
+func TestAbortWhileSleeping(t *testing.T) {
+	t.Parallel()
+	d := startDemo(t, flysim.Options{Speed: 20, Seed: 5})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rep, err := runDemo(t, d, d.setup(flysim.DemoTuned, ModeSuspend), ctx, func(e Event) {
+		if e.Kind == EventMachineState {
+			cancel()
+		}
+	})
+	if !errors.Is(err, ErrAborted) || rep == nil {
+		t.Fatalf("Run = %v, want ErrAborted", err)
+	}
+	r := rep.Runs[0]
+	if r.Sent != 0 || r.Missing != "requests 1–40 not sent: aborted while putting machines to sleep" || !r.Aborted {
+		t.Errorf("run sent %d, missing %q, aborted %v", r.Sent, r.Missing, r.Aborted)
+	}
+	targets := 0
+	for _, m := range r.Machines {
+		if m.Target {
+			targets++
+			if m.After == "" {
+				t.Errorf("%s has no last seen state", m.ID)
+			}
+		}
+	}
+	if targets != 3 {
+		t.Errorf("%d target rows, want 3", targets)
+	}
+}
+
+// checkJSONShape asserts every documented key is present.
+func checkJSONShape(t *testing.T, rep *Report) {
+	t.Helper()
+	b, err := rep.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	has := func(where string, m map[string]any, keys ...string) {
+		for _, k := range keys {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s lacks %q", where, k)
+			}
+		}
+	}
+	has("report", doc, "app", "speed", "started_at", "release", "mode", "url", "path", "process_group",
+		"representative", "aborted", "targets", "kept_running", "runs", "warnings")
+	for _, r := range doc["runs"].([]any) {
+		run := r.(map[string]any)
+		has("run", run, "mode", "requests", "sent", "ok", "failed", "cut_off", "by_status", "by_err_class",
+			"p50_ms", "p95_ms", "max_ms", "first_200_ms", "slowest_ms", "start_skew_ms", "machines_woken",
+			"started_to_serving_ms", "woken_unserved", "suspend_blocked_by", "fell_back_to_stop", "representative",
+			"aborted", "missing", "notes", "machines", "results")
+		for _, m := range run["machines"].([]any) {
+			has("machine", m.(map[string]any), "id", "target", "state_before", "slept", "state_at_burst", "state_after",
+				"wake_ms", "started_ms", "serving_ms", "served")
+		}
+		for _, q := range run["results"].([]any) {
+			req := q.(map[string]any)
+			has("result", req, "index", "sent_ms", "ttfb_ms", "total_ms", "status", "err_class")
+			if req["status"].(float64) == 200 {
+				has("result", req, "machine", "request_id")
+			}
+		}
+	}
+}
+
+func checkNoToken(t *testing.T, rep *Report, token string) {
+	t.Helper()
+	b, err := rep.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), token) {
+		t.Error("the JSON holds the API token")
+	}
+	dir := t.TempDir()
+	path, err := rep.Save(dir, rep.StartedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(saved), token) || strings.Contains(strings.ToLower(string(saved)), "authorization") {
+		t.Error("the saved file holds the token or a header")
+	}
+	last, lpath, err := LoadLast(dir, rep.App)
+	if err != nil || lpath != path || last.Runs[0].OK != rep.Runs[0].OK || filepath.Dir(lpath) != dir {
+		t.Errorf("LoadLast = %v, %s, %v", last != nil, lpath, err)
+	}
+}
