@@ -2,6 +2,13 @@ package theme
 
 import "strings"
 
+// Glyphs for check levels (see the note on machine-state glyphs).
+const (
+	GlyphPass = "✓"
+	GlyphWarn = "!"
+	GlyphFail = "✗"
+)
+
 // Check levels used by verdicts and the pre-deploy checklist.
 const (
 	LevelPass    = "pass"
@@ -13,9 +20,9 @@ const (
 
 func buildLevels(t *Theme) map[string]StateLook {
 	return map[string]StateLook{
-		LevelPass:    {Glyph: "✔", Word: LevelPass, Style: t.Pass},
-		LevelWarn:    {Glyph: "!", Word: LevelWarn, Style: t.Warn},
-		LevelFail:    {Glyph: "✖", Word: LevelFail, Style: t.Fail},
+		LevelPass:    {Glyph: GlyphPass, Word: LevelPass, Style: t.Pass},
+		LevelWarn:    {Glyph: GlyphWarn, Word: LevelWarn, Style: t.Warn},
+		LevelFail:    {Glyph: GlyphFail, Word: LevelFail, Style: t.Fail},
 		LevelUnknown: {Glyph: "?", Word: LevelUnknown, Style: t.Unknown},
 		LevelNA:      {Glyph: "–", Word: LevelNA, Style: t.Dim},
 	}

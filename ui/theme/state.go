@@ -22,18 +22,20 @@ func (l StateLook) Plain() string { return l.Glyph + " " + l.Word }
 // Render is the styled "● started".
 func (l StateLook) Render() string { return l.Style.Render(l.Plain()) }
 
-// Glyphs for machine states. Each is one terminal cell wide.
+// Glyphs for machine states. Each is one terminal cell wide and present in
+// common monospace fonts (JetBrains Mono, the screenshots' font, lacks the
+// heavier dingbats such as ✔ ✖ ◐ ↻), so no state renders as a missing-glyph box.
 const (
 	GlyphStarted    = "●"
 	GlyphStopped    = "○"
-	GlyphSuspended  = "◐"
+	GlyphSuspended  = "◎"
 	GlyphRising     = "▲" // starting, resuming
 	GlyphFalling    = "▼" // stopping, suspending
-	GlyphRestarting = "↻"
-	GlyphReplacing  = "⟳" // replacing, updating
-	GlyphFailed     = "✖"
+	GlyphRestarting = "◔"
+	GlyphReplacing  = "◇" // replacing, updating
+	GlyphFailed     = "✗"
 	GlyphCreated    = "◌" // created, creating
-	GlyphDestroyed  = "✝" // destroying, destroyed
+	GlyphDestroyed  = "†" // destroying, destroyed
 	GlyphSuperseded = "·" // replaced, migrated: an old version, not a fault
 	GlyphUnknown    = "?"
 )

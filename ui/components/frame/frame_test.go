@@ -274,7 +274,7 @@ func TestNoColorOutputHasNoColourCodes(t *testing.T) {
 			t.Errorf("output %d has colour SGR %q", i, m)
 		}
 	}
-	if plain := ansi.Strip(outs[0]); !strings.Contains(plain, "✖ failed") || !strings.Contains(plain, "● started") {
+	if plain := ansi.Strip(outs[0]); !strings.Contains(plain, "✗ failed") || !strings.Contains(plain, "● started") {
 		t.Errorf("glyph and word lost under NO_COLOR:\n%s", plain)
 	}
 	if !strings.Contains(outs[0], "\x1b[1") {

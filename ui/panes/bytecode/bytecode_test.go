@@ -24,7 +24,7 @@ func TestBytecodePane(t *testing.T) {
 		notWant []string
 	}{
 		{"0 .pyc fails with the fix", ten, map[string]probe{digestA: ok(sleepyProbe)}, []string{
-			"✖ fail 0 of 5,707 .py files in site-packages have bytecode; PYTHONDONTWRITEBYTECODE=1 and no compileall",
+			"✗ fail 0 of 5,707 .py files in site-packages have bytecode; PYTHONDONTWRITEBYTECODE=1 and no compileall",
 			"image sha256:aaaa1111bbbb · 10 machines, 1 running",
 			"Python 3.14.0 · cache tag cpython-314",
 			"site-packages         5,707        0        0        0",
@@ -35,9 +35,9 @@ func TestBytecodePane(t *testing.T) {
 			"fix .dockerignore: use **/__pycache__/ and **/*.pyc — unanchored patterns only match at the context root",
 		}, []string{notProbedLine}},
 		{"compiled image passes without a fix", ten, map[string]probe{digestA: ok(snappyProbe)}, []string{
-			"✔ pass bytecode cached: 5,707 of 5,707 site-packages files, 412 of 412 app files (cpython-314)",
+			"✓ pass bytecode cached: 5,707 of 5,707 site-packages files, 412 of 412 app files (cpython-314)",
 			"app /app                412      412      412        0",
-		}, []string{"fix", "✖", "ignored at run time"}},
+		}, []string{"fix", "✗", "ignored at run time"}},
 		{"unknown paths become placeholders", ten, map[string]probe{digestA: ok(noDirProbe)}, []string{
 			"! warn 12 of 3,000 .py files in site-packages have bytecode",
 			"PYTHONDONTWRITEBYTECODE not set",
@@ -45,17 +45,17 @@ func TestBytecodePane(t *testing.T) {
 		}, []string{".dockerignore"}},
 		{"not a Python image is calm", ten, map[string]probe{digestA: notPython}, []string{
 			"– n/a not a Python image: no bytecode to cache",
-		}, []string{"✖", "fail", "fix", "?"}},
+		}, []string{"✗", "fail", "fix", "?"}},
 		{"not probed yet", ten, nil, []string{
 			"? unknown " + notProbedLine,
-		}, []string{"✖", "fix", notRunningNote}},
+		}, []string{"✗", "fix", notRunningNote}},
 		{"probe failure is what it is", ten, map[string]probe{digestA: {ExitCode: 1, Stderr: "Traceback: boom"}}, []string{
 			"? unknown probe failed: bytecode probe exited 1: Traceback: boom",
-		}, []string{"✖"}},
+		}, []string{"✗"}},
 		{"one section per image digest", two, map[string]probe{digestA: ok(sleepyProbe)}, []string{
 			"image sha256:aaaa1111bbbb · 2 machines, 1 running",
 			"image sha256:999988887777 · 1 machine, 1 running",
-			"  ✖ fail 0 of 5,707",
+			"  ✗ fail 0 of 5,707",
 			"  ? unknown " + notProbedLine,
 		}, nil},
 		{"no machines", nil, nil, []string{"no machines: no image to probe"}, []string{"?"}},
@@ -162,7 +162,7 @@ func TestBytecodeLevelLooks(t *testing.T) {
 		p := newPane(theme.New(true))
 		p.SetData(build(ten, map[string]probe{digestA: ok(sleepyProbe)}), t0)
 		out := p.View(160, 30, false, t0)
-		if !strings.HasPrefix(ansi.Strip(out), "✖ fail ") {
+		if !strings.HasPrefix(ansi.Strip(out), "✗ fail ") {
 			t.Errorf("level glyph and word lost: %q", strings.SplitN(ansi.Strip(out), "\n", 2)[0])
 		}
 		for _, code := range []string{"[31m", "[33m", "[32m", "38;5", "[36m", "[35m"} {

@@ -65,8 +65,8 @@ func TestFailingItemsShowEvidenceAndFix(t *testing.T) {
 				t.Fatalf("cursor on %q after %v, want %q", p.Cursor(), tc.steps, tc.id)
 			}
 			collapsed := p.View(100, 40, true, t0)
-			if h := headLine(t, collapsed, tc.title); !strings.Contains(h, "✖ fail") || !strings.HasPrefix(h, "›") {
-				t.Errorf("row %q: want the cursor and ✖ fail", h)
+			if h := headLine(t, collapsed, tc.title); !strings.Contains(h, "✗ fail") || !strings.HasPrefix(h, "›") {
+				t.Errorf("row %q: want the cursor and ✗ fail", h)
 			}
 			if strings.Contains(flat(collapsed), tc.want[0]) {
 				t.Errorf("evidence shown before enter:\n%s", plain(collapsed))

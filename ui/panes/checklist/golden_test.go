@@ -78,7 +78,7 @@ func TestWalkthroughGoldenNoColor(t *testing.T) {
 		}
 	}
 	text := plain(out)
-	for _, w := range []string{"✖ fail", "! warn", "✔ pass", "? unknown", "6 of 8 checked",
+	for _, w := range []string{"✗ fail", "! warn", "✓ pass", "? unknown", "6 of 8 checked",
 		"3 fail · 1 warn · 2 pass · 2 unknown — `flywake check` would exit 2"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("NO_COLOR frame lacks %q:\n%s", w, text)

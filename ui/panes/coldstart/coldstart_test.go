@@ -53,7 +53,7 @@ func TestColdStartSummaryAndHistory(t *testing.T) {
 			"cold boots (24 h): 12 · p50 ",
 			"in 24 h (from logs — the event list is too short to count)",
 			"resumes (24 h): 2 · p50 350ms · max 500ms",
-			"✖ fail migrations: ",
+			"✗ fail migrations: ",
 			"— release work run on every boot",
 			"history · 14 boots in 24 h, newest first",
 			"e82d0000000001",
@@ -67,7 +67,7 @@ func TestColdStartSummaryAndHistory(t *testing.T) {
 			"resumes (24 h): 2 · p50 280ms · max 310ms",
 			"where the time goes: no completed cold start yet",
 			"R resume",
-		}, []string{"✖ fail", "! warn"}},
+		}, []string{"✗ fail", "! warn"}},
 		{"no boots", ms, nil, []string{emptyText}, []string{"history"}},
 	}
 	for _, c := range cases {
@@ -260,7 +260,7 @@ func TestLevelLooks(t *testing.T) {
 		p := newPane(theme.New(true))
 		p.SetData(app(ms, l), t0)
 		out := p.View(160, 48, false, t0)
-		if !strings.Contains(ansi.Strip(out), "✖ fail migrations") {
+		if !strings.Contains(ansi.Strip(out), "✗ fail migrations") {
 			t.Error("glyph and word lost under NO_COLOR")
 		}
 		for _, code := range []string{"[31m", "[33m", "[32m", "38;5", "[36m"} {

@@ -61,7 +61,7 @@ func TestRowCells(t *testing.T) {
 	}{
 		{"started glyph and word", machine("a", "started"), colState, "● started"},
 		{"stopped", machine("a", "stopped"), colState, "○ stopped"},
-		{"failed", machine("a", "failed"), colState, "✖ failed"},
+		{"failed", machine("a", "failed"), colState, "✗ failed"},
 		{"unknown state shown raw", machine("a", "hibernating"), colState, "? hibernating"},
 		{"short digest", machine("a", "started"), colImage, "0123456789ab"},
 		{"release", machine("a", "started"), colRelease, "v42"},
@@ -97,8 +97,8 @@ func TestCrashBadge(t *testing.T) {
 		verdict snapshotCrash
 		want    string
 	}{
-		{crashLooping, "✖ crash-loop"},
-		{gaveUp, "✖ gave up"},
+		{crashLooping, "✗ crash-loop"},
+		{gaveUp, "✗ gave up"},
 		{steady, ""},
 	}
 	for _, c := range cases {

@@ -40,7 +40,7 @@ func TestSwapPane(t *testing.T) {
 			"e82d0000000009",
 			"1024 MB  2048 MB 2048/2048 MB   606 MB   0 kB   0 probed 5s ago",
 			"probed 5s ago",
-		}, []string{"not running", "✖"}},
+		}, []string{"not running", "✗"}},
 		{"stopped machines are not probed, calmly", fleet(4, func(i int, s *spec) {
 			if i > 0 {
 				s.state, s.probe = "stopped", ""
@@ -52,7 +52,7 @@ func TestSwapPane(t *testing.T) {
 			"0 kB in use (1 of 4 probed)",
 			"○ stopped",
 			"not running",
-		}, []string{"probe failed", "✖"}},
+		}, []string{"probe failed", "✗"}},
 		{"started but not probed yet", fleet(2, func(i int, s *spec) { s.probe = "" }), []string{
 			"? unknown 2048 MB swap on 2/2 machines, usage unknown: no running machine to probe",
 			"not probed yet",
@@ -71,7 +71,7 @@ func TestSwapPane(t *testing.T) {
 			}
 		}), []string{"but 2 OOM kills: check memory before removing it"}, nil},
 		{"no swap at all", fleet(2, func(i int, s *spec) { s.swapMB, s.probe = 0, meminfo(0, 0) }), []string{
-			"✔ pass no swap configured",
+			"✓ pass no swap configured",
 			"no swap configured: swap does not block suspend",
 			"none",
 			"0/0 kB",
