@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/diagnose"
 )
 
 // exitError carries a process exit code out of a command.
@@ -56,6 +57,26 @@ type globalFlags struct {
 	// Checklist thresholds, shared by `check` and the dashboard's checklist.
 	proxyPatience time.Duration
 	cdnTimeout    time.Duration
+	// Boot phase markers of the user's own entrypoint, NAME=REGEX.
+	phases, releasePhases []string
+}
+
+// markers are the boot phase markers: the user's first, then the defaults.
+func (g *globalFlags) markers() ([]diagnose.Marker, error) {
+	var user []diagnose.Marker
+	for _, group := range []struct {
+		specs   []string
+		release bool
+	}{{g.phases, false}, {g.releasePhases, true}} {
+		for _, spec := range group.specs {
+			m, err := diagnose.ParseMarker(spec, group.release)
+			if err != nil {
+				return nil, err
+			}
+			user = append(user, m)
+		}
+	}
+	return diagnose.WithMarkers(user), nil
 }
 
 func (g *globalFlags) checkOptions() checklist.Options {
@@ -92,6 +113,8 @@ crash-looping.
 	pf.StringVar(&g.dir, "dir", "", "project directory the checklist reads: fly.toml, Dockerfile, .dockerignore, entrypoint (default: current directory; with --demo, the demo app's own)")
 	pf.DurationVar(&g.proxyPatience, "proxy-patience", 30*time.Second, "checklist: how long the edge holds a request for a waking machine")
 	pf.DurationVar(&g.cdnTimeout, "cdn-timeout", 0, "checklist: origin timeout of a CDN in front of the app (0: none)")
+	pf.StringArrayVar(&g.phases, "phase", nil, "boot phase marker of your entrypoint, NAME=REGEX matched against app log lines (repeatable)")
+	pf.StringArrayVar(&g.releasePhases, "release-phase", nil, "like --phase, for work that belongs to a deploy (migrations, asset builds): flagged when it runs on every boot")
 	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g))
 	return root
 }

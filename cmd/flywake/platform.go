@@ -32,6 +32,19 @@ func (p *platform) close() {
 // flysim on 127.0.0.1; otherwise it finds a token and an app like flyctl does.
 // needApp makes a missing app an error.
 func connect(ctx context.Context, g *globalFlags, needApp bool) (*platform, error) {
+	markers, err := g.markers()
+	if err != nil {
+		return nil, err
+	}
+	p, err := connectPlatform(ctx, g, needApp)
+	if err != nil {
+		return nil, err
+	}
+	p.source.Markers = markers
+	return p, nil
+}
+
+func connectPlatform(ctx context.Context, g *globalFlags, needApp bool) (*platform, error) {
 	if g.demo {
 		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed})
 		if err := sim.Start(); err != nil {

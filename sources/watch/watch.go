@@ -22,6 +22,8 @@ type Source struct {
 	// Now is the platform's clock: time.Now for Fly, the simulator's virtual
 	// clock in demo mode (its timestamps run --speed times faster).
 	Now func() time.Time
+	// Markers recognise boot phases in logs (nil: diagnose.DefaultMarkers()).
+	Markers []diagnose.Marker
 }
 
 // LogHistory is how far back the first logs fetch reaches.
@@ -126,7 +128,7 @@ var CrashLookInterval = 4 * time.Second
 // Collect takes one complete look at app for the headless commands: machines,
 // a day of logs, every probe a started machine allows, and the metrics.
 func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error) {
-	a := snapshot.New(s.Org, app, nil)
+	a := snapshot.New(s.Org, app, s.Markers)
 	ms, err := s.Machines(ctx, app)
 	if err != nil {
 		return nil, err

@@ -24,12 +24,12 @@ func (m Model) headerLine() string {
 	if m.cfg.Source != nil && m.cfg.Source.Client != nil {
 		st := m.cfg.Source.Client.Stats()
 		if m.fail.err != nil {
-			left = append(left, t.Fail.Render("API " + theme.GlyphFail))
+			left = append(left, t.Fail.Render("API "+theme.GlyphFail))
 		} else {
-			left = append(left, t.Pass.Render("API " + theme.GlyphPass))
+			left = append(left, t.Pass.Render("API "+theme.GlyphPass))
 		}
 		if m.fetch.logsErr != "" {
-			left = append(left, t.Warn.Render("logs " + theme.GlyphFail))
+			left = append(left, t.Warn.Render("logs "+theme.GlyphFail))
 		}
 		if st.LastError != "" {
 			left = append(left, t.Dim.Render("last error: "+oneLine(st.LastError)))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
@@ -105,12 +106,12 @@ func (m *Model) resetApp(app string) {
 	}
 	m.gen++
 	m.genCtx, m.genCancel = context.WithCancel(m.ctx)
-	org := ""
+	org, markers := "", []diagnose.Marker(nil)
 	if m.cfg.Source != nil {
-		org = m.cfg.Source.Org
+		org, markers = m.cfg.Source.Org, m.cfg.Source.Markers
 	}
 	m.cfg.App = app
-	m.app = snapshot.New(org, app, nil)
+	m.app = snapshot.New(org, app, markers)
 	m.fetch = newFetchState()
 	m.fail = failure{}
 	m.fatal = nil
