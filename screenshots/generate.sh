@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Regenerates every screenshot in this directory from the real TUI running on
+# the embedded demo platform: tmux at a fixed size → capture with colours →
+# freeze → PNG and SVG. Run from anywhere: bash screenshots/generate.sh
+# Needs tmux and python3 (on the machine image); installs freeze if missing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+export PATH="$PATH:$(go env GOPATH)/bin"
+command -v freeze >/dev/null || go install github.com/charmbracelet/freeze@v0.2.2
+command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 1; }
+
+bin=$(mktemp -d)/flywake
+(cd "$root" && go build -o "$bin" ./cmd/flywake)
+sock=""
+trap '[ -n "$sock" ] && tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
+
+# shot NAME COLS ROWS "ENV" "ARGS" WAIT_FOR KEY...: run flywake, wait until
+# WAIT_FOR shows, type the keys (one per send-keys: bubbletea reads a burst
+# as one key), capture.
+shot() {
+  local name=$1 cols=$2 rows=$3 env=$4 args=$5 wait_for=$6
+  shift 6
+  [ -n "$sock" ] && tmux -L "$sock" kill-server 2>/dev/null || true
+  sock="flywake-shots-$$-$name" # a server per shot: reusing one races its shutdown
+  tmux -L "$sock" new-session -d -s s -x "$cols" -y "$rows" \
+    "env TERM=xterm-256color COLORTERM=truecolor $env $bin $args"
+  for _ in $(seq 1 100); do
+    tmux -L "$sock" capture-pane -p -t s | grep -q -- "$wait_for" && break
+    sleep 0.1
+  done
+  sleep 2 # let the first probes and logs land
+  for k in "$@"; do
+    if [[ $k == sleep:* ]]; then sleep "${k#sleep:}"; continue; fi
+    tmux -L "$sock" send-keys -t s "$k"
+    sleep 0.4
+  done
+  sleep 0.5
+  tmux -L "$sock" capture-pane -e -p -t s | python3 "$here/sgr_lines.py" > "$here/$name.ansi"
+  for fmt in png svg; do
+    freeze --language ansi --window=false --padding 16 --font.size 14 \
+      --background "#171421" -o "$here/$name.$fmt" < "$here/$name.ansi" >/dev/null
+  done
+  rm -f "$here/$name.ansi"
+  echo "screenshots/$name.{png,svg}"
+}
+
+demo="--demo --seed 1"
+shot dashboard-160x48      160 48 "" "$demo"                 "started"
+shot machines-80x24         80 24 "" "$demo"                 "started"
+shot coldstarts-80x24       80 24 "" "$demo"                 "started" Tab
+shot swap-80x24             80 24 "" "$demo"                 "started" Tab Tab
+shot bytecode-80x24         80 24 "" "$demo"                 "started" Tab Tab Tab
+shot drilldown-80x24        80 24 "" "$demo"                 "started" Enter
+shot crashloop-160x48      160 48 "" "$demo -a crashy-api"   "crash"
+shot checklist-120x36      120 36 "" "$demo"                 "started" c n Enter
+shot nocolor-80x24          80 24 "NO_COLOR=1" "$demo"       "started"
+# shot wake-both-120x40      120 40 "" "$demo --speed 10 -a snappy-api" "started" w 3 Enter y sleep:25
