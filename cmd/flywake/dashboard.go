@@ -31,7 +31,7 @@ func runDashboard(ctx context.Context, g *globalFlags) error {
 			return &exitError{code: 1, err: err}
 		}
 	}
-	err = app.Run(ctx, app.Config{
+	cfg := app.Config{
 		Source:   p.source,
 		App:      name,
 		Demo:     p.demo,
@@ -41,7 +41,12 @@ func runDashboard(ctx context.Context, g *globalFlags) error {
 			return p.project(g.dir, app)
 		},
 		CheckOptions: g.checkOptions(),
-	})
+		Secrets:      []string{p.token},
+	}
+	if p.demo { // the wake test goes through the demo's edge, on its clock
+		cfg.EdgeURL, cfg.Speed = p.sim.EdgeURL, p.sim.Clock().Speed()
+	}
+	err = app.Run(ctx, cfg)
 	if err != nil {
 		return &exitError{code: 1, err: errors.New(fly.Redact(err.Error(), p.token))}
 	}

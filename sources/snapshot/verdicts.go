@@ -3,6 +3,7 @@ package snapshot
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -104,8 +105,7 @@ func (a *App) CurrentRelease() string {
 	for _, m := range a.Machines {
 		if cfg := m.GetConfig(); cfg != nil {
 			r := cfg.Metadata["fly_release_version"]
-			var n int
-			if _, err := fmt.Sscan(r, &n); err == nil && n > bestN {
+			if n, err := strconv.Atoi(r); err == nil && n > bestN {
 				best, bestN = r, n
 			}
 		}

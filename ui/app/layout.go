@@ -34,7 +34,7 @@ func (m *Model) tiled() bool {
 // when there is one, the switcher prompt when open, and the footer.
 func (m *Model) chromeLines() int {
 	n := 2
-	if m.app != nil && m.app.CrashBanner() != "" {
+	if m.banner != "" {
 		n++
 	}
 	if m.switcher != nil {

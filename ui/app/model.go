@@ -19,6 +19,7 @@ import (
 	"github.com/flywake/flywake/ui/panes/coldstart"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/panes/swap"
+	"github.com/flywake/flywake/ui/panes/wake"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -33,6 +34,13 @@ type Config struct {
 	// app (fly.toml, Dockerfile, …); nil means there is none.
 	Project      func(app string) (*repo.Project, []error)
 	CheckOptions checklist.Options
+	// EdgeURL is an app's public base URL for the wake test (the demo's
+	// edge); nil means https://<app>.fly.dev.
+	EdgeURL func(app string) string
+	// Speed is platform seconds per wall second (the demo's --speed); 0 = 1.
+	Speed float64
+	// Secrets are scrubbed from wake test results and errors (the token).
+	Secrets []string
 }
 
 type projectFiles struct {
@@ -66,6 +74,8 @@ type Model struct {
 	panes         []pane.Pane
 	machines      *machines.Model
 	checklist     pane.Pane
+	banner        string // the crash-loop banner, derived once per data change
+	wake          *wake.Pane
 	overlay       pane.Pane // shown instead of the tiles while non-nil
 	focus         int
 	help          bool
@@ -118,6 +128,7 @@ func (m *Model) resetApp(app string) {
 	pctx := pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly}
 	m.machines, m.panes = buildPanes(pctx)
 	m.checklist = m.buildChecklist(pctx)
+	m.wake = m.buildWake(pctx)
 	m.overlay = nil
 	m.focus = 0
 	m.switcher = nil
@@ -144,6 +155,7 @@ func (m *Model) now() time.Time {
 // setData hands the snapshot to every pane.
 func (m *Model) setData() {
 	now := m.now()
+	m.banner = m.app.CrashBanner() // View and layout read it every frame
 	for _, p := range m.allPanes() {
 		p.SetData(m.app, now)
 	}
@@ -151,7 +163,7 @@ func (m *Model) setData() {
 
 // allPanes are the tiles and the overlays: everything that receives data.
 func (m *Model) allPanes() []pane.Pane {
-	return append(append([]pane.Pane{}, m.panes...), m.checklist)
+	return append(append([]pane.Pane{}, m.panes...), m.checklist, m.wake)
 }
 
 // staler is implemented by panes that can dim their last good data.

@@ -38,7 +38,7 @@ func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.help = true
 		return m, nil
 	case key.Matches(msg, k.Back):
-		if c, ok := m.overlay.(closer); ok && !c.CanClose() {
+		if !closable(m.overlay) {
 			return m, m.overlay.Update(msg)
 		}
 		m.overlay = nil
@@ -51,3 +51,9 @@ func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 // closer is implemented by overlays that must handle esc themselves while
 // busy (the wake test aborts a run on esc before it can be closed).
 type closer interface{ CanClose() bool }
+
+// closable reports whether esc closes the overlay now.
+func closable(p pane.Pane) bool {
+	c, ok := p.(closer)
+	return !ok || c.CanClose()
+}

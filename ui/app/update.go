@@ -117,6 +117,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.appsCmd()
 	case key.Matches(msg, k.Checklist):
 		m.openOverlay(m.checklist)
+	case key.Matches(msg, k.WakeTest): // disabled in read-only mode
+		m.openOverlay(m.wake)
+		return m, m.wake.Open()
 	case key.Matches(msg, k.Refresh):
 		return m, tea.Batch(m.listCmd(), m.logsCmd())
 	default:

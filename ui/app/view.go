@@ -21,7 +21,7 @@ func (m Model) View() string {
 		return m.fatalView()
 	}
 	lines := []string{m.headerLine()}
-	if b := m.app.CrashBanner(); b != "" {
+	if b := m.banner; b != "" {
 		lines = append(lines, m.theme.Banner.Render(cell.Fit(" "+b, m.width, cell.Left)))
 	}
 	bodyH := max(m.height-m.chromeLines(), 0)
@@ -49,9 +49,11 @@ func (m Model) body(h int) string {
 		focused := r.pane == m.focus || r.pane < 0
 		iw, ih := frame.InnerSize(r.w, r.h)
 		title := p.Title()
-		if r.pane < 0 {
+		switch {
+		case r.pane < 0 && closable(p):
 			title += " · esc back"
-		} else if !m.tiled() && len(m.panes) > 1 {
+		case r.pane < 0: // esc aborts or answers no now: the overlay says so itself
+		case !m.tiled() && len(m.panes) > 1:
 			title += " · " + itoa(r.pane+1) + "/" + itoa(len(m.panes)) + " · tab next"
 		}
 		box := strings.Split(frame.Box(m.theme, title, focused, p.View(iw, ih, focused, now), r.w, r.h), "\n")

@@ -1,0 +1,327 @@
+package wake
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+func plainView(p *Pane, w, h int) string { return ansi.Strip(p.View(w, h, true, t0)) }
+
+func TestStages(t *testing.T) {
+	tests := []struct {
+		name     string
+		runner   *fakeRunner
+		readOnly bool
+		steps    func(d *driver)
+		want     Stage
+		check    func(t *testing.T, p *Pane, f *fakeRunner)
+	}{
+		{
+			name:   "open reads a plan for both modes",
+			runner: &fakeRunner{},
+			steps:  func(d *driver) { d.do(d.p.Open()); d.planned() },
+			want:   StageSetup,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				if got := f.prepares[0]; got.Mode != waketest.ModeBoth || got.App != testApp || got.Requests != 0 {
+					t.Errorf("prepared %+v, want both modes of %s with the default count", got, testApp)
+				}
+				if got := strings.Join(p.plan.TargetIDs(), ","); got != strings.Join(targetIDs, ",") {
+					t.Errorf("targets %s", got)
+				}
+			},
+		},
+		{
+			name:   "enter asks, naming the app and every machine",
+			runner: &fakeRunner{},
+			steps:  func(d *driver) { d.do(d.p.Open()); d.planned(); d.key("enter") },
+			want:   StageConfirm,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				v := strings.Join(strings.Fields(plainView(p, 200, 30)), " ")
+				want := "Stop, then suspend, 3 machines of snappy-api: " + strings.Join(targetIDs, ", ") + "? y/N"
+				if !strings.Contains(v, want) {
+					t.Errorf("confirmation lacks %q:\n%s", want, v)
+				}
+				if f.runs != 0 {
+					t.Error("the question alone started a run")
+				}
+			},
+		},
+		{
+			name:   "only y proceeds: n goes back and changes nothing",
+			runner: &fakeRunner{},
+			steps:  func(d *driver) { d.do(d.p.Open()); d.planned(); d.key("enter"); d.key("n") },
+			want:   StageSetup,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				if f.runs != 0 || !strings.Contains(plainView(p, 100, 30), "nothing was changed") {
+					t.Errorf("runs %d, view:\n%s", f.runs, plainView(p, 100, 30))
+				}
+			},
+		},
+		{
+			name:   "esc on the question is no, not close",
+			runner: &fakeRunner{},
+			steps: func(d *driver) {
+				d.do(d.p.Open())
+				d.planned()
+				d.key("enter")
+				if d.p.CanClose() || !d.p.Capturing() {
+					d.t.Error("the question must take esc itself")
+				}
+				d.key("esc")
+			},
+			want:  StageSetup,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {},
+		},
+		{
+			name:   "mode and request count reach the engine",
+			runner: &fakeRunner{report: bothReport()},
+			steps: func(d *driver) {
+				d.do(d.p.Open())
+				d.planned()
+				d.key("2") // suspend: re-reads the plan
+				d.planned()
+				d.key("+")
+				d.key("+")
+				d.key("-")
+				d.key("enter")
+				d.key("y")
+				d.until("the end", func() bool { return d.p.Stage() == StageDone && d.p.SavedPath() != "" })
+			},
+			want: StageDone,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				if last := f.prepares[len(f.prepares)-1]; last.Mode != waketest.ModeSuspend {
+					t.Errorf("last prepare mode %s", last.Mode)
+				}
+				if f.ranPlan.Setup.Mode != waketest.ModeSuspend || f.ranPlan.Requests != 50 {
+					t.Errorf("ran mode %s with %d requests, want suspend with 40+10+10-10", f.ranPlan.Setup.Mode, f.ranPlan.Requests)
+				}
+			},
+		},
+		{
+			name:   "a finished run is shown and saved",
+			runner: &fakeRunner{events: suspendEvents(), report: bothReport()},
+			steps: func(d *driver) {
+				d.do(d.p.Open())
+				d.planned()
+				d.key("enter")
+				d.key("y")
+				d.until("saved", func() bool { return d.p.SavedPath() != "" })
+			},
+			want: StageDone,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				if len(f.saved) != 1 || f.saved[0] != p.Report() {
+					t.Errorf("saved %d reports", len(f.saved))
+				}
+				v := strings.Join(strings.Fields(plainView(p, 120, 60)), " ") // cells wrap
+				for _, w := range []string{"stop", "suspend", "31 / 9 of 40", "40 / 0 of 40", "fell back to stop", "saved /state/flywake/wake/"} {
+					if !strings.Contains(v, w) {
+						t.Errorf("result lacks %q:\n%s", w, v)
+					}
+				}
+				if p.Animating() {
+					t.Error("animating after the end")
+				}
+			},
+		},
+		{
+			name:   "esc mid-run aborts and shows where machines were left",
+			runner: &fakeRunner{events: suspendEvents(), block: true, aborted: abortedReport()},
+			steps: func(d *driver) {
+				d.do(d.p.Open())
+				d.planned()
+				d.key("enter")
+				d.key("y")
+				d.until("18 answers", func() bool { return d.p.live != nil && d.p.live.progress.Done == 18 })
+				if !d.p.Animating() || d.p.CanClose() {
+					d.t.Error("a running test must animate and refuse to close")
+				}
+				d.key("esc")
+				if d.p.Stage() != StageAborting {
+					d.t.Errorf("stage %s after esc, want aborting", d.p.Stage())
+				}
+				d.until("the partial report", func() bool { return d.p.Stage() == StageDone && d.p.SavedPath() != "" })
+			},
+			want: StageDone,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				v := plainView(p, 120, 80)
+				for _, w := range []string{"ABORTED: esc pressed", "16 / 2 of 40 (22 cut off)", "machines were left as last seen:", "3d8d6e5a9b2c81  ▲ starting"} {
+					if !strings.Contains(v, w) {
+						t.Errorf("aborted result lacks %q:\n%s", w, v)
+					}
+				}
+				if len(f.saved) != 1 {
+					t.Error("the partial report was not saved")
+				}
+			},
+		},
+		{
+			name:     "read-only refuses",
+			runner:   &fakeRunner{},
+			readOnly: true,
+			steps: func(d *driver) {
+				d.do(d.p.Open())
+				d.key("enter")
+				d.key("y")
+			},
+			want: StageReadOnly,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				if f.prepareCount() != 0 || f.runs != 0 {
+					t.Errorf("read-only pane prepared %d times, ran %d", f.prepareCount(), f.runs)
+				}
+				if v := plainView(p, 80, 10); !strings.Contains(v, "off in read-only mode") {
+					t.Errorf("view:\n%s", v)
+				}
+			},
+		},
+		{
+			name:   "a failed plan shows the error, redacted, and cannot start",
+			runner: &fakeRunner{prepErr: errListFailed},
+			steps: func(d *driver) {
+				d.do(d.p.Open())
+				d.until("the error", func() bool { return d.p.prepErr != nil })
+				d.key("enter")
+			},
+			want: StageSetup,
+			check: func(t *testing.T, p *Pane, f *fakeRunner) {
+				v := plainView(p, 120, 30)
+				if strings.Contains(v, "sekrit") || !strings.Contains(v, "cannot plan the test") || !strings.Contains(v, "no plan to run") {
+					t.Errorf("view:\n%s", v)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newTestPane(t, theme.New(true), tt.runner, tt.readOnly)
+			d := newDriver(t, p)
+			tt.steps(d)
+			if p.Stage() != tt.want {
+				t.Fatalf("stage %s, want %s", p.Stage(), tt.want)
+			}
+			tt.check(t, p, tt.runner)
+		})
+	}
+}
+
+// Replies that belong to an older run, an older plan or another pane
+// change nothing.
+func TestStaleRepliesDropped(t *testing.T) {
+	f := &fakeRunner{events: suspendEvents(), block: true, aborted: abortedReport()}
+	p := newTestPane(t, theme.New(true), f, false)
+	other := newTestPane(t, theme.New(true), f, false)
+	d := newDriver(t, p)
+	d.do(p.Open())
+	d.planned()
+	d.key("enter")
+	d.key("y")
+	d.until("18 answers", func() bool { return p.live != nil && p.live.progress.Done == 18 })
+
+	bogus := feedBatch{events: []waketest.Event{req(99, 0, 100, 200, "none", "x")}, done: true, report: bothReport()}
+	tests := []struct {
+		name string
+		msg  any
+	}{
+		{"an older run", feedMsg{from: p, run: p.runID - 1, feedBatch: bogus}},
+		{"another pane", feedMsg{from: other, run: p.runID, feedBatch: bogus}},
+		{"an older plan", preparedMsg{from: p, id: p.prepID - 1, err: errListFailed}},
+		{"an older save", savedMsg{from: p, run: p.runID - 1, path: "/elsewhere"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if cmd := p.Update(tt.msg); cmd != nil {
+				t.Error("a stale reply issued a command")
+			}
+			if p.Stage() != StageRunning || p.live.progress.Done != 18 || p.prepErr != nil || p.savedPath != "" || p.Report() != nil {
+				t.Errorf("stale reply changed the pane: stage %s, done %d", p.Stage(), p.live.progress.Done)
+			}
+		})
+	}
+	d.key("esc")
+	d.until("the end", func() bool { return p.Stage() == StageDone })
+}
+
+// v shows the previous saved result beside the new one.
+func TestCompareWithPrevious(t *testing.T) {
+	prev := bothReport()
+	prev.Release = "6"
+	f := &fakeRunner{report: bothReport(), previous: prev}
+	p := newTestPane(t, theme.New(true), f, false)
+	d := newDriver(t, p)
+	d.do(p.Open())
+	d.planned()
+	d.key("enter")
+	d.key("y")
+	d.until("saved", func() bool { return p.SavedPath() != "" })
+	if v := plainView(p, 200, 60); strings.Contains(v, "before stop") {
+		t.Fatal("previous shown before v")
+	}
+	d.key("v")
+	v := plainView(p, 200, 60)
+	for _, w := range []string{"before stop", "before suspend", "now stop", "now suspend", "release 6"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("comparison lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+func TestLatencyBuckets(t *testing.T) {
+	tests := []struct {
+		ms   int64
+		want string
+	}{{0, "<0.5 s"}, {499, "<0.5 s"}, {500, "0.5–1 s"}, {1999, "1–2 s"}, {4999, "2–5 s"}, {9999, "5–10 s"}, {29_999, "10–30 s"}, {30_000, "≥30 s"}, {1 << 40, "≥30 s"}}
+	for _, tt := range tests {
+		if got := latencyBuckets[bucketOf(tt.ms)].label; got != tt.want {
+			t.Errorf("%d ms in %q, want %q", tt.ms, got, tt.want)
+		}
+	}
+}
+
+func TestStatusKeys(t *testing.T) {
+	m := map[string]int{}
+	for _, q := range []waketest.Request{
+		{Status: 200, ErrClass: "none"}, {Status: 502, ErrClass: "proxy_5xx"}, {ErrClass: "timeout"},
+		{ErrClass: "aborted"}, {Status: 200, ErrClass: "none"}, {Status: 503, ErrClass: "proxy_5xx"},
+	} {
+		m[statusKey(q)]++
+	}
+	var got []string
+	for _, c := range sortedStatuses(m) {
+		got = append(got, c.key+"×"+itoa(c.n))
+	}
+	if s := strings.Join(got, " "); s != "200×2 502×1 503×1 cut off×1 timeout×1" {
+		t.Errorf("statuses %q", s)
+	}
+}
+
+// The timeline keeps the platform's started time over the poll's.
+func TestTimelineChain(t *testing.T) {
+	p := newTestPane(t, theme.New(true), &fakeRunner{}, false)
+	plan, err := waketest.Preflight(fixtureMachines(), waketest.Setup{App: testApp, Mode: waketest.ModeSuspend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLive(plan, waketest.ModeSuspend, 1, 1, nil)
+	for _, e := range suspendEvents() {
+		l.apply(e)
+	}
+	tests := []struct {
+		id, want string
+	}{
+		{"148e3d5f2a9c01", theme.GlyphSuspended + " suspended → ▲ starting 120 ms → ● started 410 ms → ✔ serving 460 ms"},
+		{"3d8d6e5a9b2c81", "○ stopped (suspend refused) → ▲ starting 150 ms"},
+		{"9080aa11bb22cc", theme.GlyphSuspended + " suspended"},
+	}
+	for _, tt := range tests {
+		if got := ansi.Strip(p.chain(l.track(tt.id), false)); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.id, got, tt.want)
+		}
+	}
+	if l.progress.Done != 18 || l.statuses["200"] != 16 || l.latency[0] != 12 {
+		t.Errorf("progress %+v, statuses %v, latency %v", l.progress, l.statuses, l.latency)
+	}
+}

@@ -1,0 +1,19 @@
+package wake
+
+import (
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/components/cell"
+)
+
+// errLine is an error as the screen may show it: the root's secrets
+// redacted (an API error may quote a request), control characters dropped.
+func (p *Pane) errLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	for _, sec := range p.base.Secrets {
+		s = fly.Redact(s, sec)
+	}
+	return cell.Sanitize(s)
+}

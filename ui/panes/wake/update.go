@@ -1,0 +1,169 @@
+package wake
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/flywake/flywake/sources/waketest"
+)
+
+// modes are the choices of the setup, left to right.
+var modes = []waketest.Mode{waketest.ModeStop, waketest.ModeSuspend, waketest.ModeBoth}
+
+// Update handles keys (the root forwards them while the overlay is open)
+// and the pane's own replies.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return p.updateKey(msg)
+	case preparedMsg:
+		if msg.from != p || msg.id != p.prepID {
+			return nil
+		}
+		p.preparing = false
+		p.plan, p.prepErr = msg.plan, msg.err
+		if msg.err != nil {
+			p.plan = nil // a plan of another mode must never be confirmed
+		}
+	case feedMsg:
+		return p.onFeed(msg)
+	case savedMsg:
+		if msg.from != p || msg.run != p.runID {
+			return nil
+		}
+		p.saving = false
+		p.savedPath, p.saveErr = msg.path, msg.err
+		p.previous, p.prevPath, p.prevErr = msg.previous, msg.previousPath, msg.previousErr
+	}
+	return nil
+}
+
+func (p *Pane) updateKey(msg tea.KeyMsg) tea.Cmd {
+	switch p.stage {
+	case StageSetup:
+		return p.setupKey(msg)
+	case StageConfirm:
+		if msg.String() == "y" || msg.String() == "Y" {
+			return p.start()
+		}
+		p.stage = StageSetup // anything else is "no"
+		p.notice = "not started; nothing was changed"
+	case StageRunning:
+		switch {
+		case key.Matches(msg, p.keys.Back):
+			p.abort()
+		case key.Matches(msg, p.keys.Quit):
+			p.notice = "esc aborts the test first (ctrl+c quits at once and leaves the machines as they are)"
+		}
+	case StageAborting:
+		if key.Matches(msg, p.keys.Back) || key.Matches(msg, p.keys.Quit) {
+			p.notice = "already aborting: reading where each machine was left"
+		}
+	case StageDone:
+		switch {
+		case key.Matches(msg, p.keys.Enter):
+			return p.toSetup()
+		case key.Matches(msg, p.keys.Compare):
+			p.toggleCompare()
+		default:
+			p.scroll(msg)
+		}
+	}
+	return nil
+}
+
+func (p *Pane) setupKey(msg tea.KeyMsg) tea.Cmd {
+	p.notice = ""
+	switch s := msg.String(); {
+	case s == "left" || s == "h":
+		return p.setMode(modeIndex(p.mode) - 1)
+	case s == "right" || s == "l":
+		return p.setMode(modeIndex(p.mode) + 1)
+	case s == "1" || s == "2" || s == "3":
+		return p.setMode(int(s[0] - '1'))
+	case s == "+" || s == "=":
+		p.setRequests(p.shownRequests() + requestStep)
+	case s == "-" || s == "_":
+		p.setRequests(p.shownRequests() - requestStep)
+	case s == "0":
+		p.requests = 0
+	case key.Matches(msg, p.keys.Refresh):
+		return p.prepare()
+	case key.Matches(msg, p.keys.Enter):
+		switch {
+		case p.preparing:
+			p.notice = "still reading the machines"
+		case p.plan == nil:
+			p.notice = "no plan to run: r reads the machines again"
+		default:
+			p.stage = StageConfirm
+		}
+	default:
+		p.scroll(msg)
+	}
+	return nil
+}
+
+func modeIndex(m waketest.Mode) int {
+	for i, v := range modes {
+		if v == m {
+			return i
+		}
+	}
+	return len(modes) - 1
+}
+
+// setMode picks a mode (wrapping around) and re-reads the plan: the
+// warnings depend on it.
+func (p *Pane) setMode(i int) tea.Cmd {
+	i = (i%len(modes) + len(modes)) % len(modes)
+	if modes[i] == p.mode && (p.plan != nil || p.preparing) {
+		return nil
+	}
+	p.mode = modes[i]
+	return p.prepare()
+}
+
+// shownRequests is the count on screen: the user's, else the plan's default.
+func (p *Pane) shownRequests() int {
+	if n := p.plannedRequests(); n > 0 {
+		return n
+	}
+	return waketest.MinDefaultRequests
+}
+
+func (p *Pane) setRequests(n int) {
+	p.requests = min(max(n, 1), waketest.MaxRequests)
+}
+
+func (p *Pane) toggleCompare() {
+	if p.previous == nil {
+		switch {
+		case p.saving:
+			p.notice = "still reading the previous result"
+		case p.prevErr != nil:
+			p.notice = "could not read the previous result: " + p.errLine(p.prevErr)
+		default:
+			p.notice = "no earlier result of " + p.base.App + " is saved"
+		}
+		return
+	}
+	p.compare = !p.compare
+	p.offset = 0
+}
+
+// scroll moves the scrollable views; View clamps the offset.
+func (p *Pane) scroll(msg tea.KeyMsg) {
+	switch {
+	case key.Matches(msg, p.keys.Down):
+		p.offset++
+	case key.Matches(msg, p.keys.Up):
+		p.offset = max(p.offset-1, 0)
+	case key.Matches(msg, p.keys.PageDown):
+		p.offset += p.page
+	case key.Matches(msg, p.keys.PageUp):
+		p.offset = max(p.offset-p.page, 0)
+	case key.Matches(msg, p.keys.Home):
+		p.offset = 0
+	}
+}
