@@ -1,0 +1,222 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDashboardInTmux drives the real binary, `flywake --demo`, in a detached
+// tmux terminal of 120×36: every pane, the filter, a drill-down, help, an app
+// switch to the crashing app, the checklist, and quit — then checks the
+// process exited promptly and left the terminal as it found it.
+func TestDashboardInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: skipped under -short")
+	}
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("end-to-end: tmux is not installed")
+	}
+	started := time.Now()
+	bin := buildFlywake(t)
+	tm := newTmux(t, tmuxPath, 120, 36,
+		// The shell outlives flywake, so the screen after exit can be read.
+		fmt.Sprintf("%s --demo; echo EXITED $?; sleep 5", shellQuote(bin)))
+
+	screen := tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "sleepy-api") && regexp.MustCompile(`[●○] (started|stopped)`).MatchString(s)
+	})
+	if !strings.Contains(screen, "Machines · 1/4") {
+		t.Fatalf("120×36 should show one pane at a time:\n%s", screen)
+	}
+
+	// tab cycles through every pane and back.
+	for _, title := range []string{"Cold starts · 2/4", "Swap · 3/4", "Bytecode · 4/4", "Machines · 1/4"} {
+		tm.key(t, "Tab")
+		tm.waitFor(t, "pane "+title, 3*time.Second, contains(title))
+	}
+
+	// / filters the rows: only stopped machines remain; esc clears it.
+	tm.key(t, "/")
+	for _, r := range "stopped" {
+		tm.literal(t, string(r))
+	}
+	screen = tm.waitFor(t, "filter typed", 3*time.Second, contains("/stopped▏"))
+	states := rowStates(screen)
+	if len(states) == 0 {
+		t.Fatalf("filter 'stopped' left no rows:\n%s", screen)
+	}
+	for _, st := range states {
+		if st != "stopped" {
+			t.Fatalf("filter 'stopped' left a %q row:\n%s", st, screen)
+		}
+	}
+	tm.key(t, "Escape")
+	tm.waitFor(t, "filter cleared", 3*time.Second, func(s string) bool { return !strings.Contains(s, "/stopped▏") })
+
+	// enter drills into the machine under the cursor; the event list says the
+	// platform keeps only the newest few. Scroll if the sentence is below.
+	tm.key(t, "Enter")
+	tm.waitFor(t, "drill-down", 3*time.Second, contains("esc back"))
+	found := false
+	for i := 0; i < 40 && !found; i++ {
+		found = strings.Contains(tm.capture(t), "newest")
+		if !found {
+			tm.key(t, "Down")
+		}
+	}
+	if !found {
+		t.Fatalf("drill-down never showed the events sentence:\n%s", tm.capture(t))
+	}
+	tm.key(t, "Escape")
+	tm.waitFor(t, "back from drill-down", 3*time.Second, contains("Machines · 1/4"))
+
+	// ? opens help, ? again closes it.
+	tm.key(t, "?")
+	tm.waitFor(t, "help", 3*time.Second, contains("Keys · ? or esc closes"))
+	tm.key(t, "?")
+	tm.waitFor(t, "help closed", 3*time.Second, func(s string) bool {
+		return !strings.Contains(s, "Keys · ? or esc closes") && strings.Contains(s, "Machines · 1/4")
+	})
+
+	// : switches app; the crashing app's release is flagged.
+	tm.key(t, ":")
+	for _, r := range "crashy-api" {
+		tm.literal(t, string(r))
+	}
+	tm.waitFor(t, "switcher typed", 3*time.Second, contains(":crashy-api"))
+	tm.key(t, "Enter")
+	tm.waitFor(t, "crash verdict", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "demo-org/crashy-api") &&
+			(strings.Contains(s, "crash-loop") || strings.Contains(s, "gave up") || strings.Contains(s, "crashed"))
+	})
+
+	// c opens the pre-deploy checklist, esc closes it.
+	tm.key(t, "c")
+	tm.waitFor(t, "checklist", 5*time.Second, contains("Pre-deploy checklist"))
+	tm.key(t, "Escape")
+	tm.waitFor(t, "checklist closed", 3*time.Second, func(s string) bool { return !strings.Contains(s, "Pre-deploy checklist") })
+
+	// q exits within ~3 s and the shell's normal screen is back.
+	quitAt := time.Now()
+	tm.key(t, "q")
+	screen = tm.waitFor(t, "exit", 3*time.Second, contains("EXITED"))
+	t.Logf("q → process exited in %v", time.Since(quitAt).Round(10*time.Millisecond))
+	if !strings.Contains(screen, "EXITED 0") {
+		t.Errorf("flywake did not exit 0:\n%s", screen)
+	}
+	for _, leftover := range []string{"sleepy-api", "crashy-api", "Machines", "? help", "┃", "│"} {
+		if strings.Contains(screen, leftover) {
+			t.Errorf("the normal screen shows %q after exit (alternate screen not restored):\n%s", leftover, screen)
+		}
+	}
+	for flag, want := range map[string]string{"alternate_on": "0", "cursor_flag": "1", "mouse_any_flag": "0"} {
+		if got := tm.display(t, "#{"+flag+"}"); got != want {
+			t.Errorf("after exit %s = %q, want %q", flag, got, want)
+		}
+	}
+	t.Logf("end-to-end run took %v", time.Since(started).Round(100*time.Millisecond))
+}
+
+// buildFlywake builds the binary from the module root, two levels up.
+func buildFlywake(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "flywake")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/flywake")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// tmuxTerm is one tmux server on its own socket with one session.
+type tmuxTerm struct {
+	path, socket, session string
+}
+
+func newTmux(t *testing.T, path string, w, h int, shellCmd string) *tmuxTerm {
+	t.Helper()
+	tm := &tmuxTerm{path: path, socket: fmt.Sprintf("flywake-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), session: "e2e"}
+	t.Cleanup(func() { _ = exec.Command(tm.path, "-L", tm.socket, "kill-server").Run() })
+	// -f /dev/null: no user config; NO_COLOR unset so the colour path runs.
+	tm.run(t, "-f", "/dev/null", "new-session", "-d", "-s", tm.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
+		"-e", "NO_COLOR=", "sh", "-c", shellCmd)
+	return tm
+}
+
+func (tm *tmuxTerm) run(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(tm.path, append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// key sends one key by its tmux name, then lets the program draw.
+func (tm *tmuxTerm) key(t *testing.T, name string) {
+	t.Helper()
+	tm.run(t, "send-keys", "-t", tm.session, name)
+	time.Sleep(60 * time.Millisecond)
+}
+
+// literal types one character as text, not as a key name.
+func (tm *tmuxTerm) literal(t *testing.T, s string) {
+	t.Helper()
+	tm.run(t, "send-keys", "-t", tm.session, "-l", s)
+	time.Sleep(40 * time.Millisecond)
+}
+
+func (tm *tmuxTerm) capture(t *testing.T) string {
+	t.Helper()
+	return tm.run(t, "capture-pane", "-p", "-t", tm.session)
+}
+
+func (tm *tmuxTerm) display(t *testing.T, format string) string {
+	t.Helper()
+	return strings.TrimSpace(tm.run(t, "display-message", "-p", "-t", tm.session, format))
+}
+
+// waitFor polls the screen until ok holds or d passes.
+func (tm *tmuxTerm) waitFor(t *testing.T, what string, d time.Duration, ok func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	var s string
+	for {
+		s = tm.capture(t)
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s; screen:\n%s", d, what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func contains(sub string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, sub) }
+}
+
+// rowStates are the state words of the table rows on screen: a row starts,
+// after the pane border and the cursor mark, with a state glyph and word.
+var stateCell = regexp.MustCompile(`^[┃│][ ›▌>]?([●○◎▲▼◔◇✗◌†·?]) ([a-z]+) `)
+
+func rowStates(screen string) []string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		if m := stateCell.FindStringSubmatch(l); m != nil {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
