@@ -46,7 +46,10 @@ func connect(ctx context.Context, g *globalFlags, needApp bool) (*platform, erro
 
 func connectPlatform(ctx context.Context, g *globalFlags, needApp bool) (*platform, error) {
 	if g.demo {
-		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed})
+		// FLYWAKE_DEMO_TOKEN, for tests and demos only, fixes the embedded
+		// platform's API token (default: random per run), so a test can
+		// look for a recognisable token in everything flywake prints.
+		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed, Token: os.Getenv("FLYWAKE_DEMO_TOKEN")})
 		if err := sim.Start(); err != nil {
 			return nil, err
 		}

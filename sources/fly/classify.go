@@ -32,7 +32,9 @@ type call struct {
 	app   string
 	id    string
 	// set for Wait only: its 408 means the long-poll expired
-	wait        bool
+	wait bool
+	// set for Exec only: its 408 means the command timed out on the guest
+	exec        bool
 	waitStates  string
 	waitTimeout time.Duration
 }
@@ -75,6 +77,10 @@ func classify(ctxErr error, c call, err error, token string) error {
 		return notFound(c, text)
 	case status == http.StatusRequestTimeout && c.wait:
 		return ErrWaitTimeout{ID: c.id, States: c.waitStates, Timeout: c.waitTimeout}
+	case status == http.StatusRequestTimeout && c.exec:
+		// The API answered: the command itself outlived its timeout on the
+		// machine. Not a network problem, and not worth repeating.
+		return ErrRejected{Op: c.op, Status: status, Text: "the command timed out on the machine (" + text + ")"}
 	case status == http.StatusRequestTimeout:
 		return ErrAPIDown{Op: c.op, Status: status, Detail: text}
 	case status == http.StatusPreconditionFailed:

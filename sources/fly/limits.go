@@ -69,6 +69,11 @@ func isWaitPath(path string) bool {
 	return strings.HasPrefix(path, "/v1/apps/") && strings.HasSuffix(strings.TrimSuffix(path, "/"), "/wait")
 }
 
+// isExecPath reports whether a request runs a command on a machine.
+func isExecPath(path string) bool {
+	return strings.HasPrefix(path, "/v1/apps/") && strings.HasSuffix(strings.TrimSuffix(path, "/"), "/exec")
+}
+
 // bucket is a token bucket that hands out reservations: a taker that finds
 // it empty goes into debt and is told how long to wait, so concurrent callers
 // are served in order without polling.

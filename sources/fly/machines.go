@@ -114,6 +114,7 @@ func (c *Client) Exec(ctx context.Context, app, id, cmd string, timeout time.Dur
 	if err != nil {
 		return nil, err
 	}
+	k.exec = true
 	ctx, cancel := withDeadline(ctx, defaultDeadline+max(timeout, 0))
 	defer cancel()
 	req := &flygo.MachineExecRequest{Cmd: cmd, Timeout: int(max(timeout, 0).Seconds())}

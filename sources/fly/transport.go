@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,13 +46,17 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r, lim, paced := routeOf(req.Method, req.URL.Path)
 	isWait := isWaitPath(req.URL.Path)
+	// A wait's 408 is an expired long-poll and an exec's 408 is a command
+	// that outlived its timeout: neither is worth sending again (another
+	// exec would hold the call as long again, past the caller's deadline).
+	no408Retry := isWait || (req.Method == http.MethodPost && isExecPath(req.URL.Path))
 	for attempt := 0; ; attempt++ {
 		if paced {
 			if err := t.state.limiter.wait(ctx, r, lim); err != nil {
 				return nil, err
 			}
 		}
-		out := t.outgoing(ctx, req, body)
+		out := t.outgoing(t.pacedResends(ctx, r, lim, paced), req, body)
 		t.state.stats.attempt(t.state.clock.Now())
 		resp, err := t.next.RoundTrip(out)
 		if err != nil {
@@ -64,7 +70,7 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.state.stats.answered(t.state.clock.Now(), status,
 			fmt.Sprintf("%s %s: %s", req.Method, req.URL.Path, resp.Status))
 		retryable := resp.StatusCode == http.StatusTooManyRequests ||
-			(resp.StatusCode == http.StatusRequestTimeout && !isWait)
+			(resp.StatusCode == http.StatusRequestTimeout && !no408Retry)
 		if !retryable || attempt >= maxRetries {
 			return resp, nil
 		}
@@ -76,6 +82,23 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+}
+
+// pacedResends makes a resend by Go's http.Transport wait for the bucket:
+// it silently sends a GET again on a new connection when a reused one dies
+// before the answer (a reset, a keep-alive race), and Fly counts that call
+// like any other. Each connection after the first is one more call.
+func (t *apiTransport) pacedResends(ctx context.Context, r route, lim limit, paced bool) context.Context {
+	var conns atomic.Int32
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) {
+		if conns.Add(1) == 1 {
+			return
+		}
+		if paced {
+			_ = t.state.limiter.wait(ctx, r, lim) // on error ctx is done and the attempt fails by itself
+		}
+		t.state.stats.attempt(t.state.clock.Now())
+	}})
 }
 
 // outgoing builds one attempt: a copy of req aimed at this API's base URL,

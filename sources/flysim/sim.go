@@ -113,12 +113,14 @@ type Sim struct {
 	loopDone chan struct{}
 	closeOne sync.Once
 
-	api    *http.Server
-	apiLn  net.Listener
-	extras []func(ctx context.Context) error // shutdown hooks (edges)
-	hooks  simHooks
-	px     *proxy   // the edge proxy and background traffic (edge.go, traffic.go)
-	apist  apiState // Machines API rate limits, counters, faults (api.go)
+	apiMu   sync.Mutex   // guards api and paused (Pause/Resume swap the server)
+	api     *http.Server // nil before Start and while paused
+	apiAddr string       // the API's bound address, kept across Pause/Resume
+	paused  bool
+	extras  []func(ctx context.Context) error // shutdown hooks (edges)
+	hooks   simHooks
+	px      *proxy   // the edge proxy and background traffic (edge.go, traffic.go)
+	apist   apiState // Machines API rate limits, counters, faults (api.go)
 }
 
 // simHooks let the traffic and edge parts of the platform plug into the core
@@ -166,15 +168,26 @@ func (s *Sim) Start() error {
 	if err != nil {
 		return fmt.Errorf("flysim: listen %s: %w", s.opts.Addr, err)
 	}
-	s.apiLn = ln
-	s.api = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.apiMu.Lock()
+	s.apiAddr = ln.Addr().String()
+	s.apiMu.Unlock()
 	s.clock.runFrom(s.clock.Now())
 	go s.loop()
 	if err := s.startEdges(); err != nil {
+		_ = ln.Close()
 		return err
 	}
-	go func() { _ = s.api.Serve(ln) }()
+	s.apiMu.Lock()
+	s.serveAPI(ln)
+	s.apiMu.Unlock()
 	return nil
+}
+
+// serveAPI serves the Machines API on ln. Callers hold apiMu.
+func (s *Sim) serveAPI(ln net.Listener) {
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.api = srv
+	go func() { _ = srv.Serve(ln) }()
 }
 
 // Close stops the listeners and the clock. Safe to call more than once.
@@ -184,11 +197,17 @@ func (s *Sim) Close() error {
 		close(s.closing)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		if s.api != nil {
-			err = s.api.Shutdown(ctx)
+		s.apiMu.Lock()
+		started, srv := s.apiAddr != "", s.api
+		s.api = nil
+		s.apiMu.Unlock()
+		if srv != nil {
+			err = srv.Shutdown(ctx)
 			if errors.Is(err, context.DeadlineExceeded) {
-				err = s.api.Close()
+				err = srv.Close()
 			}
+		}
+		if started {
 			<-s.loopDone
 		}
 		for _, stop := range s.extras {
@@ -200,7 +219,12 @@ func (s *Sim) Close() error {
 
 // URL is the Machines API base URL (FLY_FLAPS_BASE_URL); the logs and
 // Prometheus APIs are served on the same address (FLY_API_BASE_URL).
-func (s *Sim) URL() string { return "http://" + s.apiLn.Addr().String() }
+// It stays the same across Pause and Resume.
+func (s *Sim) URL() string {
+	s.apiMu.Lock()
+	defer s.apiMu.Unlock()
+	return "http://" + s.apiAddr
+}
 
 // Token is the API token the platform accepts.
 func (s *Sim) Token() string { return s.opts.Token }

@@ -50,6 +50,15 @@ type ExecResult struct {
 // SocketRefresh is how often a running machine's socket table is re-read.
 const SocketRefresh = time.Minute
 
+// ProbeRetry is how long a failed probe waits before it is tried again (an
+// exec that timed out once should not leave a pane wrong for the whole boot).
+const ProbeRetry = 2 * time.Minute
+
+// settled reports whether p answers key and needs no new attempt now.
+func settled[T any](p Probe[T], ok bool, key string, now time.Time) bool {
+	return ok && p.Key == key && (p.Err == "" || now.Sub(p.At) < ProbeRetry)
+}
+
 // bootKey identifies a machine's current boot: probes of meminfo are cached
 // per boot (swap use only changes while it runs; a new boot starts clean).
 func bootKey(m Machine) string {
@@ -72,7 +81,7 @@ func (a *App) ProbesDue(now time.Time) []ProbeRequest {
 			continue
 		}
 		key := bootKey(m)
-		if p, ok := a.Meminfo[m.ID]; !ok || p.Key != key {
+		if p, ok := a.Meminfo[m.ID]; !settled(p, ok, key, now) {
 			out = append(out, ProbeRequest{ProbeMeminfo, m.ID, key})
 		}
 		if p, ok := a.Sockets[m.ID]; !ok || p.Key != key || now.Sub(p.At) >= SocketRefresh {
@@ -83,7 +92,7 @@ func (a *App) ProbesDue(now time.Time) []ProbeRequest {
 			continue
 		}
 		digests[d] = true
-		if _, ok := a.Bytecode[d]; !ok {
+		if p, ok := a.Bytecode[d]; !settled(p, ok, d, now) {
 			out = append(out, ProbeRequest{ProbeBytecode, m.ID, d})
 		}
 	}

@@ -13,7 +13,7 @@ const (
 	logsEvery     = 5 * time.Second
 	metricsEvery  = 60 * time.Second
 	retryFirst    = 2 * time.Second
-	retryMax      = 30 * time.Second
+	retryMax      = listSteady       // a fault that ends is noticed within one steady refresh
 	waitPoll      = 45 * time.Second // one wait long-poll (the API allows 60 s)
 	waitCooldown  = 2 * time.Second  // between waits on one machine, so a wait that returns at once cannot spin
 	maxProbes     = 2                // exec probes in flight

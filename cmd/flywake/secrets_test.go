@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/ui/app"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// A recognisable token and the guest's secret env value: neither may reach
+// a screen, an error, a report, a saved result or a log line.
+const (
+	secretsCanary = "flysim_CANARY_5e3f9a0c1d2b4e6f8a7c5b3d1e0f2a4c"
+	guestSecret   = "flysim-secret-do-not-show"
+)
+
+// isolateEnv points every place flywake reads credentials or writes state
+// at the test, so nothing leaks in from (or out to) the machine running it.
+func isolateEnv(t *testing.T) (state string) {
+	t.Helper()
+	state = t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	t.Setenv("HOME", t.TempDir())
+	for _, k := range []string{"FLY_ACCESS_TOKEN", "FLY_API_TOKEN", "FLY_APP", "FLY_ORG", "FLY_FLAPS_BASE_URL", "FLY_API_BASE_URL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("FLYWAKE_DEMO_TOKEN", secretsCanary)
+	return state
+}
+
+func assertNoSecret(t *testing.T, where, text string) {
+	t.Helper()
+	for _, s := range []string{secretsCanary, strings.TrimPrefix(secretsCanary, "flysim_"), guestSecret} {
+		if strings.Contains(text, s) {
+			i := strings.Index(text, s)
+			t.Errorf("%s holds a secret (%q…) at byte %d: …%s…", where, s[:12], i, text[max(i-60, 0):min(i+len(s)+20, len(text))])
+		}
+	}
+}
+
+// Every headless command, in every format, with the canary as the demo
+// platform's token; the wake test's saved result too.
+func TestSecretsStayOutOfCommands(t *testing.T) {
+	state := isolateEnv(t)
+	runs := [][]string{
+		{"status", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero},
+		{"status", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero, "--json"},
+		{"check", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero, "--format", "text"},
+		{"check", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero, "--format", "markdown"},
+		{"check", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero, "--format", "json"},
+		{"wake", "--demo", "--speed", "30", "--seed", "3", "-a", flysim.DemoTuned, "--mode", "suspend", "--yes", "--json"},
+		{"wake", "--demo", "--speed", "30", "--seed", "3", "-a", flysim.DemoTuned, "--mode", "suspend", "--yes"},
+		// errors: an app the platform does not have
+		{"status", "--demo", "-a", "no-such-app"},
+		{"check", "--demo", "-a", "no-such-app", "--format", "json"},
+		{"wake", "--demo", "-a", "no-such-app", "--yes"},
+	}
+	for _, args := range runs {
+		name := strings.Join(args, " ")
+		out, errOut, code := runFlywake(t, nil, args...)
+		failed := code != 0 && code != checkFailures // check exits 2 for failed items
+		if strings.Contains(name, "no-such-app") != failed {
+			t.Errorf("%s: exit %d (stderr %q)", name, code, errOut)
+		}
+		if len(out)+len(errOut) == 0 {
+			t.Errorf("%s printed nothing: the test would prove nothing", name)
+		}
+		assertNoSecret(t, name+": stdout", out)
+		assertNoSecret(t, name+": stderr", errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(state, "flywake", "wake", "*.json"))
+	if len(files) != 2 {
+		t.Fatalf("saved wake results %v, want 2", files)
+	}
+	// Everything flywake left under its state directory (results, logs).
+	_ = filepath.Walk(state, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		assertNoSecret(t, path, string(b))
+		if strings.Contains(strings.ToLower(string(b)), "authorization") {
+			t.Errorf("%s records an Authorization header", path)
+		}
+		return nil
+	})
+}
+
+// A real (non-demo) set-up whose token the platform refuses (401), and one
+// whose app does not exist: the errors say what to do, never the token.
+func TestSecretsStayOutOfErrors(t *testing.T) {
+	isolateEnv(t)
+	sim := flysim.New(flysim.Options{Seed: 1, Speed: 50, Token: "flysim_the_right_token_0123456789"})
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Close() })
+	t.Setenv("FLY_FLAPS_BASE_URL", sim.URL())
+	t.Setenv("FLY_API_BASE_URL", sim.URL())
+	t.Setenv("FLY_ORG", sim.Org())
+
+	t.Setenv("FLY_API_TOKEN", secretsCanary) // wrong for this platform: 401
+	for _, args := range [][]string{
+		{"status", "-a", flysim.DemoScaleToZero},
+		{"status", "-a", flysim.DemoScaleToZero, "--json"},
+		{"check", "-a", flysim.DemoScaleToZero, "--format", "json"},
+		{"wake", "-a", flysim.DemoTuned, "--yes", "--url", sim.EdgeURL(flysim.DemoTuned)},
+	} {
+		name := "wrong token: " + strings.Join(args, " ")
+		out, errOut, code := runFlywake(t, nil, args...)
+		if code == 0 || !strings.Contains(out+errOut, "refused the token") {
+			t.Errorf("%s: exit %d, output %q %q; want the 401 explained", name, code, out, errOut)
+		}
+		assertNoSecret(t, name+": stdout", out)
+		assertNoSecret(t, name+": stderr", errOut)
+	}
+
+	// The same canary as a good token, naming an app the org lacks.
+	sim2 := flysim.New(flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
+	if err := sim2.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim2.Close() })
+	t.Setenv("FLY_FLAPS_BASE_URL", sim2.URL())
+	t.Setenv("FLY_API_BASE_URL", sim2.URL())
+	out, errOut, code := runFlywake(t, nil, "status", "-a", "no-such-app")
+	if code == 0 || !strings.Contains(out+errOut, "not found") {
+		t.Errorf("unknown app: exit %d, output %q %q", code, out, errOut)
+	}
+	assertNoSecret(t, "unknown app: stdout", out)
+	assertNoSecret(t, "unknown app: stderr", errOut)
+}
+
+// The TUI on the demo platform with the canary token: every byte it drew —
+// panes, help, the checklist, the machine drill-down, the app switcher and
+// the fatal screen of an unknown app — is free of both secrets.
+func TestSecretsStayOffTheScreen(t *testing.T) {
+	isolateEnv(t)
+	g := &globalFlags{demo: true, speed: 20, seed: 1, app: flysim.DemoScaleToZero}
+	p, err := connect(context.Background(), g, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.close)
+	if p.sim.Token() != secretsCanary {
+		t.Fatal("FLYWAKE_DEMO_TOKEN did not set the demo platform's token")
+	}
+	m := app.New(app.Config{Source: p.source, App: p.app, Demo: true, Theme: theme.New(false),
+		Project: func(a string) (*repo.Project, []error) { return p.project("", a) }})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	var screen strings.Builder
+	waitScreen := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			screen.Write(b)
+			return strings.Contains(screen.String(), what)
+		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	key := func(s string) { tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}) }
+	special := func(k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
+
+	waitScreen("of 10")
+	key("?")
+	waitScreen("help")
+	key("?")
+	special(tea.KeyEnter) // drill into the selected machine
+	for range 3 {         // every pane in turn
+		special(tea.KeyTab)
+	}
+	key("c")
+	time.Sleep(300 * time.Millisecond)
+	special(tea.KeyEsc)
+	key(":")
+	for _, r := range "no-such-app" {
+		key(string(r))
+	}
+	special(tea.KeyEnter)
+	waitScreen("not found")
+	key("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	rest, _ := io.ReadAll(tm.FinalOutput(t))
+	screen.Write(rest)
+	final := tm.FinalModel(t).(app.Model)
+	if final.Err() == nil {
+		t.Error("switching to an unknown app did not reach the fatal screen")
+	}
+	assertNoSecret(t, "the screen", screen.String())
+	assertNoSecret(t, "the fatal error", final.Err().Error())
+	if screen.Len() < 10_000 {
+		t.Errorf("only %d bytes drawn: the test saw too little to prove anything", screen.Len())
+	}
+}
