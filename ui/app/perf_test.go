@@ -1,0 +1,401 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/watch"
+)
+
+// The dashboard's data-flow figures (README "Performance"). Run by
+// .ci/perf.sh with FLYWAKE_PERF=1; without it only the 10-machine API budget
+// (issue 4's target) and the in-process start-up check run.
+//
+//	FLYWAKE_PERF=1 go test ./ui/app -run 'TestAPIEconomy|TestDetectionLatency|TestStartup' -v -count=1
+
+// steadyMachinesPerMinute is issue 4's budget for a steady 10-machine app.
+const steadyMachinesPerMinute = 12
+
+// byteCounter is a reverse proxy in front of flysim that counts response
+// bytes: Machines API apart from logs and Prometheus.
+type byteCounter struct {
+	srv            *httptest.Server
+	machines, rest atomic.Int64
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (c countingBody) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func newByteCounter(t testing.TB, target string) *byteCounter {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc := &byteCounter{}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.ModifyResponse = func(r *http.Response) error {
+		n := &bc.rest
+		if strings.HasPrefix(r.Request.URL.Path, "/v1/") {
+			n = &bc.machines
+		}
+		r.Body = countingBody{r.Body, n}
+		return nil
+	}
+	bc.srv = httptest.NewServer(rp)
+	t.Cleanup(bc.srv.Close)
+	return bc
+}
+
+// economy is what the dashboard cost the platform over one window.
+type economy struct {
+	machines     int
+	window       time.Duration
+	byAction     map[string]int
+	machinesAPI  int   // list, get, wait, exec, … (logs and prom apart)
+	apiBytes     int64 // Machines API response bytes
+	otherBytes   int64 // logs and Prometheus response bytes
+	listBytes    int   // one list of the app, as `fly machine list` fetches it
+	maxPerSecond int   // busiest wall second of any one (action, id)
+	limited      int   // 429s
+}
+
+func (e economy) perMinute(n float64) float64 { return n * float64(time.Minute) / float64(e.window) }
+
+// measureEconomy runs the dashboard against a steady app of n machines at
+// speed 1 for window and reads the counters at flysim.
+func measureEconomy(t *testing.T, n int, window time.Duration) economy {
+	name := fmt.Sprintf("steady-%d", n)
+	sim := flysim.New(flysim.Options{Seed: 21, History: -1, NoTraffic: true, Apps: []flysim.AppProfile{steadyProfile(name, n)}})
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sim.Close() }()
+	bc := newByteCounter(t, sim.URL())
+	c, err := fly.New(context.Background(), fly.Config{FlapsURL: bc.srv.URL, APIURL: bc.srv.URL, Token: sim.Token()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	src := &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
+	prog := runHeadless(t, dashboard(src, name), 160, 48)
+	time.Sleep(window)
+	stats := sim.APIStats()
+	prog.stop(t)
+	e := economy{machines: n, window: window, apiBytes: bc.machines.Load(), otherBytes: bc.rest.Load()}
+	calls := map[string]int{}
+	for k, s := range stats {
+		calls[k] = s.Calls
+		e.limited += s.Limited
+		if !strings.HasPrefix(k, "logs:") && !strings.HasPrefix(k, "prom:") {
+			e.maxPerSecond = max(e.maxPerSecond, s.MaxPerSecond)
+		}
+	}
+	e.byAction, e.machinesAPI = machinesAPI(calls)
+	e.listBytes = listSize(t, sim, name)
+	return e
+}
+
+// listSize fetches the machine list once, the way `fly machine list` does.
+func listSize(t *testing.T, sim *flysim.Sim, app string) int {
+	req, _ := http.NewRequest(http.MethodGet, sim.URL()+"/v1/apps/"+app+"/machines", nil)
+	req.Header.Set("Authorization", "Bearer "+sim.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("list: %d %v", resp.StatusCode, err)
+	}
+	return len(b)
+}
+
+// TestAPIEconomy: Machines API calls per minute for steady apps, counted at
+// flysim, against `fly machine list` every 2 s (30 lists a minute). The
+// 10-machine budget always runs (one wall minute); 500 machines with
+// FLYWAKE_PERF.
+func TestAPIEconomy(t *testing.T) {
+	sizes := []int{10}
+	if perfOn() {
+		sizes = append(sizes, 500)
+	}
+	for _, n := range sizes {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			t.Parallel()
+			e := measureEconomy(t, n, time.Minute)
+			perMin := e.perMinute(float64(e.machinesAPI))
+			peerBytes := 30 * e.listBytes
+			perfLine(t, fmt.Sprintf("economy.%d", n),
+				"%.1f Machines API calls/min (%s), %.0f KB/min Machines API + %.0f KB/min logs/prom; "+
+					"fly machine list every 2 s: 30 calls/min, %.0f KB/min (one list %d B); ratio calls %.2fx, bytes %.2fx; 429s %d, busiest second of one Machines API key %d",
+				perMin, actionsLine(e.byAction), e.perMinute(float64(e.apiBytes))/1024, e.perMinute(float64(e.otherBytes))/1024,
+				float64(peerBytes)/1024, e.listBytes, perMin/30, e.perMinute(float64(e.apiBytes))/float64(peerBytes),
+				e.limited, e.maxPerSecond)
+			if n == 10 && perMin > steadyMachinesPerMinute {
+				t.Errorf("steady 10-machine app: %.1f Machines API calls/min, budget %d", perMin, steadyMachinesPerMinute)
+			}
+			if e.limited > 0 {
+				t.Errorf("the dashboard drew %d 429s from a steady app", e.limited)
+			}
+		})
+	}
+}
+
+func actionsLine(by map[string]int) string {
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, by[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// detection is one staged transition as two observers saw it.
+type detection struct {
+	id        string
+	stopSent  time.Time // the stop call returned: flysim is "stopping"
+	stopped   time.Time // wall time flysim reached "stopped" (from its event)
+	dashSign  time.Time // the dashboard model first held a state other than started
+	dashHeld  time.Time // the dashboard model first held "stopped"
+	pollSign  time.Time
+	pollHeld  time.Time
+	stoppedMS int64 // platform ms of the stopped event
+}
+
+// tracker records what an observer's listing says about the staged machines.
+type tracker struct {
+	mu     sync.Mutex
+	byID   map[string]*detection
+	offset time.Duration // platform − wall (speed 1)
+}
+
+func (tr *tracker) saw(ms []*fly.Machine, at time.Time, dashboard bool) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	for _, m := range ms {
+		d := tr.byID[m.ID]
+		if d == nil || d.stopSent.IsZero() {
+			continue
+		}
+		sign, held := &d.pollSign, &d.pollHeld
+		if dashboard {
+			sign, held = &d.dashSign, &d.dashHeld
+		}
+		if m.State != "started" && sign.IsZero() {
+			*sign = at
+		}
+		if m.State == "stopped" && held.IsZero() {
+			*held = at
+			for _, ev := range m.Events {
+				if ev != nil && ev.Status == "stopped" && ev.Timestamp > d.stoppedMS {
+					d.stoppedMS = ev.Timestamp
+				}
+			}
+			d.stopped = time.UnixMilli(d.stoppedMS).Add(-tr.offset)
+		}
+	}
+}
+
+// TestDetectionLatency stops 20 machines (10 with FLYWAKE_PERF_QUICK) one after another (2 s apart) and
+// measures, per transition, how long after flysim reached "stopped" the
+// dashboard's model held it (wait long-polls on transient machines, lists
+// every 2 s while anything moves, 12 s when steady) versus a plain poller
+// listing every 12 s. FLYWAKE_PERF only (about a minute of wall time).
+func TestDetectionLatency(t *testing.T) {
+	if !perfOn() {
+		t.Skip("set FLYWAKE_PERF=1 (or run .ci/perf.sh)")
+	}
+	const apart, plainEvery = 2 * time.Second, 12 * time.Second
+	n := 20
+	if os.Getenv("FLYWAKE_PERF_QUICK") != "" {
+		n = 10 // .ci/perf.sh --quick
+	}
+	p := steadyProfile("latency-app", n)
+	p.StopTook = flysim.Span{Min: 3 * time.Second, Max: 5 * time.Second} // a graceful shutdown
+	sim := flysim.New(flysim.Options{Seed: 31, History: -1, NoTraffic: true, Apps: []flysim.AppProfile{p}})
+	src, client := simSource(t, sim)
+	defer func() { _ = sim.Close() }()
+	defer client.Close()
+	tr := &tracker{byID: map[string]*detection{}, offset: sim.Clock().Now().Sub(time.Now())}
+	ms, err := client.ListMachines(context.Background(), p.Name)
+	if err != nil || len(ms) != n {
+		t.Fatalf("list: %d machines, %v", len(ms), err)
+	}
+	for _, m := range ms {
+		tr.byID[m.ID] = &detection{id: m.ID}
+	}
+
+	model := observed{Model: dashboard(src, p.Name), onList: func(_ *Model, msg machinesMsg, at time.Time) {
+		tr.saw(msg.machines, at, true)
+	}}
+	prog := runHeadless(t, model, 160, 48)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	plain, err := fly.New(ctx, fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	var pollers sync.WaitGroup
+	pollers.Add(1)
+	go func() { // the plain poller: list every 12 s, nothing else
+		defer pollers.Done()
+		tick := time.NewTicker(plainEvery)
+		defer tick.Stop()
+		for {
+			if got, err := plain.ListMachines(ctx, p.Name); err == nil {
+				tr.saw(got, time.Now(), false)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+
+	time.Sleep(3 * time.Second) // both observers have listed the steady app once
+	for i, m := range ms {
+		if i > 0 {
+			time.Sleep(apart)
+		}
+		if err := client.Stop(context.Background(), p.Name, m.ID, "", 0); err != nil {
+			t.Fatalf("stop %s: %v", m.ID, err)
+		}
+		tr.mu.Lock()
+		tr.byID[m.ID].stopSent = time.Now()
+		tr.mu.Unlock()
+	}
+	done := settle(plainEvery+10*time.Second, func() bool {
+		tr.mu.Lock()
+		defer tr.mu.Unlock()
+		for _, d := range tr.byID {
+			if d.dashHeld.IsZero() || d.pollHeld.IsZero() {
+				return false
+			}
+		}
+		return true
+	})
+	cancel()
+	pollers.Wait()
+	prog.stop(t)
+	if !done {
+		t.Error("not every transition was seen by both observers")
+	}
+
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	var dashHeld, pollHeld, dashSign, pollSign []time.Duration
+	for _, d := range tr.byID {
+		if d.dashHeld.IsZero() || d.pollHeld.IsZero() {
+			continue
+		}
+		dashHeld = append(dashHeld, max(d.dashHeld.Sub(d.stopped), 0))
+		pollHeld = append(pollHeld, max(d.pollHeld.Sub(d.stopped), 0))
+		dashSign = append(dashSign, d.dashSign.Sub(d.stopSent))
+		pollSign = append(pollSign, d.pollSign.Sub(d.stopSent))
+	}
+	med := func(ds []time.Duration) string { return pct(ds, 50) + " / " + pct(ds, 95) }
+	perfLine(t, "detect.stopped", "median/p95 over %d transitions: dashboard (wait long-polls) %s; plain 12 s polling %s",
+		len(dashHeld), med(dashHeld), med(pollHeld))
+	perfLine(t, "detect.first_sign", "stop call → model shows it moving, median/p95: dashboard %s; plain 12 s polling %s",
+		med(dashSign), med(pollSign))
+	if len(dashHeld) > 0 && percentile(dashHeld, 50) > percentile(pollHeld, 50) {
+		t.Errorf("the dashboard's median detection %s is slower than plain polling's %s", pct(dashHeld, 50), pct(pollHeld, 50))
+	}
+}
+
+func percentile(ds []time.Duration, p int) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	if len(s) == 0 {
+		return 0
+	}
+	rank := max((p*len(s)+99)/100, 1)
+	return s[rank-1]
+}
+
+func pct(ds []time.Duration, p int) string {
+	return percentile(ds, p).Round(time.Millisecond).String()
+}
+
+// TestStartup: from nothing to the first full frame of the demo in process —
+// flysim.New (a day of history) + Start, the root model, its first listing
+// and logs applied, and a View showing machine rows. Median of 5.
+func TestStartup(t *testing.T) {
+	runs := 1
+	if perfOn() {
+		runs = 5
+	}
+	var took []time.Duration
+	for range runs {
+		took = append(took, startupOnce(t))
+	}
+	perfLine(t, "startup.inprocess", "median %s of %d (min %s, max %s)", pct(took, 50), runs, pct(took, 0), pct(took, 100))
+	if m := percentile(took, 50); m > 10*time.Second {
+		t.Errorf("first full frame after %s", m)
+	}
+}
+
+func startupOnce(t *testing.T) time.Duration {
+	t0 := time.Now()
+	sim := flysim.New(flysim.Options{Seed: 1})
+	src, client := simSource(t, sim)
+	defer func() { _ = sim.Close() }()
+	defer client.Close()
+	frame := make(chan time.Duration, 1)
+	var listed, logged, sent bool
+	model := observed{Model: dashboard(src, flysim.DemoScaleToZero), onMsg: func(m *Model, msg tea.Msg, at time.Time) {
+		switch msg.(type) {
+		case machinesMsg:
+			listed = listed || len(m.app.Machines) > 0
+		case logsMsg:
+			logged = true
+		}
+		if listed && logged && !sent && strings.Contains(ansi.Strip(m.View()), "of 10") {
+			sent = true
+			frame <- time.Since(t0)
+		}
+	}}
+	prog := runHeadless(t, model, 160, 48)
+	defer prog.stop(t)
+	select {
+	case d := <-frame:
+		return d
+	case <-time.After(20 * time.Second):
+		t.Fatal("no full frame within 20 s")
+		return 0
+	}
+}
