@@ -69,7 +69,9 @@ func (m *Model) metricsCmd() tea.Cmd {
 }
 
 // waitCmds starts one wait long-poll for every transient machine that has
-// none in flight (and did not just finish one).
+// none in flight (and did not just finish one), at most maxWaits at once:
+// each holds a connection, and a large app mid-deploy would otherwise open
+// one per machine. The fast list refresh covers the rest.
 func (m *Model) waitCmds() []tea.Cmd {
 	if m.cfg.Source == nil || m.cfg.Source.Client == nil {
 		return nil
@@ -78,6 +80,9 @@ func (m *Model) waitCmds() []tea.Cmd {
 	wall := m.wall()
 	for _, mc := range m.app.Machines {
 		id := mc.ID
+		if len(m.fetch.waits) >= maxWaits {
+			break
+		}
 		if !diagnose.IsTransient(mc.State) || m.fetch.waits[id] || wall.Sub(m.fetch.waitEnded[id]) < waitCooldown {
 			continue
 		}

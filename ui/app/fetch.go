@@ -16,6 +16,7 @@ const (
 	retryMax      = listSteady       // a fault that ends is noticed within one steady refresh
 	waitPoll      = 45 * time.Second // one wait long-poll (the API allows 60 s)
 	waitCooldown  = 2 * time.Second  // between waits on one machine, so a wait that returns at once cannot spin
+	maxWaits      = 16               // wait long-polls in flight at once
 	maxProbes     = 2                // exec probes in flight
 	probesPerMin  = 6                // exec probes started per minute: keeps a steady app within ~12 API calls/min
 	listTimeout   = 20 * time.Second
