@@ -312,7 +312,7 @@ func TestTimelineChain(t *testing.T) {
 	tests := []struct {
 		id, want string
 	}{
-		{"148e3d5f2a9c01", theme.GlyphSuspended + " suspended → ▲ starting 120 ms → ● started 410 ms → ✔ serving 460 ms"},
+		{"148e3d5f2a9c01", theme.GlyphSuspended + " suspended → ▲ starting 120 ms → ● started 410 ms → ✓ serving 460 ms"},
 		{"3d8d6e5a9b2c81", "○ stopped (suspend refused) → ▲ starting 150 ms"},
 		{"9080aa11bb22cc", theme.GlyphSuspended + " suspended"},
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
+	"github.com/flywake/flywake/ui/theme"
 )
 
 // sideBySide is the width from which the histogram and the timeline sit
@@ -48,7 +49,7 @@ func (p *Pane) liveLines(width, height int) []string {
 	}
 	lines := []string{rightAlign(head, clock, width)}
 	for _, f := range l.finished {
-		lines = append(lines, t.Dim.Render("✔ "+f))
+		lines = append(lines, t.Dim.Render(theme.GlyphPass+" "+f))
 	}
 
 	pr := l.progress
@@ -201,7 +202,7 @@ func (p *Pane) chain(tr *track, compact bool) string {
 		parts = append(parts, look("started", tr.started))
 	}
 	if tr.serving >= 0 {
-		s := "✔"
+		s := theme.GlyphPass
 		if !compact {
 			s += " serving"
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/theme"
 )
 
 // resultLines are the finished (or aborted) test: the side-by-side table,
@@ -17,7 +18,7 @@ func (p *Pane) resultLines(width int) []string {
 	t := p.theme
 	r := p.report
 	if r == nil {
-		lines := []string{t.Fail.Render("✖ the wake test could not run")}
+		lines := []string{t.Fail.Render(theme.GlyphFail + " the wake test could not run")}
 		if p.runErr != nil {
 			lines = append(lines, wrap(p.errLine(p.runErr), width)...)
 		}
@@ -37,7 +38,7 @@ func (p *Pane) resultLines(width int) []string {
 		}
 		lines = append(lines, wrap(t.Fail.Render("ABORTED: ")+why, width)...)
 	case p.runErr != nil:
-		lines = append(lines, wrap(t.Fail.Render("✖ the test failed: ")+p.errLine(p.runErr), width)...)
+		lines = append(lines, wrap(t.Fail.Render(theme.GlyphFail+" the test failed: ")+p.errLine(p.runErr), width)...)
 	}
 	lines = append(lines, "")
 
@@ -172,7 +173,7 @@ func (p *Pane) savedLine(width int) []string {
 	case p.saving:
 		return []string{t.Dim.Render("saving…")}
 	case p.saveErr != nil:
-		return wrap(t.Fail.Render("✖ could not save the result: ")+p.errLine(p.saveErr), width)
+		return wrap(t.Fail.Render(theme.GlyphFail+" could not save the result: ")+p.errLine(p.saveErr), width)
 	case p.savedPath != "":
 		return wrap(t.Dim.Render("saved ")+cell.Sanitize(p.savedPath), width)
 	}

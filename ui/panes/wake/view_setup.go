@@ -10,6 +10,7 @@ import (
 
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/theme"
 )
 
 // labelW is the width of the setup's field labels.
@@ -47,7 +48,7 @@ func (p *Pane) setupLines(width int) []string {
 
 	switch {
 	case p.prepErr != nil:
-		lines = append(lines, wrap(t.Fail.Render("✖ cannot plan the test: ")+p.errLine(p.prepErr), width)...)
+		lines = append(lines, wrap(t.Fail.Render(theme.GlyphFail+" cannot plan the test: ")+p.errLine(p.prepErr), width)...)
 		lines = append(lines, t.Dim.Render("r reads the machines again"))
 		return lines
 	case p.plan == nil:
@@ -140,9 +141,9 @@ func (p *Pane) targetLines(plan *waketest.Plan, width int) []string {
 	lines = append(lines, t.Dim.Render(row("MACHINE", "STATE", "REGION", "SUSPEND")))
 	for _, tg := range plan.Targets {
 		look := t.State(tg.State)
-		suspend := t.Level("pass").Style.Render("✔ can suspend")
+		suspend := t.Level("pass").Style.Render(theme.GlyphPass + " can suspend")
 		if !tg.CanSuspend {
-			suspend = t.Level("fail").Style.Render("✖ blocked: " + cell.Sanitize(strings.Join(tg.Blockers, ", ")))
+			suspend = t.Level("fail").Style.Render(theme.GlyphFail + " blocked: " + cell.Sanitize(strings.Join(tg.Blockers, ", ")))
 		}
 		lines = append(lines, row(cell.Sanitize(tg.ID), look.Render(), cell.Sanitize(tg.Region), suspend))
 	}
