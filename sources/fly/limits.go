@@ -19,15 +19,26 @@ type limit struct {
 	Burst     int
 }
 
+// The client paces a little under Fly's documented limits: the server sees
+// requests with network jitter (two sent 1 s apart can arrive 0.9 s apart),
+// and other tools (flyctl, a deploy) spend the same budget. Pacing exactly at
+// the limit produced occasional 429s against flysim's server-side buckets.
+const limitMargin = 0.9
+
 var (
 	// Fly docs: 1 req/s per action per machine, bursts up to 3.
-	actionLimit = limit{PerSecond: 1, Burst: 3}
+	actionLimit = underLimit(1, 3)
 	// Fly docs: Get Machine allows 5 req/s, bursts up to 10.
-	getMachineLimit = limit{PerSecond: 5, Burst: 10}
+	getMachineLimit = underLimit(5, 10)
 	// Assumption (not documented): listing machines is limited like any other
 	// action, scoped to the app, so 1 req/s burst 3 per app.
-	listMachinesLimit = limit{PerSecond: 1, Burst: 3}
+	listMachinesLimit = underLimit(1, 3)
 )
+
+// underLimit is the client's bucket for a documented rate and burst.
+func underLimit(perSecond float64, burst int) limit {
+	return limit{PerSecond: perSecond * limitMargin, Burst: max(1, burst-1)}
+}
 
 // routeOf maps a request to its bucket. ok is false for paths outside the
 // Machines API (logs, Prometheus), which have no documented limit and are

@@ -45,11 +45,11 @@ func TestBucketReservations(t *testing.T) {
 		at    []time.Duration // offsets of successive reservations
 		waits []time.Duration
 	}{
-		{"burst 3 then one per second", actionLimit, []time.Duration{0, 0, 0, 0, 0},
+		{"burst 3 then one per second", limit{1, 3}, []time.Duration{0, 0, 0, 0, 0},
 			[]time.Duration{0, 0, 0, time.Second, 2 * time.Second}},
-		{"refills over time", actionLimit, []time.Duration{0, 0, 0, 2 * time.Second, 2 * time.Second, 2 * time.Second},
+		{"refills over time", limit{1, 3}, []time.Duration{0, 0, 0, 2 * time.Second, 2 * time.Second, 2 * time.Second},
 			[]time.Duration{0, 0, 0, 0, 0, time.Second}},
-		{"get machine burst 10 at 5/s", getMachineLimit, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+		{"burst 10 at 5/s", limit{5, 10}, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 			[]time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200 * time.Millisecond}},
 	}
 	for _, tt := range tests {
@@ -61,6 +61,25 @@ func TestBucketReservations(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The client's buckets stay under Fly's documented limits, with a margin.
+func TestLimitsStayUnderFlys(t *testing.T) {
+	tests := []struct {
+		name     string
+		lim      limit
+		flyRate  float64
+		flyBurst int
+	}{
+		{"action per machine", actionLimit, 1, 3},
+		{"get machine", getMachineLimit, 5, 10},
+		{"list machines per app", listMachinesLimit, 1, 3},
+	}
+	for _, tt := range tests {
+		if tt.lim.PerSecond >= tt.flyRate || tt.lim.Burst >= tt.flyBurst || tt.lim.Burst < 1 || tt.lim.PerSecond <= 0 {
+			t.Errorf("%s: %v/s burst %d, want under Fly's %v/s burst %d", tt.name, tt.lim.PerSecond, tt.lim.Burst, tt.flyRate, tt.flyBurst)
+		}
 	}
 }
 
@@ -88,23 +107,25 @@ func TestBurstOfStartsIsPaced(t *testing.T) {
 			t.Fatalf("start %d: %v", i, err)
 		}
 	}
-	if got := clk.totalSlept(); got < 7*time.Second {
-		t.Errorf("10 starts on one machine waited %s for tokens, want >= 7s (burst 3, then 1/s)", got)
+	// Past the burst, every start waits 1/rate: never faster than Fly's 1/s.
+	want := seconds(float64(10-actionLimit.Burst) / actionLimit.PerSecond)
+	if got := clk.totalSlept(); got < want-time.Millisecond || want < 8*time.Second {
+		t.Errorf("10 starts on one machine waited %s for tokens, want %s (>= 8 s: burst ≤ 3, then ≤ 1/s)", got, want)
 	}
 	before := clk.totalSlept()
-	for range 3 {
+	for range actionLimit.Burst {
 		if _, err := c.Start(ctx, "app1", "m2"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if got := clk.totalSlept() - before; got != 0 {
-		t.Errorf("another machine's first 3 starts waited %s, want 0 (buckets are per machine)", got)
+		t.Errorf("another machine's first %d starts waited %s, want 0 (buckets are per machine)", actionLimit.Burst, got)
 	}
-	if hits.Load() != 13 {
-		t.Errorf("server saw %d requests, want 13", hits.Load())
+	if n := int64(10 + actionLimit.Burst); hits.Load() != n {
+		t.Errorf("server saw %d requests, want %d", hits.Load(), n)
 	}
-	if got := c.Stats().CallsLastMinute; got != 13 {
-		t.Errorf("CallsLastMinute = %d, want 13", got)
+	if got, n := c.Stats().CallsLastMinute, 10+actionLimit.Burst; got != n {
+		t.Errorf("CallsLastMinute = %d, want %d", got, n)
 	}
 }
 
@@ -112,28 +133,28 @@ func TestGetAndListLimits(t *testing.T) {
 	var hits atomic.Int64
 	c, clk := newTestClient(t, countingServer(t, &hits), "")
 	ctx := context.Background()
-	for range 10 {
+	for range getMachineLimit.Burst {
 		if _, err := c.GetMachine(ctx, "app1", "m1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := clk.totalSlept(); got != 0 {
-		t.Errorf("10 GETs of one machine waited %s, want 0 (burst 10)", got)
+	if got := clk.totalSlept(); got != 0 || getMachineLimit.Burst > 10 {
+		t.Errorf("%d GETs of one machine waited %s, want 0 (burst ≤ 10)", getMachineLimit.Burst, got)
 	}
 	if _, err := c.GetMachine(ctx, "app1", "m1"); err != nil {
 		t.Fatal(err)
 	}
-	if got := clk.totalSlept(); got != 200*time.Millisecond {
-		t.Errorf("11th GET waited %s, want 200ms (5/s)", got)
+	if got, want := clk.totalSlept(), seconds(1/getMachineLimit.PerSecond); got != want || want < 200*time.Millisecond {
+		t.Errorf("the GET past the burst waited %s, want %s (≥ 200ms: ≤ 5/s)", got, want)
 	}
 	before := clk.totalSlept()
-	for range 4 {
+	for range listMachinesLimit.Burst + 2 {
 		if _, err := c.ListMachines(ctx, "app1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := clk.totalSlept() - before; got != time.Second {
-		t.Errorf("4 lists waited %s, want 1s (1/s burst 3 per app)", got)
+	if got, want := clk.totalSlept()-before, seconds(2/listMachinesLimit.PerSecond); got != want || want < 2*time.Second {
+		t.Errorf("2 lists past the burst waited %s, want %s (≥ 2 s: ≤ 1/s per app)", got, want)
 	}
 }
 
@@ -153,7 +174,7 @@ func TestTokenWaitRespectsContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 3 { // the burst
+	for range actionLimit.Burst {
 		if _, err := c.Start(context.Background(), "app1", "m1"); err != nil {
 			t.Fatal(err)
 		}
@@ -164,8 +185,8 @@ func TestTokenWaitRespectsContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Start cancelled while waiting for a token = %v, want context.Canceled", err)
 	}
-	if hits.Load() != 3 {
-		t.Errorf("server saw %d requests, want 3: a cancelled wait must not send", hits.Load())
+	if hits.Load() != int64(actionLimit.Burst) {
+		t.Errorf("server saw %d requests, want %d: a cancelled wait must not send", hits.Load(), actionLimit.Burst)
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
@@ -174,3 +195,5 @@ func TestTokenWaitRespectsContext(t *testing.T) {
 		t.Fatalf("Start past its deadline = %v, want ErrAPIDown wrapping DeadlineExceeded", err)
 	}
 }
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
