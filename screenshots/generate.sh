@@ -32,6 +32,13 @@ shot() {
   sleep 2 # let the first probes and logs land
   for k in "$@"; do
     if [[ $k == sleep:* ]]; then sleep "${k#sleep:}"; continue; fi
+    if [[ $k == until:* ]]; then # wait (up to 90 s) for text on screen
+      for _ in $(seq 1 900); do
+        tmux -L "$sock" capture-pane -p -t s | grep -q -- "${k#until:}" && break
+        sleep 0.1
+      done
+      continue
+    fi
     tmux -L "$sock" send-keys -t s "$k"
     sleep 0.4
   done
@@ -55,4 +62,4 @@ shot drilldown-80x24        80 24 "" "$demo"                 "started" Enter
 shot crashloop-160x48      160 48 "" "$demo -a crashy-api"   "crash"
 shot checklist-120x36      120 36 "" "$demo"                 "started" c n Enter
 shot nocolor-80x24          80 24 "NO_COLOR=1" "$demo"       "started"
-# shot wake-both-120x40      120 40 "" "$demo --speed 10 -a snappy-api" "started" w 3 Enter y sleep:25
+shot wake-both-120x40      120 40 "XDG_STATE_HOME=$(mktemp -d)" "$demo --speed 10 -a snappy-api" "started" w sleep:1 3 sleep:1 Enter y "until:saved" sleep:1
