@@ -3,7 +3,10 @@
 // through bubbles/help, so hints never drift from behaviour.
 package keys
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // KeyMap holds every binding. Build it with Default; call ReadOnly for
 // --readonly. Copying a KeyMap copies its bindings (they are values).
@@ -142,4 +145,27 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
 		"wake_test": &k.WakeTest, "start": &k.Start, "stop": &k.Stop, "suspend": &k.Suspend,
 	}
+}
+
+// Scroll moves pos (a cursor or a scroll offset over 0..last) by the
+// navigation keys, a page at a time for pgup/pgdn, and clamps it. ok is false
+// when msg is not a navigation key; pos is then returned unchanged.
+func (k KeyMap) Scroll(msg tea.KeyMsg, pos, page, last int) (next int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		pos--
+	case key.Matches(msg, k.Down):
+		pos++
+	case key.Matches(msg, k.PageUp):
+		pos -= max(page, 1)
+	case key.Matches(msg, k.PageDown):
+		pos += max(page, 1)
+	case key.Matches(msg, k.Home):
+		pos = 0
+	case key.Matches(msg, k.End):
+		pos = last
+	default:
+		return pos, false
+	}
+	return min(max(pos, 0), max(last, 0)), true
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/snapshot"
@@ -77,25 +76,9 @@ func buildLines(t *theme.Theme, a *snapshot.App) []line {
 
 // Update scrolls when the sections are taller than the pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return nil
+	if km, ok := msg.(tea.KeyMsg); ok {
+		p.offset, _ = p.keys.Scroll(km, p.offset, p.page, max(p.total-p.page, 0))
 	}
-	switch {
-	case key.Matches(km, p.keys.Up):
-		p.offset--
-	case key.Matches(km, p.keys.Down):
-		p.offset++
-	case key.Matches(km, p.keys.PageUp):
-		p.offset -= p.page
-	case key.Matches(km, p.keys.PageDown):
-		p.offset += p.page
-	case key.Matches(km, p.keys.Home):
-		p.offset = 0
-	case key.Matches(km, p.keys.End):
-		p.offset = p.total
-	}
-	p.offset = p.clamp(p.offset, p.page)
 	return nil
 }
 

@@ -3,7 +3,6 @@ package coldstart
 import (
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -65,25 +64,9 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 
 // Update scrolls the history with the navigation keys.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return nil
+	if km, ok := msg.(tea.KeyMsg); ok {
+		p.cursor, _ = p.keys.Scroll(km, p.cursor, p.page, len(p.d.history)-1)
 	}
-	switch {
-	case key.Matches(km, p.keys.Up):
-		p.cursor--
-	case key.Matches(km, p.keys.Down):
-		p.cursor++
-	case key.Matches(km, p.keys.PageUp):
-		p.cursor -= p.page
-	case key.Matches(km, p.keys.PageDown):
-		p.cursor += p.page
-	case key.Matches(km, p.keys.Home):
-		p.cursor = 0
-	case key.Matches(km, p.keys.End):
-		p.cursor = len(p.d.history) - 1
-	}
-	p.cursor = min(max(p.cursor, 0), max(len(p.d.history)-1, 0))
 	return nil
 }
 
