@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -128,9 +130,9 @@ func TestBytecodeViewIsExactAtEverySize(t *testing.T) {
 			if a != nil {
 				p.SetData(a, t0)
 			}
-			for _, sz := range sizes {
+			for _, sz := range uitest.Sizes {
 				for _, focused := range []bool{false, true} {
-					assertExact(t, p.View(sz[0], sz[1], focused, t0), sz[0], sz[1])
+					uitest.AssertSize(t, p.View(sz[0], sz[1], focused, t0), sz[0], sz[1])
 				}
 			}
 			if out := p.View(-1, 3, true, t0); out != "" {
@@ -141,7 +143,7 @@ func TestBytecodeViewIsExactAtEverySize(t *testing.T) {
 }
 
 func TestBytecodeLevelLooks(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	t.Run("colour: fail is red, not-Python is not", func(t *testing.T) {
 		th := theme.New(false)
 		p := newPane(th)

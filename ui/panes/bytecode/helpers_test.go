@@ -1,13 +1,8 @@
 package bytecode
 
 import (
-	"strings"
-	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/snapshot"
@@ -70,25 +65,3 @@ func newPane(t *theme.Theme) *Pane {
 	km := keys.Default()
 	return New(pane.Context{Theme: t, Keys: &km})
 }
-
-func pinProfile(t *testing.T) {
-	t.Helper()
-	old := lipgloss.ColorProfile()
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
-}
-
-func assertExact(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Fatalf("%d×%d: %d lines:\n%s", w, h, len(lines), ansi.Strip(out))
-	}
-	for i, l := range lines {
-		if got := ansi.StringWidth(l); got != w {
-			t.Fatalf("%d×%d: line %d is %d wide: %q", w, h, i, got, ansi.Strip(l))
-		}
-	}
-}
-
-var sizes = [][2]int{{1, 1}, {2, 1}, {5, 2}, {20, 3}, {20, 5}, {30, 8}, {40, 10}, {60, 16}, {80, 24}, {100, 30}, {120, 40}, {160, 48}}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -14,7 +16,7 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// walkthrough is the smallest root around the pane: it sizes it to the
+// walkthrough is the smallest root around the pane: it uitest.Sizes it to the
 // terminal and hands it every key, as the dashboard does when it is focused.
 type walkthrough struct {
 	p    *Pane
@@ -52,14 +54,14 @@ func runWalkthrough(t *testing.T, th *theme.Theme) string {
 	// The final frame, not the renderer's byte stream: it does not depend
 	// on how the frames were batched.
 	out := m.View()
-	assertExact(t, out, 80, 24)
+	uitest.AssertSize(t, out, 80, 24)
 	return out
 }
 
 // TestWalkthroughGolden is the walkthrough at 80×24 with release work
 // expanded, in colour (ANSI 256). Update with `go test -update`.
 func TestWalkthroughGolden(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	out := runWalkthrough(t, theme.New(false))
 	if !strings.Contains(out, "\x1b[") {
 		t.Error("the colour frame has no styling")
@@ -70,7 +72,7 @@ func TestWalkthroughGolden(t *testing.T) {
 // TestWalkthroughGoldenNoColor: with NO_COLOR the statuses still read by
 // glyph and word, and no colour code is written.
 func TestWalkthroughGoldenNoColor(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	out := runWalkthrough(t, theme.New(true))
 	for _, s := range sgrParams(out) {
 		if isColourParam(s) {

@@ -7,9 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/checklist"
@@ -174,13 +172,6 @@ var demoDay = fixture{state: "started", boots: 24, probed: true}
 // asleep: every machine is stopped and nothing was probed.
 var asleep = fixture{state: "stopped", boots: 24}
 
-func pinProfile(t *testing.T) {
-	t.Helper()
-	old := lipgloss.ColorProfile()
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
-}
-
 // press sends keys by name: "n", "p", "enter", "up", "down", "pgdown"…
 func press(p *Pane, names ...string) {
 	for _, n := range names {
@@ -215,19 +206,6 @@ func plain(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
-}
-
-func assertExact(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Fatalf("%d×%d: %d lines:\n%s", w, h, len(lines), ansi.Strip(out))
-	}
-	for i, l := range lines {
-		if got := ansi.StringWidth(l); got != w {
-			t.Fatalf("%d×%d: line %d is %d wide: %q", w, h, i, got, ansi.Strip(l))
-		}
-	}
 }
 
 // itemOf returns the item with id as the pane last evaluated it.

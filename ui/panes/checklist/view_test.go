@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/checklist"
@@ -13,34 +15,33 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// sizes are the View sizes the pane must fill exactly.
-var sizes = [][2]int{{1, 1}, {2, 1}, {5, 2}, {20, 3}, {20, 5}, {30, 8}, {40, 10}, {60, 16}, {80, 24}, {100, 30}, {120, 40}, {160, 48}}
+// uitest.Sizes are the View uitest.Sizes the pane must fill exactly.
 
 // TestViewIsExactAtEverySize: every size, collapsed and all expanded,
 // focused or not, scrolled to the end and back, colour or not.
 func TestViewIsExactAtEverySize(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	for _, noColor := range []bool{false, true} {
 		for _, f := range []fixture{demoDay, asleep} {
 			p := newPane(t, theme.New(noColor), f)
-			for _, sz := range sizes {
+			for _, sz := range uitest.Sizes {
 				w, h := sz[0], sz[1]
 				name := fmt.Sprintf("%dx%d/nocolor=%v/%s", w, h, noColor, f.state)
 				press(p, "home")
 				for i := 0; i < len(checklist.IDs); i++ {
 					for _, focused := range []bool{true, false} {
-						assertExact(t, p.View(w, h, focused, t0), w, h)
+						uitest.AssertSize(t, p.View(w, h, focused, t0), w, h)
 					}
 					p.expanded[p.Cursor()] = i%2 == 0 // every other item open
 					press(p, "n")
 				}
 				for i := 0; i < 12; i++ {
 					press(p, "pgdown")
-					assertExact(t, p.View(w, h, true, t0), w, h)
+					uitest.AssertSize(t, p.View(w, h, true, t0), w, h)
 				}
 				press(p, "pgup", "pgup")
 				out := p.View(w, h, true, t0)
-				assertExact(t, out, w, h)
+				uitest.AssertSize(t, out, w, h)
 				if h >= 8 && w >= 30 {
 					lines := strings.Split(plain(out), "\n")
 					if !strings.Contains(lines[0], "of 8 checked") {
@@ -128,9 +129,9 @@ func TestHostileEvidence(t *testing.T) {
 	}}
 	p.cursorID = "x"
 	press(p, "enter")
-	for _, sz := range sizes {
+	for _, sz := range uitest.Sizes {
 		out := p.View(sz[0], sz[1], true, t0)
-		assertExact(t, out, sz[0], sz[1])
+		uitest.AssertSize(t, out, sz[0], sz[1])
 		for _, bad := range []string{"\x1b[2J", "\x1b]0;", "\x07", "\x1b[1A", "\x1b[H", "\x1b[31m"} {
 			if strings.Contains(out, bad) {
 				t.Fatalf("%v: %q reached the screen", sz, bad)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
@@ -223,10 +225,10 @@ func TestViewIsExactAtEverySize(t *testing.T) {
 		for _, noColor := range []bool{false, true} {
 			p := newPane(theme.New(noColor))
 			load(p)
-			for _, sz := range sizes {
+			for _, sz := range uitest.Sizes {
 				for _, focused := range []bool{false, true} {
 					t.Run(fmt.Sprintf("%s/%dx%d", name, sz[0], sz[1]), func(t *testing.T) {
-						assertExact(t, p.View(sz[0], sz[1], focused, t0.Add(time.Second)), sz[0], sz[1])
+						uitest.AssertSize(t, p.View(sz[0], sz[1], focused, t0.Add(time.Second)), sz[0], sz[1])
 					})
 				}
 			}
@@ -242,7 +244,7 @@ func TestViewIsExactAtEverySize(t *testing.T) {
 func TestLevelLooks(t *testing.T) {
 	ms, l := scaleToZero()
 	t.Run("colour", func(t *testing.T) {
-		pinProfile(t)
+		uitest.PinColorProfile(t)
 		th := theme.New(false)
 		p := newPane(th)
 		p.SetData(app(ms, l), t0)
@@ -256,7 +258,7 @@ func TestLevelLooks(t *testing.T) {
 		}
 	})
 	t.Run("NO_COLOR", func(t *testing.T) {
-		pinProfile(t)
+		uitest.PinColorProfile(t)
 		p := newPane(theme.New(true))
 		p.SetData(app(ms, l), t0)
 		out := p.View(160, 48, false, t0)

@@ -2,13 +2,8 @@ package coldstart
 
 import (
 	"sort"
-	"strings"
-	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/diagnose"
@@ -92,25 +87,4 @@ func newPane(t *theme.Theme) *Pane {
 	return New(pane.Context{Theme: t, Keys: &km})
 }
 
-func pinProfile(t *testing.T) {
-	t.Helper()
-	old := lipgloss.ColorProfile()
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
-}
-
-func assertExact(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Fatalf("%d×%d: %d lines:\n%s", w, h, len(lines), ansi.Strip(out))
-	}
-	for i, l := range lines {
-		if got := ansi.StringWidth(l); got != w {
-			t.Fatalf("%d×%d: line %d is %d wide: %q", w, h, i, got, ansi.Strip(l))
-		}
-	}
-}
-
-// sizes are the View sizes every pane must fill exactly.
-var sizes = [][2]int{{1, 1}, {2, 1}, {5, 2}, {20, 5}, {30, 8}, {40, 10}, {60, 16}, {80, 24}, {100, 30}, {120, 40}, {160, 48}}
+// uitest.Sizes are the View uitest.Sizes every pane must fill exactly.

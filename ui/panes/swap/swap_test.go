@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -132,9 +134,9 @@ func TestSwapViewIsExactAtEverySize(t *testing.T) {
 			if name != "nil" {
 				p.SetData(build(specs), t0)
 			}
-			for _, sz := range sizes {
+			for _, sz := range uitest.Sizes {
 				for _, focused := range []bool{false, true} {
-					assertExact(t, p.View(sz[0], sz[1], focused, t0), sz[0], sz[1])
+					uitest.AssertSize(t, p.View(sz[0], sz[1], focused, t0), sz[0], sz[1])
 				}
 			}
 			if out := p.View(0, 3, true, t0); out != "" {
@@ -145,7 +147,7 @@ func TestSwapViewIsExactAtEverySize(t *testing.T) {
 }
 
 func TestSwapLevelLooks(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	t.Run("colour", func(t *testing.T) {
 		th := theme.New(false)
 		p := newPane(th)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -14,7 +16,7 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// host is the smallest root around the pane: it opens it, sizes it to the
+// host is the smallest root around the pane: it opens it, uitest.Sizes it to the
 // terminal and hands it every message, as the dashboard does an overlay.
 type host struct {
 	p    *Pane
@@ -68,7 +70,7 @@ func frameAfter(t *testing.T, th *theme.Theme, r Runner, steps []struct{ wait, k
 type steps = []struct{ wait, key string }
 
 func TestSetupGolden(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	out := frameAfter(t, theme.New(false), &fakeRunner{}, nil, "TARGETS")
 	for _, w := range []string{"148e3d5f2a9c01", "blocked: swap (512 MB)", "kept running (min_machines_running): 0a1b2c3d4e5f60", "/healthz"} {
 		if !strings.Contains(ansi.Strip(out), w) {
@@ -79,7 +81,7 @@ func TestSetupGolden(t *testing.T) {
 }
 
 func TestLiveGolden(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	r := &fakeRunner{events: suspendEvents(), block: true, aborted: abortedReport()}
 	out := frameAfter(t, theme.New(false), r, steps{{"TARGETS", "2"}, {"to suspend", "enter"}, {"y/N", "y"}}, "18/40 answered")
 	for _, w := range []string{"suspend run", "200×16 502×1 timeout×1", "LATENCY", "WAKE TIMELINE", "serving 460 ms"} {
@@ -91,7 +93,7 @@ func TestLiveGolden(t *testing.T) {
 }
 
 func TestComparisonGolden(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	r := &fakeRunner{report: bothReport()}
 	out := frameAfter(t, theme.New(false), r, steps{{"TARGETS", "enter"}, {"y/N", "y"}}, "started → serving")
 	for _, w := range []string{"stop", "suspend", "26.4 s / 30.1 s / 30.2 s", "420 ms / 880 ms / 910 ms"} {

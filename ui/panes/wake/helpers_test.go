@@ -8,8 +8,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/waketest"
@@ -198,12 +196,6 @@ func (d *driver) handle(msg tea.Msg) {
 func (d *driver) planned() {
 	d.t.Helper()
 	d.until("a plan", func() bool { return d.p.plan != nil && !d.p.preparing })
-}
-
-func pinProfile(t *testing.T) {
-	old := lipgloss.ColorProfile()
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
 }
 
 var errListFailed = errors.New("listing machines: 503 Service Unavailable (token FlyV1 sekrit-token-value)")

@@ -1,0 +1,38 @@
+// Package uitest holds what the panes' tests share: a pinned colour profile
+// and the exact-size check every View must pass. Import it from tests only.
+package uitest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+// Sizes are the terminal sizes a pane's View is checked at, tiny ones included.
+var Sizes = [][2]int{{1, 1}, {2, 1}, {5, 2}, {20, 3}, {20, 5}, {30, 8}, {40, 10}, {60, 16}, {80, 24}, {100, 30}, {120, 40}, {160, 48}}
+
+// PinColorProfile renders colours as 256-colour SGR for the test, so
+// assertions and goldens do not depend on the terminal running the tests.
+func PinColorProfile(t *testing.T) {
+	t.Helper()
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
+}
+
+// AssertSize fails unless out is exactly w cells wide on every one of its h lines.
+func AssertSize(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Fatalf("%d×%d: %d lines:\n%s", w, h, len(lines), ansi.Strip(out))
+	}
+	for i, l := range lines {
+		if got := ansi.StringWidth(l); got != w {
+			t.Fatalf("%d×%d: line %d is %d wide: %q", w, h, i, got, ansi.Strip(l))
+		}
+	}
+}
