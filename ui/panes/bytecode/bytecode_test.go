@@ -4,13 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flywake/flywake/ui/uitest"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 var ten = map[string][]string{digestA: {"e82d0000000000", "e82d0000000001", "e82d0000000002", "e82d0000000003",

@@ -7,16 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/ui/uitest"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
-// walkthrough is the smallest root around the pane: it uitest.Sizes it to the
+// walkthrough is the smallest root around the pane: it sizes it to the
 // terminal and hands it every key, as the dashboard does when it is focused.
 type walkthrough struct {
 	p    *Pane

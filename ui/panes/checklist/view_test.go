@@ -5,17 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flywake/flywake/ui/uitest"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
-
-// uitest.Sizes are the View uitest.Sizes the pane must fill exactly.
 
 // TestViewIsExactAtEverySize: every size, collapsed and all expanded,
 // focused or not, scrolled to the end and back, colour or not.

@@ -6,13 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/ui/uitest"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 // scaleToZero is the demo's sleepy app: ten machines, a cold boot every

@@ -86,5 +86,3 @@ func newPane(t *theme.Theme) *Pane {
 	km := keys.Default()
 	return New(pane.Context{Theme: t, Keys: &km})
 }
-
-// uitest.Sizes are the View uitest.Sizes every pane must fill exactly.

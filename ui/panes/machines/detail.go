@@ -16,12 +16,13 @@ import (
 // rebuilt whenever data arrives so it stays live.
 type detail struct {
 	id     string
+	hint   string // the action keys, "" under --readonly
 	lines  []string
 	offset int
 	page   int
 }
 
-func newDetail(id string) *detail { return &detail{id: id, page: 10} }
+func newDetail(id, actions string) *detail { return &detail{id: id, hint: actions, page: 10} }
 
 func (d *detail) refresh(a *snapshot.App, th *theme.Theme, now timeNow) {
 	d.lines = detailLines(a, d.id, th, now)
@@ -52,7 +53,11 @@ func (d *detail) clamp() {
 
 // view draws a title line, the visible window of lines and a position line.
 func (d *detail) view(th *theme.Theme, width, height int) string {
-	title := th.TableHeader.Render("machine "+d.id) + th.Dim.Render("  esc back · ↑/↓ scroll")
+	keysHint := "  esc back · ↑/↓ scroll"
+	if d.hint != "" {
+		keysHint += " · " + d.hint
+	}
+	title := th.TableHeader.Render("machine "+d.id) + th.Dim.Render(keysHint)
 	if height <= 2 {
 		return cell.Block(title, width, height)
 	}

@@ -97,7 +97,8 @@ func (m *Model) SetData(a *snapshot.App, now time.Time) {
 	}
 }
 
-// Update handles keys while focused.
+// Update handles keys while focused. s/S/Z on the selected (or drilled-into)
+// machine return an ActionRequest for the root; the pane itself does nothing.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -112,7 +113,16 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.detail = nil
 			return nil
 		}
+		if a, ok := m.actionFor(km, keys); ok {
+			return request(a, m.detail.id)
+		}
 		m.detail.handleKey(km, keys)
+		return nil
+	}
+	if a, ok := m.actionFor(km, keys); ok {
+		if id, ok := m.Selected(); ok {
+			return request(a, id)
+		}
 		return nil
 	}
 	switch {
@@ -125,7 +135,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.table.SetFilter("")
 	case key.Matches(km, keys.Enter):
 		if id, ok := m.Selected(); ok {
-			m.detail = newDetail(id)
+			m.detail = newDetail(id, actionHint(keys))
 			m.detail.refresh(m.app, m.ctx.Theme, m.now)
 		}
 	default:

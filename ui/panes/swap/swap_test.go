@@ -5,12 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flywake/flywake/ui/uitest"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 // unusedSwap is the demo's sleepy app: 2048 MB swap, nothing in it.

@@ -6,17 +6,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/ui/uitest"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
-// host is the smallest root around the pane: it opens it, uitest.Sizes it to the
+// host is the smallest root around the pane: it opens it, sizes it to the
 // terminal and hands it every message, as the dashboard does an overlay.
 type host struct {
 	p    *Pane
