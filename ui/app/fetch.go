@@ -23,6 +23,7 @@ const (
 	logsTimeout   = 60 * time.Second
 	metricTimeout = 20 * time.Second
 	appsTimeout   = 15 * time.Second
+	actionTimeout = 30 * time.Second // a start, stop or suspend call (they answer once accepted)
 )
 
 // fetchState is what is in flight for the current app generation.

@@ -132,7 +132,9 @@ func TestRootGolden(t *testing.T) {
 		{"single_80x24", 80, 24, nil,
 			[]string{"Machines · 1/4 · tab next", "● started", "1–10 of 10"}},
 		{"detail_80x24", 80, 24, []tea.Msg{tea.KeyMsg{Type: tea.KeyEnter}},
-			[]string{"machine " + fixtureID(0), "no crash since the deploy", "lines 1–"}},
+			[]string{"machine " + fixtureID(0), "no crash since the deploy", "lines 1–", "s/S/Z start/stop/suspend"}},
+		{"stop_prompt_80x24", 80, 24, []tea.Msg{machines.ActionRequest{Action: machines.ActionStop, MachineID: fixtureID(0)}},
+			[]string{"Stop machine " + fixtureID(0) + " (started) of sleepy-api? y/N", "y stop " + fixtureID(0), "any other key cancels"}},
 	}
 	for _, c := range cases {
 		for _, noColor := range []bool{false, true} {

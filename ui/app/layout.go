@@ -31,7 +31,8 @@ func (m *Model) tiled() bool {
 }
 
 // chromeLines counts the lines around the body: header, the crash banner
-// when there is one, the switcher prompt when open, and the footer.
+// when there is one, the switcher prompt when open, the y/N prompt or the
+// notice, and the footer.
 func (m *Model) chromeLines() int {
 	n := 2
 	if m.banner != "" {
@@ -40,7 +41,7 @@ func (m *Model) chromeLines() int {
 	if m.switcher != nil {
 		n += 2
 	}
-	return n
+	return n + len(m.statusLines())
 }
 
 // layout places the panes in a body of w×h cells.

@@ -80,6 +80,9 @@ type Model struct {
 	focus         int
 	help          bool
 	switcher      *switcher
+	confirm       *confirm // the y/N before a machine action
+	acting        *acting  // the machine action call in flight
+	notice        notice   // the line above the footer: what just happened
 
 	app   *snapshot.App
 	gen   int // bumped on every app switch
@@ -132,6 +135,7 @@ func (m *Model) resetApp(app string) {
 	m.overlay = nil
 	m.focus = 0
 	m.switcher = nil
+	m.confirm, m.acting, m.notice = nil, nil, notice{}
 	m.resize()
 	m.setData()
 }

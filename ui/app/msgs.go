@@ -6,6 +6,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/panes/machines"
 )
 
 // req identifies a request: the app generation it was made for (bumped on
@@ -57,6 +58,17 @@ type appsMsg struct {
 	apps []string
 	err  error
 }
+
+// actionMsg answers a start, stop or suspend call.
+type actionMsg struct {
+	req
+	action  machines.Action
+	machine string
+	err     error
+}
+
+// noticeMsg fires when a notice has been shown long enough.
+type noticeMsg struct{ req }
 
 // pollKind names a timer that asks for a refresh.
 type pollKind int

@@ -77,7 +77,7 @@ func (s *switcher) hint() string {
 	if len(ms) == 0 {
 		return "no app starts with “" + s.value() + "”"
 	}
-	return "tab completes · " + strings.Join(ms, "  ")
+	return strings.Join(ms, "  ")
 }
 
 // lineInput is a one-line text field. bubbles/textinput would do, but it

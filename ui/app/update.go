@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/panes/machines"
 )
 
 // Init starts the first fetches and the clock.
@@ -57,6 +58,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case pollMsg:
 		return m, m.onPoll(msg)
+	case machines.ActionRequest:
+		return m.onActionRequest(msg)
+	case actionMsg:
+		return m, m.onAction(msg)
+	case noticeMsg:
+		m.onNoticeTimer(msg)
+		return m, nil
 	}
 	// Anything else (a pane's own messages) goes to every pane.
 	var cmds []tea.Cmd
@@ -71,7 +79,7 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
-// updateKey routes a key: prompts and typing panes first, then global keys,
+// updateKey routes a key: the y/N prompt, the switcher and typing panes first, then global keys,
 // then the focused pane.
 func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
@@ -83,6 +91,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.quit()
 		}
 		return m, nil
+	}
+	if m.confirm != nil {
+		return m.updateConfirm(msg)
 	}
 	if m.switcher != nil {
 		return m.updateSwitcher(msg)

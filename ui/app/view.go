@@ -33,7 +33,8 @@ func (m Model) View() string {
 	if m.switcher != nil {
 		lines = append(lines, m.switcherLines()...)
 	}
-	lines = append(lines, frame.Footer(m.theme, m.keys, m.width))
+	lines = append(lines, m.statusLines()...)
+	lines = append(lines, frame.Footer(m.theme, m.footerKeys(), m.width))
 	return strings.Join(lines, "\n")
 }
 
@@ -69,7 +70,7 @@ func (m Model) body(h int) string {
 // switcherLines are the `:` prompt and its hint.
 func (m Model) switcherLines() []string {
 	prompt := m.theme.PaneTitleFocused.Render(":") + m.switcher.input.Value() + "▏"
-	hint := m.theme.Dim.Render("  " + m.switcher.hint() + " · enter switches · esc cancels")
+	hint := m.theme.Dim.Render("  " + m.switcher.hint()) // the footer names the keys
 	return []string{cell.Fit(prompt, m.width, cell.Left), cell.Fit(hint, m.width, cell.Left)}
 }
 

@@ -3,5 +3,8 @@
 // event), a `/` filter, and an `enter` drill-down into one machine's events,
 // config, probe results and recent logs.
 //
+// s/S/Z (start/stop/suspend, off under --readonly) on the selected machine
+// return an ActionRequest; the root confirms, refuses or sends it.
+//
 // The pane does no I/O: the root hands it the app's model through SetData.
 package machines

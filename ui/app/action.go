@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/panes/machines"
+)
+
+// Machine actions (s start, S stop, Z suspend) go: the machines pane asks
+// (machines.ActionRequest), the root refuses what makes no sense or asks
+// "Stop machine … (started) of app? y/N", and only y sends the call. One
+// action is in flight at a time, so its reply is never confused with another.
+
+// confirm is an open y/N question.
+type confirm struct {
+	action  machines.Action
+	machine string
+	state   string // as listed when asked; y re-checks it
+}
+
+// acting is the action call in flight.
+type acting struct {
+	req
+	action  machines.Action
+	machine string
+}
+
+// onActionRequest answers a pane's request: nothing in read-only mode, a
+// refusal notice, or the confirmation prompt.
+func (m Model) onActionRequest(r machines.ActionRequest) (tea.Model, tea.Cmd) {
+	if m.cfg.ReadOnly || m.keys.IsReadOnly() || m.fatal != nil {
+		return m, nil
+	}
+	if m.acting != nil {
+		return m, m.setNotice(noticeWarn, "a "+m.acting.action.String()+" of "+m.acting.machine+
+			" is still in flight — try again when it answers")
+	}
+	mc, ok := m.app.Machine(r.MachineID)
+	if !ok {
+		return m, m.setNotice(noticeWarn, "machine "+r.MachineID+" is no longer listed — nothing sent")
+	}
+	if why := refusal(r.Action, mc, m.app.Name); why != "" {
+		return m, m.setNotice(noticeWarn, why)
+	}
+	m.notice = notice{}
+	m.confirm = &confirm{action: r.Action, machine: mc.ID, state: mc.State}
+	return m, nil
+}
+
+// updateConfirm answers the prompt: only y proceeds, any other key cancels.
+func (m Model) updateConfirm(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	c := *m.confirm
+	m.confirm = nil
+	verb := c.action.String()
+	if msg.String() != "y" {
+		return m, m.setNotice(noticeInfo, verb+" cancelled — nothing was sent to "+c.machine)
+	}
+	mc, ok := m.app.Machine(c.machine)
+	switch {
+	case !ok:
+		return m, m.setNotice(noticeWarn, "machine "+c.machine+" is no longer listed — nothing sent")
+	case mc.State != c.state:
+		return m, m.setNotice(noticeWarn, "machine "+c.machine+" is "+mc.State+" now (was "+c.state+
+			") — nothing sent; ask again if you still want to "+verb+" it")
+	case m.cfg.Source == nil || m.cfg.Source.Client == nil:
+		return m, m.setNotice(noticeFail, "no platform to "+verb+" "+c.machine+" on — nothing sent")
+	}
+	m.notice = notice{kind: noticeInfo, text: "sending " + verb + " to " + c.machine + "…"}
+	return m, m.actionCmd(c.action, c.machine)
+}
+
+// actionCmd makes the call. Stop sends no signal and no timeout, so the
+// machine's own stop_config (SIGINT by default, its kill timeout) applies.
+func (m *Model) actionCmd(a machines.Action, id string) tea.Cmd {
+	r, ctx, client, app := m.nextReq(), m.genCtx, m.cfg.Source.Client, m.app.Name
+	m.acting = &acting{req: r, action: a, machine: id}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+		defer cancel()
+		var err error
+		switch a {
+		case machines.ActionStart:
+			_, err = client.Start(ctx, app, id)
+		case machines.ActionStop:
+			err = client.Stop(ctx, app, id, "", 0)
+		case machines.ActionSuspend:
+			err = client.Suspend(ctx, app, id)
+		default:
+			err = errors.New("unknown action")
+		}
+		return actionMsg{req: r, action: a, machine: id, err: err}
+	}
+}
+
+// onAction shows the outcome and lists the machines at once; the wait
+// long-polls then follow the transition.
+func (m *Model) onAction(msg actionMsg) tea.Cmd {
+	if msg.gen != m.gen || m.acting == nil || msg.id != m.acting.id {
+		return nil // another app, or not the call in flight
+	}
+	m.acting = nil
+	if m.ctx.Err() != nil {
+		return nil // quitting
+	}
+	verb := msg.action.String()
+	var note tea.Cmd
+	var pre fly.ErrPrecondition
+	switch {
+	case msg.err == nil:
+		note = m.setNotice(noticeInfo, verb+" sent to "+msg.machine+" — watching it settle")
+	case errors.As(msg.err, &pre):
+		// The API's own words, as they came: they say what the platform wants.
+		note = m.setNotice(noticeFail, "Fly refused to "+verb+" "+msg.machine+": "+m.redact(pre.Text))
+	default:
+		note = m.setNotice(noticeFail, verb+" of "+msg.machine+" failed: "+m.redact(oneLine(msg.err.Error())))
+	}
+	return tea.Batch(note, m.listCmd())
+}
+
+// redact scrubs every secret (the token) from s; the client's errors are
+// already clean, this is the second line of defence.
+func (m *Model) redact(s string) string {
+	for _, sec := range m.cfg.Secrets {
+		s = fly.Redact(s, sec)
+	}
+	return s
+}

@@ -1,0 +1,73 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/panes/machines"
+)
+
+// refusal says why action makes no sense for mc as the last listing shows
+// it, or "" when the user may be asked. It answers before any call, so
+// nothing is sent for a start of a started machine; the API still has the
+// last word (its 412 text is shown as it comes).
+func refusal(a machines.Action, mc snapshot.Machine, app string) string {
+	if mc.Machine == nil {
+		return "machine is not listed — nothing to " + a.String()
+	}
+	id, state := mc.ID, mc.State
+	nothing := "machine " + id + " is " + state + " — nothing to " + a.String()
+	settle := "machine " + id + " is " + state + " — " + a.String() + " it once it has settled"
+	phase := diagnose.Classify(state)
+	if phase == diagnose.Gone {
+		return nothing
+	}
+	switch a {
+	case machines.ActionStart:
+		switch phase {
+		case diagnose.Awake, diagnose.Waking:
+			return nothing
+		case diagnose.Sleeping:
+			return settle
+		}
+	case machines.ActionStop:
+		switch {
+		case phase == diagnose.Sleeping:
+			return nothing
+		case phase == diagnose.Asleep && state != "suspended": // stopping a suspended machine drops its snapshot
+			return nothing
+		}
+	case machines.ActionSuspend:
+		switch phase {
+		case diagnose.Asleep, diagnose.Troubled, diagnose.Sleeping:
+			return nothing
+		case diagnose.Waking:
+			return settle
+		case diagnose.Awake:
+			return suspendBlocked(mc, app)
+		}
+	}
+	return ""
+}
+
+// suspendBlocked is why the config rules suspend out, or "". With the
+// config unknown the API decides.
+func suspendBlocked(mc snapshot.Machine, app string) string {
+	if mc.Config == nil {
+		return ""
+	}
+	blockers := diagnose.SuspendBlockers(mc.Config)
+	if len(blockers) == 0 {
+		return ""
+	}
+	return "won't suspend " + mc.ID + " of " + app + ": its config blocks suspend — " +
+		strings.Join(blockers, ", ") + ". Fly would refuse it; stop it instead"
+}
+
+// promptText is the confirmation: what, which machine in which state, of
+// which app.
+func promptText(a machines.Action, id, state, app string) string {
+	verb := a.String()
+	return strings.ToUpper(verb[:1]) + verb[1:] + " machine " + id + " (" + state + ") of " + app + "? y/N"
+}

@@ -1,0 +1,86 @@
+package app
+
+import (
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/components/cell"
+)
+
+// A notice is a line above the footer that says what just happened (an
+// action sent, refused or failed) and goes away by itself.
+
+type noticeKind int
+
+const (
+	noticeInfo noticeKind = iota
+	noticeWarn
+	noticeFail
+)
+
+type notice struct {
+	kind noticeKind
+	text string
+	id   int // of the timer that clears it; 0: stays until replaced
+}
+
+// How long a notice stays: long enough to read a refusal or the API's text.
+const (
+	noticeShort = 5 * time.Second
+	noticeLong  = 15 * time.Second
+	// maxStatusLines bounds a wrapped notice or prompt, so the body keeps its room.
+	maxStatusLines = 3
+)
+
+// setNotice shows text and returns the timer that clears it.
+func (m *Model) setNotice(kind noticeKind, text string) tea.Cmd {
+	d := noticeShort
+	if kind != noticeInfo {
+		d = noticeLong
+	}
+	r := m.nextReq()
+	m.notice = notice{kind: kind, text: text, id: r.id}
+	return tea.Tick(d, func(time.Time) tea.Msg { return noticeMsg{req: r} })
+}
+
+// onNoticeTimer clears the notice its timer belongs to (not a newer one).
+func (m *Model) onNoticeTimer(msg noticeMsg) {
+	if msg.gen == m.gen && msg.id == m.notice.id {
+		m.notice = notice{}
+	}
+}
+
+// statusLines are the prompt or the notice, wrapped to the width; both
+// name machines and apps in full, and the API's text must not be cut.
+func (m *Model) statusLines() []string {
+	var text string
+	style := m.theme.Renderer().NewStyle()
+	switch {
+	case m.confirm != nil:
+		text, style = promptText(m.confirm.action, m.confirm.machine, m.confirm.state, m.app.Name), m.theme.PaneTitleFocused
+	case m.notice.text != "":
+		text = m.notice.text
+		switch m.notice.kind {
+		case noticeWarn:
+			style = m.theme.Warn
+		case noticeFail:
+			style = m.theme.Fail
+		}
+	default:
+		return nil
+	}
+	if m.width <= 1 {
+		return nil
+	}
+	lines := strings.Split(ansi.Wrap(text, m.width-1, " "), "\n")
+	if len(lines) > maxStatusLines {
+		lines = lines[:maxStatusLines]
+	}
+	for i, l := range lines {
+		lines[i] = cell.Fit(" "+style.Render(l), m.width, cell.Left)
+	}
+	return lines
+}
