@@ -31,7 +31,7 @@ func TestScroll(t *testing.T) {
 		{"end", 3, 10, 20, 20, true},
 		{"home", 7, 10, 20, 0, true},
 		{"down", 0, 10, -1, 0, true}, // nothing to scroll
-		{"x", 7, 10, 20, 7, false},  // not a navigation key
+		{"x", 7, 10, 20, 7, false},   // not a navigation key
 	}
 	for _, tt := range tests {
 		got, ok := k.Scroll(press(tt.key), tt.pos, tt.page, tt.end)
