@@ -9,6 +9,8 @@ root=$(cd "$here/.." && pwd)
 export PATH="$PATH:$(go env GOPATH)/bin"
 command -v freeze >/dev/null || go install github.com/charmbracelet/freeze@v0.2.2
 command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 1; }
+# freeze writes PNGs at 4× scale; pngquant makes them ~8× smaller, looking the same.
+command -v pngquant >/dev/null || apt-get install -y pngquant >/dev/null 2>&1 || true
 
 bin=$(mktemp -d)/flywake
 (cd "$root" && go build -o "$bin" ./cmd/flywake)
@@ -48,6 +50,9 @@ shot() {
     freeze --language ansi --window=false --padding 16 --font.size 14 \
       --background "#171421" -o "$here/$name.$fmt" < "$here/$name.ansi" >/dev/null
   done
+  if command -v pngquant >/dev/null; then
+    pngquant --quality 70-95 --speed 1 --force --output "$here/$name.png" "$here/$name.png"
+  fi
   rm -f "$here/$name.ansi"
   echo "screenshots/$name.{png,svg}"
 }
