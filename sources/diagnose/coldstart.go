@@ -83,19 +83,42 @@ type bootBuilder struct {
 func Boots(lines []LogLine, markers []Marker) []Boot {
 	sorted := slices.Clone(lines)
 	slices.SortStableFunc(sorted, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
+	t := NewBootTracker(markers)
+	t.Add(sorted)
+	return t.Boots()
+}
 
-	var done []*Boot
-	current := map[string]*bootBuilder{}
-	for _, line := range sorted {
+// BootTracker builds boot timelines as lines arrive, in time order (the logs
+// API pages forward), so each line is matched against the markers once: a
+// dashboard holding a day of a busy app's logs must not re-read them all on
+// every page.
+type BootTracker struct {
+	markers []Marker
+	done    []*Boot
+	current map[string]*bootBuilder
+}
+
+// MaxTrackedBoots bounds a tracker's history; the oldest boots fall off first.
+const MaxTrackedBoots = 20_000
+
+// NewBootTracker starts an empty tracker using markers.
+func NewBootTracker(markers []Marker) *BootTracker {
+	return &BootTracker{markers: markers, current: map[string]*bootBuilder{}}
+}
+
+// Add feeds lines, oldest first.
+func (t *BootTracker) Add(lines []LogLine) {
+	markers := t.markers
+	for _, line := range lines {
 		mi := matchMarker(markers, line)
-		b := current[line.Machine]
+		b := t.current[line.Machine]
 		if mi >= 0 && (markers[mi].Kind == BootBegin || markers[mi].Kind == ResumeBegin) {
 			if b != nil && !b.boot.Complete {
 				b.abandon()
 			}
 			b = newBootBuilder(line, markers[mi])
-			current[line.Machine] = b
-			done = append(done, b.boot)
+			t.current[line.Machine] = b
+			t.done = append(t.done, b.boot)
 			continue
 		}
 		if b == nil || b.boot.Complete {
@@ -120,10 +143,18 @@ func Boots(lines []LogLine, markers []Marker) []Boot {
 			b.closeAll(line.Time)
 		}
 	}
+	if n := len(t.done) - MaxTrackedBoots; n > 0 {
+		t.done = append(t.done[:0:0], t.done[n:]...)
+	}
+}
 
-	out := make([]Boot, 0, len(done))
-	for _, b := range done {
-		out = append(out, *b)
+// Boots returns a copy of every boot seen, ordered by begin time.
+func (t *BootTracker) Boots() []Boot {
+	out := make([]Boot, 0, len(t.done))
+	for _, b := range t.done {
+		bb := *b
+		bb.Phases = slices.Clone(b.Phases)
+		out = append(out, bb)
 	}
 	slices.SortStableFunc(out, func(a, b Boot) int {
 		if c := a.Begin.Compare(b.Begin); c != 0 {

@@ -32,7 +32,7 @@ type App struct {
 	logs      []diagnose.LogLine
 	LogsUntil time.Time // newest log line seen
 	Boots     []diagnose.Boot
-	markers   []diagnose.Marker
+	boots     *diagnose.BootTracker
 
 	Meminfo  map[string]Probe[diagnose.Meminfo]        // by machine id
 	Bytecode map[string]Probe[diagnose.BytecodeReport] // by image digest
@@ -62,7 +62,7 @@ func New(org, app string, markers []diagnose.Marker) *App {
 		markers = diagnose.DefaultMarkers()
 	}
 	return &App{
-		Name: app, Org: org, markers: markers,
+		Name: app, Org: org, boots: diagnose.NewBootTracker(markers),
 		Meminfo: map[string]Probe[diagnose.Meminfo]{}, Bytecode: map[string]Probe[diagnose.BytecodeReport]{},
 		Sockets: map[string]Probe[map[string]int]{}, crash: map[string]*diagnose.CrashTracker{},
 	}
@@ -147,20 +147,24 @@ func (a *App) Transitioning() bool {
 // (a proxy's "Starting machine" and the runner's first line often do); pages
 // are cut after the last line of a timestamp, so equal times are new lines.
 func (a *App) ApplyLogs(lines []diagnose.LogLine) {
-	added := false
+	first := len(a.logs)
 	for _, l := range lines {
 		if l.Time.Before(a.LogsUntil) {
 			continue
 		}
 		a.logs = append(a.logs, l)
 		a.LogsUntil = l.Time
-		added = true
+	}
+	// Only the new lines are read for boots: a day of a busy app's logs is
+	// too much to match again on every page.
+	a.boots.Add(a.logs[first:])
+	if len(a.logs) > first || a.Boots == nil {
+		a.Boots = a.boots.Boots()
 	}
 	if len(a.logs) > MaxLogLines {
-		a.logs = append(a.logs[:0:0], a.logs[len(a.logs)-MaxLogLines:]...)
-	}
-	if added || a.Boots == nil {
-		a.Boots = diagnose.Boots(a.logs, a.markers)
+		// Drop a tenth at a time so the copy is paid once per many pages.
+		keep := MaxLogLines - MaxLogLines/10
+		a.logs = append(a.logs[:0:0], a.logs[len(a.logs)-keep:]...)
 	}
 }
 
