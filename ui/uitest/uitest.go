@@ -36,3 +36,19 @@ func AssertSize(t *testing.T, out string, w, h int) {
 		}
 	}
 }
+
+// AssertMentions fails for every string of want missing from out and every
+// string of notWant present in it, showing out once per failure.
+func AssertMentions(t *testing.T, out string, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("missing %q in\n%s", w, out)
+		}
+	}
+	for _, w := range notWant {
+		if strings.Contains(out, w) {
+			t.Errorf("unexpected %q in\n%s", w, out)
+		}
+	}
+}

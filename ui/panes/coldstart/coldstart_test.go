@@ -76,16 +76,7 @@ func TestColdStartSummaryAndHistory(t *testing.T) {
 			p := newPane(theme.New(true))
 			p.SetData(app(c.ms, c.l), t0)
 			out := ansi.Strip(p.View(160, 48, true, t0))
-			for _, w := range c.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("missing %q in\n%s", w, out)
-				}
-			}
-			for _, w := range c.notWant {
-				if strings.Contains(out, w) {
-					t.Errorf("unexpected %q in\n%s", w, out)
-				}
-			}
+			uitest.AssertMentions(t, out, c.want, c.notWant)
 		})
 	}
 }
