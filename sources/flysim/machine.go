@@ -49,7 +49,6 @@ type machine struct {
 	restartCount int
 	checkAt      time.Time
 	lease        *lease
-	meta         map[string]string
 
 	// Edge-side load, maintained by the proxy.
 	inflight  int

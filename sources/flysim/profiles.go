@@ -67,27 +67,19 @@ type AppProfile struct {
 	SuspendTook      Span
 	// CrashAfter > 0 makes the current release exit 1 this long after it
 	// reaches started (seed 001's release that died ~2.5 s after every start).
-	CrashAfter    time.Duration
-	RestartDelay  Span
-	ServerLines   []string          // lines logged on a crash (traceback)
-	Env           map[string]string // shown by printenv, minus secrets
-	SecretEnv     map[string]string // present in the guest, never in API output
-	Bytecode      BytecodeImage
-	PollPaths     []string // endpoints its clients poll
-	InitialAwake  int      // machines started and serving when history begins
-	DeployedAgo   time.Duration
-	BootsPerDay   int          // background cold starts spread over the history (traffic model refines this)
-	ResponseTime  Span         // a warm request's service time
-	Backlog       bool         // the app keeps serving a stale queue in order (seed 003)
-	MemAvailPct   int          // share of guest memory available in /proc/meminfo
-	SwapUsedKB    int          // swap in use reported by the guest
-	OOMKills      int          // exit events with oom_killed in history
-	ExtraMachines []AppMachine // explicit per-machine overrides (tests)
-}
-
-// AppMachine overrides one machine's starting point.
-type AppMachine struct {
-	State string
+	CrashAfter   time.Duration
+	RestartDelay Span
+	ServerLines  []string          // lines logged on a crash (traceback)
+	Env          map[string]string // shown by printenv, minus secrets
+	SecretEnv    map[string]string // present in the guest, never in API output
+	Bytecode     BytecodeImage
+	PollPaths    []string // endpoints its clients poll
+	InitialAwake int      // machines started and serving when history begins
+	DeployedAgo  time.Duration
+	ResponseTime Span // a warm request's service time
+	Backlog      bool // the app keeps serving a stale queue in order (seed 003)
+	MemAvailPct  int  // share of guest memory available in /proc/meminfo
+	SwapUsedKB   int  // swap in use reported by the guest
 }
 
 func s(min, max float64) Span {
@@ -167,7 +159,7 @@ func DemoApps() []AppProfile {
 			Env:          map[string]string{"PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "config.settings"},
 			SecretEnv:    secrets("sleepy"), Bytecode: sleepy,
 			PollPaths:    []string{"/api/v1/notifications/unread_count/", "/api/v1/notifications/"},
-			InitialAwake: 1, DeployedAgo: 3 * 24 * time.Hour, BootsPerDay: 92,
+			InitialAwake: 1, DeployedAgo: 3 * 24 * time.Hour,
 			ResponseTime: s(0.044, 0.105), MemAvailPct: 58,
 		},
 		{
@@ -183,7 +175,7 @@ func DemoApps() []AppProfile {
 			Env:          map[string]string{"PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "config.settings"},
 			SecretEnv:    secrets("snappy"), Bytecode: snappy,
 			PollPaths:    []string{"/api/v1/notifications/unread_count/", "/api/v1/notifications/"},
-			InitialAwake: 1, DeployedAgo: 26 * time.Hour, BootsPerDay: 60,
+			InitialAwake: 1, DeployedAgo: 26 * time.Hour,
 			ResponseTime: s(0.030, 0.080), MemAvailPct: 61,
 		},
 		{

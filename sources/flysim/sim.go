@@ -286,7 +286,6 @@ func (s *Sim) newMachine(a *app, release int, created time.Time) *machine {
 		instanceID: ulid(s.rng, created), release: release,
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, s.rng.IntN(0xffff), s.rng.IntN(0xffff)),
 		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
-		meta: map[string]string{},
 	}
 	m.cfg = machineConfig(p, release)
 	m.events = []event{{ID: ulid(s.rng, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
