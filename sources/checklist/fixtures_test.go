@@ -61,11 +61,3 @@ func withProject(e Evidence, p *repo.Project, errs []error) Evidence {
 	e.Project, e.ProjectErrors = p, errs
 	return e
 }
-
-func statuses(items []Item) map[string]Status {
-	out := map[string]Status{}
-	for _, it := range items {
-		out[it.ID] = it.Status
-	}
-	return out
-}

@@ -613,9 +613,6 @@ func TestContractSmallEndpoints(t *testing.T) {
 
 func TestContractRawShapes(t *testing.T) {
 	s, _ := contractSim(t, 50)
-	type shape struct {
-		Autostop json.RawMessage
-	}
 	tests := []struct {
 		app, autostop string
 	}{

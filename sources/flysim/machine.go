@@ -53,7 +53,6 @@ type machine struct {
 	// Edge-side load, maintained by the proxy.
 	inflight  int
 	closeWait int
-	lastBusy  time.Time
 }
 
 type lease struct {

@@ -1,7 +1,6 @@
 package flysim
 
 import (
-	"sort"
 	"time"
 )
 
@@ -91,14 +90,4 @@ func (ms *metricStore) addApp(app, instance string, status int, t time.Time, n f
 		byStatus[status] = c
 	}
 	c.add(t, n, ms.retention)
-}
-
-// statuses lists the status codes seen for an app's edge, sorted.
-func (ms *metricStore) edgeStatuses(app string) []int {
-	var out []int
-	for st := range ms.edge[app] {
-		out = append(out, st)
-	}
-	sort.Ints(out)
-	return out
 }

@@ -248,7 +248,7 @@ func TestDetectionLatency(t *testing.T) {
 	src, client := simSource(t, sim)
 	defer func() { _ = sim.Close() }()
 	defer client.Close()
-	tr := &tracker{byID: map[string]*detection{}, offset: sim.Clock().Now().Sub(time.Now())}
+	tr := &tracker{byID: map[string]*detection{}, offset: time.Until(sim.Clock().Now())}
 	ms, err := client.ListMachines(context.Background(), p.Name)
 	if err != nil || len(ms) != n {
 		t.Fatalf("list: %d machines, %v", len(ms), err)

@@ -146,7 +146,6 @@ func TestNoColorKeepsGlyphWordAndAttributes(t *testing.T) {
 	if !th.NoColor {
 		t.Fatal("NoColor not recorded")
 	}
-	var all []string
 	for _, s := range append(MachineStates, "mystery") {
 		look := th.State(s)
 		out := look.Render()
@@ -156,10 +155,11 @@ func TestNoColorKeepsGlyphWordAndAttributes(t *testing.T) {
 		if plain := ansi.Strip(out); plain != look.Glyph+" "+look.Word {
 			t.Errorf("NO_COLOR: state %q plain %q lost glyph or word", s, plain)
 		}
-		all = append(all, out)
 	}
 	for _, l := range []string{"pass", "warn", "fail", "unknown", "n/a"} {
-		all = append(all, th.Level(l).Render())
+		if c := colourParams(th.Level(l).Render()); len(c) > 0 {
+			t.Errorf("NO_COLOR: level %q emits colour codes %q", l, c)
+		}
 	}
 	styles := map[string]lipgloss.Style{
 		"Header": th.Header, "Footer": th.Footer, "PaneTitle": th.PaneTitle,
@@ -173,7 +173,6 @@ func TestNoColorKeepsGlyphWordAndAttributes(t *testing.T) {
 		if c := colourParams(out); len(c) > 0 {
 			t.Errorf("NO_COLOR: %s emits colour codes %q", name, c)
 		}
-		all = append(all, out)
 	}
 	// Attributes survive: these are what make selection, focus and alerts visible.
 	attrs := []struct {
