@@ -10,7 +10,8 @@ import (
 const (
 	listFast      = 2 * time.Second  // while a machine is in a transient state
 	listSteady    = 12 * time.Second // otherwise
-	logsEvery     = 5 * time.Second
+	logsEvery     = 5 * time.Second  // while lines arrive or machines move
+	logsQuiet     = 15 * time.Second // after an empty page on a steady app
 	metricsEvery  = 60 * time.Second
 	retryFirst    = 2 * time.Second
 	retryMax      = listSteady       // a fault that ends is noticed within one steady refresh

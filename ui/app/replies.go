@@ -80,7 +80,17 @@ func (m *Model) onLogs(msg logsMsg) tea.Cmd {
 		m.app.ApplyLogs(msg.lines)
 		m.setData()
 	}
-	return m.pollAfter(pollLogs, logsEvery)
+	return m.pollAfter(pollLogs, logsInterval(len(msg.lines) > 0 || msg.err != nil, m.app.Transitioning()))
+}
+
+// logsInterval paces the logs poll: every logsEvery while lines arrive or a
+// machine is moving (boot phases land in logs), slower on a quiet app, where
+// each empty poll only costs a call and a redraw.
+func logsInterval(busy, transitioning bool) time.Duration {
+	if busy || transitioning {
+		return logsEvery
+	}
+	return logsQuiet
 }
 
 func (m *Model) onProbe(msg probeMsg) []tea.Cmd {
