@@ -3,6 +3,7 @@ package table
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/flywake/flywake/ui/keys"
 )
 

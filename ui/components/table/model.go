@@ -2,16 +2,18 @@
 // the visible window, so 10,000 machines cost what 10 do per frame.
 //
 // The cursor follows the selected row's ID across refreshes, reorders and
-// removals; the filter is applied once per change and cached; rows whose
-// content changed in the last SetRows are marked to flash.
+// removals; the filter is applied once per change and cached; rows the caller
+// names with Flash are marked until the next SetRows. The table does not guess
+// what changed: cells hold ages that move on every refresh, and only the
+// caller's model knows which differences mean something.
 package table
 
 import (
-	"hash/fnv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/flywake/flywake/ui/components/cell"
 )
 
@@ -30,9 +32,7 @@ type Model struct {
 	styles Styles
 
 	rows   []Row
-	search []string          // per row: lower-cased plain text, cells joined by \x00
-	hashes map[string]uint64 // per row ID: content hash from the last SetRows
-	loaded bool              // a first SetRows happened (it never flashes)
+	search []string // per row: lower-cased plain text, cells joined by \x00
 	flash  map[string]bool
 
 	filter  string
@@ -67,37 +67,30 @@ func (m *Model) SetHeight(height int) {
 	m.offset = clampOffset(m.offset, m.cursor, m.page, len(m.visible))
 }
 
-// SetRows replaces the rows and returns the IDs whose content changed or
-// that are new since the previous SetRows (nil on the first call). Those
-// rows flash until ClearFlash or the next SetRows. The cursor stays on the
+// SetRows replaces the rows and ends any flash. The cursor stays on the
 // selected row's ID; if that row is gone it stays at the same position.
 // The table keeps its own copy of the slice; cell strings are shared.
-func (m *Model) SetRows(rows []Row) []string {
+func (m *Model) SetRows(rows []Row) {
 	rows = append([]Row(nil), rows...) // the caller may reuse its slice
-	hashes := make(map[string]uint64, len(rows))
 	search := make([]string, len(rows))
-	var changed []string
 	for i := range rows {
-		cells := sanitizeCells(rows[i].Cells)
-		rows[i].Cells = cells
-		h := hashCells(cells)
-		id := rows[i].ID
-		if prev, ok := m.hashes[id]; m.loaded && (!ok || prev != h) {
-			changed = append(changed, id)
-		}
-		hashes[id] = h
-		search[i] = strings.ToLower(ansi.Strip(strings.Join(cells, "\x00")))
+		rows[i].Cells = sanitizeCells(rows[i].Cells)
+		search[i] = strings.ToLower(ansi.Strip(strings.Join(rows[i].Cells, "\x00")))
 	}
 	m.flash = nil
-	if len(changed) > 0 {
-		m.flash = make(map[string]bool, len(changed))
-		for _, id := range changed {
+	m.rows, m.search = rows, search
+	m.refilter(false)
+}
+
+// Flash marks the rows with these IDs until the next SetRows or ClearFlash.
+func (m *Model) Flash(ids []string) {
+	m.flash = nil
+	if len(ids) > 0 {
+		m.flash = make(map[string]bool, len(ids))
+		for _, id := range ids {
 			m.flash[id] = true
 		}
 	}
-	m.rows, m.search, m.hashes, m.loaded = rows, search, hashes, true
-	m.refilter(false)
-	return changed
 }
 
 // sanitizeCells strips control characters from outside text, copying the
@@ -113,16 +106,6 @@ func sanitizeCells(cells []string) []string {
 		}
 	}
 	return out
-}
-
-// hashCells is the content hash that decides whether a row flashes.
-func hashCells(cells []string) uint64 {
-	h := fnv.New64a()
-	for _, c := range cells {
-		h.Write([]byte(c))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
 }
 
 // SetFilter shows only rows with a cell containing q (case-insensitive,
@@ -237,8 +220,8 @@ func (m *Model) PageDown() { m.Move(m.page) }
 func (m *Model) Top()      { m.Move(-len(m.visible)) }
 func (m *Model) Bottom()   { m.Move(len(m.visible)) }
 
-// IsFlashing reports whether the row changed in the last SetRows.
+// IsFlashing reports whether the row was named in the last Flash.
 func (m Model) IsFlashing(id string) bool { return m.flash[id] }
 
-// ClearFlash ends the flash of the last SetRows.
+// ClearFlash ends the flash.
 func (m *Model) ClearFlash() { m.flash = nil }

@@ -113,38 +113,29 @@ func TestFilterSurvivesRefreshAndClearRestoresSelection(t *testing.T) {
 	}
 }
 
-func TestFlashDetection(t *testing.T) {
+func TestFlash(t *testing.T) {
 	m := newTable()
-	if got := m.SetRows(rowsOf("a", "b", "c")); got != nil {
-		t.Errorf("first load flashed %v", got)
-	}
-	next := rowsOf("a", "b", "c", "d")
-	next[1].Cells[1] = "stopping"
-	got := m.SetRows(next)
-	if want := []string{"b", "d"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("changed %v, want %v", got, want)
-	}
-	for id, want := range map[string]bool{"a": false, "b": true, "c": false, "d": true} {
+	m.SetRows(rowsOf("a", "b", "c"))
+	m.Flash([]string{"b", "d"}) // d is not (yet) a row: harmless
+	for id, want := range map[string]bool{"a": false, "b": true, "c": false} {
 		if m.IsFlashing(id) != want {
 			t.Errorf("IsFlashing(%s) = %v", id, !want)
 		}
 	}
-	// Identical data again: nothing flashes, and the earlier flash ends.
-	if got := m.SetRows(next); len(got) != 0 || m.IsFlashing("b") {
-		t.Errorf("unchanged refresh flashed %v", got)
+	// Flash replaces the set; it does not add to it.
+	m.Flash([]string{"a"})
+	if !m.IsFlashing("a") || m.IsFlashing("b") {
+		t.Errorf("after Flash(a): a=%v b=%v", m.IsFlashing("a"), m.IsFlashing("b"))
 	}
-	next2 := rowsOf("a", "b", "c", "d")
-	next2[0].Cells[2] = "fra"
-	m.SetRows(next2)
-	m.ClearFlash()
+	// New rows end the flash: it belongs to the data it was set for.
+	m.SetRows(rowsOf("a", "b", "c"))
 	if m.IsFlashing("a") {
-		t.Error("ClearFlash left a flashing")
+		t.Error("SetRows left a flashing")
 	}
-	// A style-only change is a change too (state colour turned red).
-	next3 := rowsOf("a", "b", "c", "d")
-	next3[0].Cells[2] = "\x1b[31mfra\x1b[0m"
-	if got := m.SetRows(next3); !reflect.DeepEqual(got, []string{"a"}) {
-		t.Errorf("style change: changed %v", got)
+	m.Flash([]string{"c"})
+	m.ClearFlash()
+	if m.IsFlashing("c") {
+		t.Error("ClearFlash left c flashing")
 	}
 }
 

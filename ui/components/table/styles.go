@@ -2,6 +2,7 @@ package table
 
 import (
 	"github.com/charmbracelet/lipgloss"
+
 	"github.com/flywake/flywake/ui/theme"
 )
 

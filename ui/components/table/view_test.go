@@ -7,8 +7,9 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/flywake/flywake/ui/theme"
 	"github.com/muesli/termenv"
+
+	"github.com/flywake/flywake/ui/theme"
 )
 
 func TestLayout(t *testing.T) {
@@ -99,6 +100,7 @@ func TestRendersOnlyVisibleRowsAndMarks(t *testing.T) {
 	next := rowsN(20)
 	next[1].Cells[1] = "\x1b[33mstopping\x1b[0m"
 	m.SetRows(next)
+	m.Flash([]string{"m0001"})
 	m.Move(2)
 	out := m.View(40, 6)
 	lines := strings.Split(ansi.Strip(out), "\n")

@@ -71,27 +71,22 @@ func (m *Model) Selected() (string, bool) {
 	return r.ID, ok
 }
 
-// SetData rebuilds the rows. Only machines the listing marks as changed
-// flash: ages in the cells move on every refresh, so a plain SetRows would
-// flash every row. The table flashes the rows that differ from the previous
-// SetRows, so a first pass with a marker cell on the changed rows, then the
-// real rows, leaves exactly those rows flashing (the marker cell is past the
-// last column and never drawn).
+// SetData rebuilds the rows. A new listing flashes the machines it marks as
+// changed (the snapshot compares what a row means, not its ages); any other
+// data (logs, probes) ends the flash.
 func (m *Model) SetData(a *snapshot.App, now time.Time) {
 	m.app, m.now = a, now
-	rows := buildRows(a, m.ctx.Theme, now)
-	marked := make([]table.Row, len(rows))
-	copy(marked, rows)
+	m.table.SetRows(buildRows(a, m.ctx.Theme, now))
 	if a != nil && !a.ListedAt.Equal(m.lastListed) {
 		m.lastListed = a.ListedAt
-		for i, mc := range a.Machines {
-			if mc.Changed && i < len(marked) {
-				marked[i].Cells = append(append([]string(nil), marked[i].Cells...), "")
+		var changed []string
+		for _, mc := range a.Machines {
+			if mc.Changed {
+				changed = append(changed, mc.ID)
 			}
 		}
+		m.table.Flash(changed)
 	}
-	m.table.SetRows(marked)
-	m.table.SetRows(rows)
 	if m.detail != nil {
 		m.detail.refresh(a, m.ctx.Theme, now)
 	}

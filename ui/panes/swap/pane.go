@@ -56,7 +56,6 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.verdict = a.Swap()
 	p.cost = costLine(a)
 	p.table.SetRows(buildRows(p.theme, a, now))
-	p.table.ClearFlash() // the machines pane flashes changes; here it would be noise
 }
 
 // Update moves the table cursor.
