@@ -3,26 +3,13 @@ package keys
 import (
 	"testing"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 )
 
 var _ help.KeyMap = KeyMap{}
-
-// press builds the tea.KeyMsg a terminal would deliver for a key name.
-func press(name string) tea.KeyMsg {
-	special := map[string]tea.KeyType{
-		"ctrl+c": tea.KeyCtrlC, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-		"up": tea.KeyUp, "down": tea.KeyDown, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"home": tea.KeyHome, "end": tea.KeyEnd, "enter": tea.KeyEnter, "esc": tea.KeyEsc,
-		"ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
-	}
-	if t, ok := special[name]; ok {
-		return tea.KeyMsg{Type: t}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
-}
 
 // allKeyNames is every key any binding answers to.
 func allKeyNames(k KeyMap) []string {
@@ -37,10 +24,10 @@ func TestKeyNamesMatchTheirMessages(t *testing.T) {
 	k := Default()
 	for name, b := range k.All() {
 		for _, kn := range b.Keys() {
-			if got := press(kn).String(); got != kn {
+			if got := uitest.Key(kn).String(); got != kn {
 				t.Errorf("%s: key %q arrives as %q", name, kn, got)
 			}
-			if !key.Matches(press(kn), *b) {
+			if !key.Matches(uitest.Key(kn), *b) {
 				t.Errorf("%s does not match its own key %q", name, kn)
 			}
 		}
@@ -103,7 +90,7 @@ func TestReadOnlyRemovesDangerousEverywhere(t *testing.T) {
 			t.Errorf("%q still enabled", d.Help().Key)
 		}
 		for _, kn := range allKeyNames(Default()) {
-			if key.Matches(press(kn), d) {
+			if key.Matches(uitest.Key(kn), d) {
 				t.Errorf("read-only: %q still matches key %q", d.Help().Key, kn)
 			}
 		}
@@ -118,7 +105,7 @@ func TestReadOnlyRemovesDangerousEverywhere(t *testing.T) {
 	}
 	// Safe bindings are untouched.
 	for _, kn := range k.Quit.Keys() {
-		if !key.Matches(press(kn), k.Quit) {
+		if !key.Matches(uitest.Key(kn), k.Quit) {
 			t.Errorf("read-only broke quit key %q", kn)
 		}
 	}

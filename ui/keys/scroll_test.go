@@ -3,19 +3,11 @@ package keys
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 func TestScroll(t *testing.T) {
 	k := Default()
-	press := func(s string) tea.KeyMsg {
-		switch s {
-		case "up", "down", "pgup", "pgdown", "home", "end":
-			return tea.KeyMsg{Type: map[string]tea.KeyType{"up": tea.KeyUp, "down": tea.KeyDown, "pgup": tea.KeyPgUp,
-				"pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd}[s]}
-		}
-		return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-	}
 	tests := []struct {
 		key            string
 		pos, page, end int
@@ -34,7 +26,7 @@ func TestScroll(t *testing.T) {
 		{"x", 7, 10, 20, 7, false},   // not a navigation key
 	}
 	for _, tt := range tests {
-		got, ok := k.Scroll(press(tt.key), tt.pos, tt.page, tt.end)
+		got, ok := k.Scroll(uitest.Key(tt.key), tt.pos, tt.page, tt.end)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("%s from %d (page %d, last %d) = %d, %v; want %d, %v", tt.key, tt.pos, tt.page, tt.end, got, ok, tt.want, tt.ok)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
@@ -51,4 +52,20 @@ func AssertMentions(t *testing.T, out string, want, notWant []string) {
 			t.Errorf("unexpected %q in\n%s", w, out)
 		}
 	}
+}
+
+var specialKeys = map[string]tea.KeyType{
+	"ctrl+c": tea.KeyCtrlC, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
+	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
+}
+
+// Key is the tea.KeyMsg a terminal delivers for a key name ("enter",
+// "pgdown", "shift+tab", or the typed text itself, e.g. "j" or "S").
+func Key(name string) tea.KeyMsg {
+	if t, ok := specialKeys[name]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
 }

@@ -39,8 +39,8 @@ func (m *walkthrough) View() string { return m.p.View(m.w, m.h, true, t0) }
 func runWalkthrough(t *testing.T, th *theme.Theme) string {
 	t.Helper()
 	tm := teatest.NewTestModel(t, &walkthrough{p: newPane(t, th, demoDay)}, teatest.WithInitialTermSize(80, 24))
-	tm.Send(keyMsg("n"))
-	tm.Send(keyMsg("enter"))
+	tm.Send(uitest.Key("n"))
+	tm.Send(uitest.Key("enter"))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("entrypoint.sh:6")) },
 		teatest.WithDuration(5*time.Second))
 	if err := tm.Quit(); err != nil {

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"github.com/flywake/flywake/ui/uitest"
+
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
 
@@ -175,28 +176,8 @@ var asleep = fixture{state: "stopped", boots: 24}
 // press sends keys by name: "n", "p", "enter", "up", "down", "pgdown"…
 func press(p *Pane, names ...string) {
 	for _, n := range names {
-		p.Update(keyMsg(n))
+		p.Update(uitest.Key(n))
 	}
-}
-
-func keyMsg(name string) tea.KeyMsg {
-	switch name {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "home":
-		return tea.KeyMsg{Type: tea.KeyHome}
-	case "end":
-		return tea.KeyMsg{Type: tea.KeyEnd}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
 }
 
 // plain is the view without escape codes, trailing blanks trimmed per line.

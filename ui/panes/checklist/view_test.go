@@ -147,7 +147,7 @@ func TestNeverAnimatesOrCaptures(t *testing.T) {
 		if p.Animating() || p.Capturing() {
 			t.Errorf("%s: Animating %v Capturing %v, want false", f.state, p.Animating(), p.Capturing())
 		}
-		if cmd := p.Update(keyMsg("n")); cmd != nil {
+		if cmd := p.Update(uitest.Key("n")); cmd != nil {
 			t.Error("Update returned a command; the pane does no I/O")
 		}
 	}

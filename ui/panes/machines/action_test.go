@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
@@ -49,9 +51,9 @@ func TestActionKeysAskTheRoot(t *testing.T) {
 		p.SetSize(100, 10)
 		p.SetData(appOf(ms...), t0)
 		for _, k := range c.before {
-			p.Update(press(k))
+			p.Update(uitest.Key(k))
 		}
-		got, ok := requested(p.Update(press(c.key)))
+		got, ok := requested(p.Update(uitest.Key(c.key)))
 		switch {
 		case c.wantNone && ok:
 			t.Errorf("%s: asked %+v, want nothing", c.name, got)
@@ -70,7 +72,7 @@ func TestDetailTitleNamesActionKeysUnlessReadOnly(t *testing.T) {
 		p := New(pane.Context{Theme: theme.New(true), Keys: &km, ReadOnly: readOnly})
 		p.SetSize(120, 10)
 		p.SetData(appOf(machine("aa1", "started")), t0)
-		p.Update(press("enter"))
+		p.Update(uitest.Key("enter"))
 		title := strings.SplitN(ansi.Strip(p.View(120, 10, true, t0)), "\n", 2)[0]
 		if got := strings.Contains(title, "s/S/Z start/stop/suspend"); got == readOnly {
 			t.Errorf("readonly=%v: title %q names the action keys = %v", readOnly, title, got)

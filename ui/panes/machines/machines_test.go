@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"github.com/flywake/flywake/ui/uitest"
+
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
 
@@ -129,16 +130,6 @@ func TestOnlyChangedRowsFlash(t *testing.T) {
 	}
 }
 
-func press(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 func TestFilterAndCursorSurviveRefresh(t *testing.T) {
 	p := newPane()
 	p.SetSize(100, 10)
@@ -146,7 +137,7 @@ func TestFilterAndCursorSurviveRefresh(t *testing.T) {
 	a := appOf(ms...)
 	p.SetData(a, t0)
 	for _, k := range []string{"/", "a", "a", "enter", "j"} {
-		p.Update(press(k))
+		p.Update(uitest.Key(k))
 	}
 	if id, _ := p.Selected(); id != "aa3" {
 		t.Fatalf("selected %q before refresh, want aa3", id)
@@ -156,7 +147,7 @@ func TestFilterAndCursorSurviveRefresh(t *testing.T) {
 	if id, _ := p.Selected(); id != "aa3" || p.table.Len() != 2 {
 		t.Fatalf("after refresh: selected %q, %d visible; want aa3 and 2", id, p.table.Len())
 	}
-	p.Update(press("esc"))
+	p.Update(uitest.Key("esc"))
 	if p.table.Len() != 3 {
 		t.Fatalf("esc did not clear the filter: %d visible", p.table.Len())
 	}
@@ -168,15 +159,15 @@ func TestFilterCapturesKeys(t *testing.T) {
 	if p.Capturing() {
 		t.Fatal("capturing before /")
 	}
-	p.Update(press("/"))
+	p.Update(uitest.Key("/"))
 	if !p.Capturing() {
 		t.Fatal("not capturing after /")
 	}
-	p.Update(press("q")) // typed, not quit
+	p.Update(uitest.Key("q")) // typed, not quit
 	if p.filter.Value() != "q" {
 		t.Fatalf("filter %q, want q", p.filter.Value())
 	}
-	p.Update(press("esc"))
+	p.Update(uitest.Key("esc"))
 	if p.Capturing() || p.table.Filter() != "" {
 		t.Fatal("esc did not end and clear the filter")
 	}
@@ -202,7 +193,7 @@ func TestDetail(t *testing.T) {
 		p := newPane()
 		p.SetSize(200, 60)
 		p.SetData(appOf(c.m), t0)
-		p.Update(press("enter"))
+		p.Update(uitest.Key("enter"))
 		if !p.InDetail() {
 			t.Fatalf("%s: enter did not open the detail", c.name)
 		}
@@ -212,7 +203,7 @@ func TestDetail(t *testing.T) {
 				t.Errorf("%s: detail lacks %q:\n%s", c.name, w, view)
 			}
 		}
-		p.Update(press("esc"))
+		p.Update(uitest.Key("esc"))
 		if p.InDetail() {
 			t.Errorf("%s: esc did not close the detail", c.name)
 		}

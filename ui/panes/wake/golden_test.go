@@ -46,7 +46,7 @@ func frameAfter(t *testing.T, th *theme.Theme, r Runner, steps []struct{ wait, k
 	}
 	for _, s := range steps {
 		waitFor(s.wait)
-		tm.Send(press(s.key))
+		tm.Send(uitest.Key(s.key))
 	}
 	waitFor(last)
 	if err := tm.Quit(); err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/ui/uitest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	fly "github.com/superfly/fly-go"
 
@@ -128,22 +130,6 @@ func newTestPane(t *testing.T, th *theme.Theme, r Runner, readOnly bool) *Pane {
 	})
 }
 
-func press(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 // driver runs a pane's commands the way bubbletea does (each in its own
 // goroutine) and hands their messages back to the pane on the test's.
 type driver struct {
@@ -164,7 +150,7 @@ func (d *driver) do(cmd tea.Cmd) {
 }
 
 // key sends a key and runs what it returns.
-func (d *driver) key(s string) { d.do(d.p.Update(press(s))) }
+func (d *driver) key(s string) { d.do(d.p.Update(uitest.Key(s))) }
 
 // until handles messages until cond holds.
 func (d *driver) until(what string, cond func() bool) {
