@@ -41,44 +41,61 @@ func (p Phase) String() string {
 	}
 }
 
-// stateInfo is one row of the platform's state table (fly-platform.md §2.1).
-type stateInfo struct {
-	phase     Phase
-	transient bool
+// State is one machine state: what it means for a waiting request and
+// whether the platform moves on from it by itself. Drawing it (glyph,
+// colour) is the theme's business; the list of states is this package's.
+type State struct {
+	Name      string
+	Phase     Phase
+	Transient bool
 }
 
-var states = map[string]stateInfo{
-	"created":       {Asleep, false},
-	"creating":      {Waking, true},
-	"starting":      {Waking, true},
-	"started":       {Awake, false},
-	"stopping":      {Sleeping, true},
-	"stopped":       {Asleep, false},
-	"suspending":    {Sleeping, true},
-	"suspended":     {Asleep, false},
-	"restarting":    {Waking, true},
-	"replacing":     {Waking, true},
-	"updating":      {Waking, true},
-	"destroying":    {Gone, true},
-	"destroyed":     {Gone, false},
-	"failed":        {Troubled, false},
-	"launch_failed": {Troubled, true}, // transient per the docs: it moves on to destroyed
-	"replaced":      {Gone, false},
-	"migrated":      {Gone, false},
+// States is every machine state flywake knows, in lifecycle order: the
+// platform's documented ones (fly-platform.md §2.1, machine-states docs) plus
+// "resuming", which is not a documented machine state but the status of the
+// start event of a resume from suspend; clients and panes show it as the
+// state a waking machine is in, so it is classified like "starting".
+var States = []State{
+	{"creating", Waking, true},
+	{"created", Asleep, false},
+	{"starting", Waking, true},
+	{"resuming", Waking, true},
+	{"started", Awake, false},
+	{"stopping", Sleeping, true},
+	{"stopped", Asleep, false},
+	{"suspending", Sleeping, true},
+	{"suspended", Asleep, false},
+	{"restarting", Waking, true},
+	{"updating", Waking, true},
+	{"replacing", Waking, true},
+	{"destroying", Gone, true},
+	{"destroyed", Gone, false},
+	{"failed", Troubled, false},
+	{"launch_failed", Troubled, true}, // transient per the docs: it moves on to destroyed
+	{"replaced", Gone, false},
+	{"migrated", Gone, false},
 }
 
-// AllStates lists every machine state the platform documents, in lifecycle order.
-var AllStates = []string{
-	"creating", "created", "starting", "started", "stopping", "stopped",
-	"suspending", "suspended", "restarting", "updating", "replacing",
-	"destroying", "destroyed", "failed", "launch_failed", "replaced", "migrated",
+var statesByName = func() map[string]State {
+	m := make(map[string]State, len(States))
+	for _, s := range States {
+		m[s.Name] = s
+	}
+	return m
+}()
+
+// LookupState finds a state by its exact name (the platform sends lower
+// case; anything else is a state flywake does not know).
+func LookupState(name string) (State, bool) {
+	s, ok := statesByName[name]
+	return s, ok
 }
 
 // Classify maps a machine state string to its Phase. Unknown strings give
 // PhaseUnknown; the platform adds states from time to time.
 func Classify(state string) Phase {
-	if info, ok := states[state]; ok {
-		return info.phase
+	if s, ok := statesByName[state]; ok {
+		return s.Phase
 	}
 	return PhaseUnknown
 }
@@ -86,5 +103,5 @@ func Classify(state string) Phase {
 // IsTransient reports whether the platform documents state as a passing one.
 // A machine stuck in a transient state for minutes is wedged.
 func IsTransient(state string) bool {
-	return states[state].transient
+	return statesByName[state].Transient
 }

@@ -25,6 +25,7 @@ func TestClassify(t *testing.T) {
 		{"launch_failed", Troubled, true},
 		{"replaced", Gone, false},
 		{"migrated", Gone, false},
+		{"resuming", Waking, true},
 		{"", PhaseUnknown, false},
 		{"STARTED", PhaseUnknown, false},
 		{"hibernating", PhaseUnknown, false},
@@ -38,19 +39,27 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestAllStatesClassified(t *testing.T) {
+func TestStatesListedOnceAndClassified(t *testing.T) {
 	seen := map[string]bool{}
-	for _, s := range AllStates {
-		if seen[s] {
-			t.Errorf("%q listed twice", s)
+	for _, st := range States {
+		if seen[st.Name] {
+			t.Errorf("%q listed twice", st.Name)
 		}
-		seen[s] = true
-		if Classify(s) == PhaseUnknown {
-			t.Errorf("%q in AllStates but unclassified", s)
+		seen[st.Name] = true
+		if Classify(st.Name) == PhaseUnknown {
+			t.Errorf("%q in States but unclassified", st.Name)
+		}
+		if got, ok := LookupState(st.Name); !ok || got != st {
+			t.Errorf("LookupState(%q) = %v, %v", st.Name, got, ok)
 		}
 	}
-	if len(AllStates) != 17 || len(states) != len(AllStates) {
-		t.Errorf("AllStates has %d entries, table %d; want 17 each", len(AllStates), len(states))
+	// Every state the platform documents (fly-platform.md §2.1) is there.
+	for _, name := range []string{"created", "started", "stopped", "suspended", "failed",
+		"creating", "starting", "stopping", "restarting", "suspending", "destroying", "launch_failed",
+		"updating", "replacing", "destroyed", "replaced", "migrated"} {
+		if !seen[name] {
+			t.Errorf("documented state %q missing from States", name)
+		}
 	}
 }
 

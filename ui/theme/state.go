@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/diagnose"
 )
 
 // StateLook is how one machine state or check level is shown: a single-cell
@@ -40,50 +42,76 @@ const (
 	GlyphUnknown    = "?"
 )
 
-// MachineStates lists every state the Machines API documents (plus
-// "resuming", which some clients report), in lifecycle order.
-var MachineStates = []string{
-	"created", "creating", "starting", "resuming", "started",
-	"stopping", "stopped", "suspending", "suspended", "restarting",
-	"updating", "replacing", "failed", "launch_failed",
-	"destroying", "destroyed", "replaced", "migrated",
+// tone names a state's colour; buildStates turns it into a style.
+type tone int
+
+const (
+	toneStarted tone = iota
+	toneFaint
+	toneSuspended
+	toneMoving
+	toneReplacing
+	toneFail
+	toneCreated
+)
+
+type drawing struct {
+	glyph string
+	tone  tone
+}
+
+// phaseDrawings draw a state by its phase (diagnose.States is the one list
+// of states and their phases), so a state added there is drawn at once.
+var phaseDrawings = map[diagnose.Phase]drawing{
+	diagnose.Awake:    {GlyphStarted, toneStarted},
+	diagnose.Asleep:   {GlyphStopped, toneFaint},
+	diagnose.Waking:   {GlyphRising, toneMoving},
+	diagnose.Sleeping: {GlyphFalling, toneMoving},
+	diagnose.Troubled: {GlyphFailed, toneFail},
+	diagnose.Gone:     {GlyphDestroyed, toneFaint},
+}
+
+// stateDrawings are the states drawn apart from the rest of their phase:
+// persistent states must differ by glyph alone, and a deploy's moves
+// (replacing, updating) or a superseded version are not a boot or a fault.
+var stateDrawings = map[string]drawing{
+	"suspended":  {GlyphSuspended, toneSuspended},
+	"restarting": {GlyphRestarting, toneMoving},
+	"replacing":  {GlyphReplacing, toneReplacing},
+	"updating":   {GlyphReplacing, toneReplacing},
+	"created":    {GlyphCreated, toneCreated},
+	"creating":   {GlyphCreated, toneCreated},
+	"replaced":   {GlyphSuperseded, toneFaint},
+	"migrated":   {GlyphSuperseded, toneFaint},
 }
 
 func buildStates(p palette, t *Theme) map[string]StateLook {
-	started := p.fg(p.style().Bold(true), colorGreen)
-	faint := p.fg(p.style().Faint(true), colorGray)
-	suspended := p.fg(p.style(), colorCyan)
-	moving := p.fg(p.style(), colorYellow)
-	replacing := p.fg(p.style(), colorBlue)
-	created := p.fg(p.style(), colorWhite)
-
-	m := map[string]StateLook{}
-	add := func(style lipgloss.Style, glyph string, words ...string) {
-		for _, w := range words {
-			m[w] = StateLook{Glyph: glyph, Word: w, Style: style}
-		}
+	styles := map[tone]lipgloss.Style{
+		toneStarted:   p.fg(p.style().Bold(true), colorGreen),
+		toneFaint:     p.fg(p.style().Faint(true), colorGray),
+		toneSuspended: p.fg(p.style(), colorCyan),
+		toneMoving:    p.fg(p.style(), colorYellow),
+		toneReplacing: p.fg(p.style(), colorBlue),
+		toneFail:      t.Fail,
+		toneCreated:   p.fg(p.style(), colorWhite),
 	}
-	add(started, GlyphStarted, "started")
-	add(faint, GlyphStopped, "stopped")
-	add(suspended, GlyphSuspended, "suspended")
-	add(moving, GlyphRising, "starting", "resuming")
-	add(moving, GlyphFalling, "stopping", "suspending")
-	add(moving, GlyphRestarting, "restarting")
-	add(replacing, GlyphReplacing, "replacing", "updating")
-	add(t.Fail, GlyphFailed, "failed", "launch_failed")
-	add(created, GlyphCreated, "created", "creating")
-	add(faint, GlyphDestroyed, "destroying", "destroyed")
-	add(faint, GlyphSuperseded, "replaced", "migrated")
+	m := make(map[string]StateLook, len(diagnose.States))
+	for _, s := range diagnose.States {
+		d, ok := stateDrawings[s.Name]
+		if !ok {
+			d = phaseDrawings[s.Phase]
+		}
+		m[s.Name] = StateLook{Glyph: d.glyph, Word: s.Name, Style: styles[d.tone]}
+	}
 	return m
 }
 
-// State returns the look for a Fly machine state. Matching ignores case and
-// surrounding space; an unknown state shows "?" with its raw word (cleaned of
-// control characters and capped in length), so new platform states are
-// visible rather than hidden.
+// State returns the look for a Fly machine state, matched exactly as
+// diagnose.Classify matches it; an unknown state shows "?" with its raw word
+// (cleaned of control characters and capped in length), so new platform
+// states are visible rather than hidden.
 func (t *Theme) State(state string) StateLook {
-	key := strings.ToLower(strings.TrimSpace(state))
-	if look, ok := t.states[key]; ok {
+	if look, ok := t.states[state]; ok {
 		return look
 	}
 	word := cleanWord(state)

@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+
+	"github.com/flywake/flywake/sources/diagnose"
 )
 
 var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
@@ -41,7 +43,8 @@ func pinProfile(t *testing.T) {
 func TestEveryMachineStateHasGlyphWordAndSingleCellGlyph(t *testing.T) {
 	th := New(false)
 	seen := map[string]string{}
-	for _, s := range MachineStates {
+	for _, st := range diagnose.States {
+		s := st.Name
 		look := th.State(s)
 		if look.Glyph == GlyphUnknown {
 			t.Errorf("state %q falls back to unknown", s)
@@ -53,6 +56,11 @@ func TestEveryMachineStateHasGlyphWordAndSingleCellGlyph(t *testing.T) {
 			t.Errorf("state %q: glyph %q is %d cells wide", s, look.Glyph, w)
 		}
 		seen[s] = look.Glyph
+	}
+	for name := range stateDrawings {
+		if _, ok := diagnose.LookupState(name); !ok {
+			t.Errorf("the theme draws %q, which diagnose.States does not list", name)
+		}
 	}
 	// Persistent states must be told apart by glyph alone.
 	persistent := []string{"started", "stopped", "suspended", "failed", "created"}
@@ -69,7 +77,8 @@ func TestStateGlyphs(t *testing.T) {
 	th := New(false)
 	cases := []struct{ in, glyph, word string }{
 		{"started", "●", "started"},
-		{" STOPPED ", "○", "stopped"},
+		{"stopped", "○", "stopped"},
+		{"STOPPED", "?", "STOPPED"}, // matched exactly, as diagnose.Classify does
 		{"suspended", "◎", "suspended"},
 		{"starting", "▲", "starting"},
 		{"resuming", "▲", "resuming"},
@@ -146,7 +155,7 @@ func TestNoColorKeepsGlyphWordAndAttributes(t *testing.T) {
 	if !th.NoColor {
 		t.Fatal("NoColor not recorded")
 	}
-	for _, s := range append(MachineStates, "mystery") {
+	for _, s := range append(stateNames(), "mystery") {
 		look := th.State(s)
 		out := look.Render()
 		if c := colourParams(out); len(c) > 0 {
@@ -195,6 +204,14 @@ func TestNoColorKeepsGlyphWordAndAttributes(t *testing.T) {
 	if th.BorderShape.Top == th.FocusedBorderShape.Top {
 		t.Error("focused and unfocused borders must differ in shape, not only colour")
 	}
+}
+
+func stateNames() []string {
+	var out []string
+	for _, s := range diagnose.States {
+		out = append(out, s.Name)
+	}
+	return out
 }
 
 func hasParam(s, want string) bool {
