@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 )
 
@@ -35,7 +36,7 @@ func (b *itemBuilder) raise(s Status) {
 		b.item.Status, b.set = s, true
 		return
 	}
-	b.item.Status = Worse(b.item.Status, s)
+	b.item.Status = diagnose.Worse(b.item.Status, s)
 }
 
 func (b *itemBuilder) fix(text string) {

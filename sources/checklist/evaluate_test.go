@@ -103,18 +103,3 @@ func TestExitCode(t *testing.T) {
 		}
 	}
 }
-
-func TestWorse(t *testing.T) {
-	order := []Status{NA, Unknown, Pass, Warn, Fail}
-	for i, a := range order {
-		for j, b := range order {
-			want := a
-			if j > i {
-				want = b
-			}
-			if got := Worse(a, b); got != want {
-				t.Errorf("Worse(%s, %s) = %s, want %s", a, b, got, want)
-			}
-		}
-	}
-}

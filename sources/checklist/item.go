@@ -1,41 +1,23 @@
 package checklist
 
-import "time"
+import (
+	"time"
 
-// Status of one checklist item.
-type Status string
-
-const (
-	Pass    Status = "pass"
-	Warn    Status = "warn"
-	Fail    Status = "fail"
-	Unknown Status = "unknown"
-	NA      Status = "n/a"
+	"github.com/flywake/flywake/sources/diagnose"
 )
 
-// severity orders statuses for combining parts of an item: the worst wins,
-// and any real answer beats "unknown", which beats "n/a".
-func (s Status) severity() int {
-	switch s {
-	case Fail:
-		return 4
-	case Warn:
-		return 3
-	case Pass:
-		return 2
-	case Unknown:
-		return 1
-	}
-	return 0
-}
+// Status is the checklist's name for diagnose.Level: one scale, one type,
+// written in JSON as pass, warn, fail, unknown or n/a.
+type Status = diagnose.Level
 
-// Worse returns the more severe of two statuses.
-func Worse(a, b Status) Status {
-	if b.severity() > a.severity() {
-		return b
-	}
-	return a
-}
+// The statuses, as the rules write them.
+const (
+	Pass    = diagnose.Pass
+	Warn    = diagnose.Warn
+	Fail    = diagnose.Fail
+	Unknown = diagnose.Unknown
+	NA      = diagnose.NA
+)
 
 // Item ids: a stable contract with the CLI's JSON and the TUI.
 const (

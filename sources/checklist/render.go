@@ -5,23 +5,8 @@ import (
 	"strings"
 )
 
-// Glyph is the status mark for terminals (works without colour).
-func (s Status) Glyph() string {
-	switch s {
-	case Pass:
-		return "✓"
-	case Warn:
-		return "!"
-	case Fail:
-		return "✗"
-	case Unknown:
-		return "?"
-	}
-	return "–"
-}
-
-// Emoji is the status mark for Markdown.
-func (s Status) Emoji() string {
+// emoji is the status mark for Markdown.
+func emoji(s Status) string {
 	switch s {
 	case Pass:
 		return "✅"
@@ -58,7 +43,7 @@ func Text(app string, items []Item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pre-deploy checklist · %s · %s\n", app, summaryLine(items))
 	for i, it := range items {
-		fmt.Fprintf(&b, "\n%d. %s %-7s %s\n", i+1, it.Status.Glyph(), strings.ToUpper(string(it.Status)), it.Title)
+		fmt.Fprintf(&b, "\n%d. %s %-7s %s\n", i+1, it.Status.Glyph(), strings.ToUpper(it.Status.String()), it.Title)
 		for _, f := range it.Evidence {
 			line := "     · " + f.Text
 			if f.Source != "" {
@@ -80,10 +65,10 @@ func Markdown(app string, items []Item) string {
 	fmt.Fprintf(&b, "### Pre-deploy checklist: `%s`\n\n**%s**\n\n", mdCode(app), summaryLine(items))
 	b.WriteString("| # | Item | Status |\n|---|---|---|\n")
 	for i, it := range items {
-		fmt.Fprintf(&b, "| %d | %s | %s %s |\n", i+1, mdCell(it.Title), it.Status.Emoji(), it.Status)
+		fmt.Fprintf(&b, "| %d | %s | %s %s |\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status)
 	}
 	for i, it := range items {
-		fmt.Fprintf(&b, "\n<details><summary>%d. %s: %s %s</summary>\n\n", i+1, mdCell(it.Title), it.Status.Emoji(), it.Status)
+		fmt.Fprintf(&b, "\n<details><summary>%d. %s: %s %s</summary>\n\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status)
 		for _, f := range it.Evidence {
 			b.WriteString("- " + mdLine(f.Text))
 			if f.Source != "" {

@@ -73,10 +73,47 @@ func TestNamesForDisplay(t *testing.T) {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
 	}
-	if Worst() != Unknown || Worst(Pass, Fail, Warn) != Fail || Worst(Unknown, Pass) != Pass {
-		t.Errorf("Worst ordering broken")
-	}
 	if CrashLooping.Level() != Fail || Watching.Level() != Warn || Steady.Level() != Pass || CrashUnknown.Level() != Unknown {
 		t.Errorf("CrashKind.Level mapping broken")
+	}
+}
+
+func TestWorse(t *testing.T) {
+	order := Levels // least severe first
+	for i, a := range order {
+		for j, b := range order {
+			want := a
+			if j > i {
+				want = b
+			}
+			if got := Worse(a, b); got != want {
+				t.Errorf("Worse(%s, %s) = %s, want %s", a, b, got, want)
+			}
+		}
+	}
+}
+
+func TestLevelText(t *testing.T) {
+	for _, l := range Levels {
+		b, err := l.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Level
+		if err := back.UnmarshalText(b); err != nil || back != l {
+			t.Errorf("%s: round trip gave %s, %v", l, back, err)
+		}
+		if l.Glyph() == "" {
+			t.Errorf("%s has no glyph", l)
+		}
+	}
+	var l Level
+	if err := l.UnmarshalText([]byte("ok")); err == nil {
+		t.Error(`"ok" read as a level`)
+	}
+	for status, want := range map[string]Level{"passing": Pass, "warning": Warn, "critical": Fail, "": Unknown, "weird": Unknown} {
+		if got := CheckLevel(status); got != want {
+			t.Errorf("CheckLevel(%q) = %s, want %s", status, got, want)
+		}
 	}
 }

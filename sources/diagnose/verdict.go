@@ -1,12 +1,18 @@
 package diagnose
 
-// Level grades a verdict. The zero value is Unknown so that a verdict nobody
-// filled in never reads as a pass.
+import "fmt"
+
+// Level grades a verdict, a checklist item or a health check: the one scale
+// every pane, report and exit code reads, and the theme styles directly.
+// The zero value is Unknown so that a verdict nobody filled in never reads
+// as a pass.
 type Level int
 
 const (
-	// Unknown: not enough data to judge (or the check does not apply).
+	// Unknown: not enough data to judge.
 	Unknown Level = iota
+	// NA: the question does not apply (no Python, no service, …).
+	NA
 	// Pass: nothing to do.
 	Pass
 	// Warn: worth a look; it costs something but is not breaking.
@@ -15,9 +21,15 @@ const (
 	Fail
 )
 
-// String gives the word the UI shows next to the colour and glyph.
+// Levels lists every level, least severe first.
+var Levels = []Level{NA, Unknown, Pass, Warn, Fail}
+
+// String gives the word shown next to the colour and glyph, and written in
+// JSON: pass, warn, fail, unknown, n/a.
 func (l Level) String() string {
 	switch l {
+	case NA:
+		return "n/a"
 	case Pass:
 		return "pass"
 	case Warn:
@@ -29,20 +41,76 @@ func (l Level) String() string {
 	}
 }
 
+// Glyph is the level's single-cell mark; it carries the level without colour.
+func (l Level) Glyph() string {
+	switch l {
+	case NA:
+		return "–"
+	case Pass:
+		return "✓"
+	case Warn:
+		return "!"
+	case Fail:
+		return "✗"
+	default:
+		return "?"
+	}
+}
+
+// MarshalText writes the level's word, so JSON reads "pass", not 2.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText reads a word MarshalText wrote.
+func (l *Level) UnmarshalText(b []byte) error {
+	for _, c := range Levels {
+		if c.String() == string(b) {
+			*l = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown level %q (want pass, warn, fail, unknown or n/a)", b)
+}
+
+// severity orders levels for combining: the worst wins, and any real answer
+// beats unknown, which beats n/a.
+func (l Level) severity() int {
+	switch l {
+	case Fail:
+		return 4
+	case Warn:
+		return 3
+	case Pass:
+		return 2
+	case NA:
+		return 0
+	}
+	return 1
+}
+
+// Worse returns the more severe of two levels (Fail > Warn > Pass > Unknown > NA).
+func Worse(a, b Level) Level {
+	if b.severity() > a.severity() {
+		return b
+	}
+	return a
+}
+
+// CheckLevel grades a health check's status as the platform reports it
+// (Consul's passing, warning, critical); anything else is Unknown.
+func CheckLevel(status string) Level {
+	switch status {
+	case "passing":
+		return Pass
+	case "warning":
+		return Warn
+	case "critical":
+		return Fail
+	}
+	return Unknown
+}
+
 // Verdict is one judged line: a grade and a sentence that explains it.
 type Verdict struct {
 	Level Level
 	Line  string
-}
-
-// Worst returns the most severe level among ls (Fail > Warn > Pass > Unknown).
-// With no levels it returns Unknown.
-func Worst(ls ...Level) Level {
-	worst := Unknown
-	for _, l := range ls {
-		if l > worst {
-			worst = l
-		}
-	}
-	return worst
 }

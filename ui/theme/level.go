@@ -1,54 +1,35 @@
 package theme
 
-import "strings"
+import (
+	"github.com/charmbracelet/lipgloss"
 
-// Glyphs for check levels (see the note on machine-state glyphs).
-const (
-	GlyphPass = "✓"
-	GlyphWarn = "!"
-	GlyphFail = "✗"
+	"github.com/flywake/flywake/sources/diagnose"
 )
 
-// Check levels used by verdicts and the pre-deploy checklist.
-const (
-	LevelPass    = "pass"
-	LevelWarn    = "warn"
-	LevelFail    = "fail"
-	LevelUnknown = "unknown"
-	LevelNA      = "n/a"
+// Glyphs for check levels (see the note on machine-state glyphs); the level
+// owns its glyph so text reports draw the same mark as the screen.
+var (
+	GlyphPass = diagnose.Pass.Glyph()
+	GlyphWarn = diagnose.Warn.Glyph()
+	GlyphFail = diagnose.Fail.Glyph()
 )
 
-func buildLevels(t *Theme) map[string]StateLook {
-	return map[string]StateLook{
-		LevelPass:    {Glyph: GlyphPass, Word: LevelPass, Style: t.Pass},
-		LevelWarn:    {Glyph: GlyphWarn, Word: LevelWarn, Style: t.Warn},
-		LevelFail:    {Glyph: GlyphFail, Word: LevelFail, Style: t.Fail},
-		LevelUnknown: {Glyph: "?", Word: LevelUnknown, Style: t.Unknown},
-		LevelNA:      {Glyph: "–", Word: LevelNA, Style: t.Dim},
+func buildLevels(t *Theme) map[diagnose.Level]StateLook {
+	styles := map[diagnose.Level]lipgloss.Style{
+		diagnose.Pass: t.Pass, diagnose.Warn: t.Warn, diagnose.Fail: t.Fail,
+		diagnose.Unknown: t.Unknown, diagnose.NA: t.Dim,
 	}
+	m := make(map[diagnose.Level]StateLook, len(diagnose.Levels))
+	for _, l := range diagnose.Levels {
+		m[l] = StateLook{Glyph: l.Glyph(), Word: l.String(), Style: styles[l]}
+	}
+	return m
 }
 
-// levelAliases accepts the spellings other packages are likely to use.
-var levelAliases = map[string]string{
-	"ok": LevelPass, "passing": LevelPass, "passed": LevelPass,
-	"warning": LevelWarn, "warnings": LevelWarn,
-	"failed": LevelFail, "failing": LevelFail, "critical": LevelFail, "error": LevelFail,
-	"na": LevelNA, "n-a": LevelNA, "none": LevelNA, "skip": LevelNA, "skipped": LevelNA,
-	"": LevelUnknown,
-}
-
-// Level returns the look for pass / warn / fail / unknown / n/a (and common
-// aliases such as "ok", "warning", "critical", "n-a"). Anything else reads
-// as unknown with its raw word.
-func (t *Theme) Level(level string) StateLook {
-	key := strings.ToLower(strings.TrimSpace(level))
-	if alias, ok := levelAliases[key]; ok {
-		key = alias
-	}
-	if look, ok := t.levels[key]; ok {
+// Level returns the look of a level: its glyph, its word and its colour.
+func (t *Theme) Level(l diagnose.Level) StateLook {
+	if look, ok := t.levels[l]; ok {
 		return look
 	}
-	look := t.levels[LevelUnknown]
-	look.Word = cleanWord(level)
-	return look
+	return t.levels[diagnose.Unknown]
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"github.com/flywake/flywake/sources/diagnose"
 )
 
 // Theme is the set of semantic styles the UI draws with. Treat it as
@@ -50,7 +52,7 @@ type Theme struct {
 
 	renderer *lipgloss.Renderer
 	states   map[string]StateLook
-	levels   map[string]StateLook
+	levels   map[diagnose.Level]StateLook
 }
 
 // FromEnv builds the theme honouring NO_COLOR: any non-empty value turns

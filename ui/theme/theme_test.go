@@ -107,26 +107,30 @@ func TestStateGlyphs(t *testing.T) {
 
 func TestLevels(t *testing.T) {
 	th := New(false)
-	cases := []struct{ in, glyph, word string }{
-		{"pass", "✓", "pass"},
-		{"OK", "✓", "pass"},
-		{"warn", "!", "warn"},
-		{"warning", "!", "warn"},
-		{"fail", "✗", "fail"},
-		{"critical", "✗", "fail"},
-		{"unknown", "?", "unknown"},
-		{"", "?", "unknown"},
-		{"n/a", "–", "n/a"},
-		{"n-a", "–", "n/a"},
-		{"weird", "?", "weird"},
+	cases := []struct {
+		in          diagnose.Level
+		glyph, word string
+	}{
+		{diagnose.Pass, "✓", "pass"},
+		{diagnose.Warn, "!", "warn"},
+		{diagnose.Fail, "✗", "fail"},
+		{diagnose.Unknown, "?", "unknown"},
+		{diagnose.NA, "–", "n/a"},
+		{diagnose.Level(99), "?", "unknown"},
 	}
 	for _, c := range cases {
 		look := th.Level(c.in)
 		if look.Glyph != c.glyph || look.Word != c.word {
-			t.Errorf("Level(%q) = %q %q, want %q %q", c.in, look.Glyph, look.Word, c.glyph, c.word)
+			t.Errorf("Level(%v) = %q %q, want %q %q", c.in, look.Glyph, look.Word, c.glyph, c.word)
 		}
 		if lipgloss.Width(look.Glyph) != 1 {
-			t.Errorf("Level(%q) glyph not single-cell", c.in)
+			t.Errorf("Level(%v) glyph not single-cell", c.in)
+		}
+	}
+	// Every level has its own drawing, never the unknown fallback.
+	for _, l := range diagnose.Levels {
+		if l != diagnose.Unknown && th.Level(l).Plain() == th.Level(diagnose.Unknown).Plain() {
+			t.Errorf("level %s drawn as unknown", l)
 		}
 	}
 }
@@ -165,7 +169,7 @@ func TestNoColorKeepsGlyphWordAndAttributes(t *testing.T) {
 			t.Errorf("NO_COLOR: state %q plain %q lost glyph or word", s, plain)
 		}
 	}
-	for _, l := range []string{"pass", "warn", "fail", "unknown", "n/a"} {
+	for _, l := range diagnose.Levels {
 		if c := colourParams(th.Level(l).Render()); len(c) > 0 {
 			t.Errorf("NO_COLOR: level %q emits colour codes %q", l, c)
 		}

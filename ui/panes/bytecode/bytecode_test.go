@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
@@ -138,12 +139,12 @@ func TestBytecodeLevelLooks(t *testing.T) {
 		th := theme.New(false)
 		p := newPane(th)
 		p.SetData(build(ten, map[string]probe{digestA: ok(sleepyProbe)}), t0)
-		if out := p.View(160, 30, false, t0); !strings.Contains(out, th.Level("fail").Render()) {
+		if out := p.View(160, 30, false, t0); !strings.Contains(out, th.Level(diagnose.Fail).Render()) {
 			t.Error("0 .pyc not drawn in the fail look")
 		}
 		p.SetData(build(ten, map[string]probe{digestA: notPython}), t0)
 		out := p.View(160, 30, false, t0)
-		if !strings.Contains(out, th.Level("n/a").Render()) {
+		if !strings.Contains(out, th.Level(diagnose.NA).Render()) {
 			t.Error("not-Python not drawn in the n/a look")
 		}
 		if red := th.Fail.Render("x"); strings.Contains(out, red[:strings.Index(red, "x")]) {

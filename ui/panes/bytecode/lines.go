@@ -53,9 +53,9 @@ func images(a *snapshot.App) []image {
 // lookFor is the verdict's look; an image without Python is n/a, not unknown.
 func lookFor(t *theme.Theme, v diagnose.Verdict, notPython bool) theme.StateLook {
 	if notPython {
-		return t.Level(theme.LevelNA)
+		return t.Level(diagnose.NA)
 	}
-	return t.Level(v.Level.String())
+	return t.Level(v.Level)
 }
 
 // shortDigest is "sha256:" and the first 12 hex digits: enough to tell
@@ -83,13 +83,13 @@ func imageLines(t *theme.Theme, img image, withVerdict bool) []line {
 	wrapped := func(s string) line { return line{text: "  " + s, wrap: true} }
 	switch {
 	case !img.Probed:
-		out = append(out, wrapped(t.Level(theme.LevelUnknown).Render()+" "+notProbedLine))
+		out = append(out, wrapped(t.Level(diagnose.Unknown).Render()+" "+notProbedLine))
 		if img.Running == 0 {
 			out = append(out, wrapped(t.Dim.Render(notRunningNote)))
 		}
 		return out
 	case img.Probe.Err != "":
-		return append(out, wrapped(t.Level(theme.LevelUnknown).Render()+" probe failed: "+cell.Sanitize(img.Probe.Err)))
+		return append(out, wrapped(t.Level(diagnose.Unknown).Render()+" probe failed: "+cell.Sanitize(img.Probe.Err)))
 	}
 	r := img.Probe.Value
 	v := diagnose.BytecodeVerdict(r)

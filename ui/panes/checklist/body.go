@@ -44,7 +44,7 @@ func (p *Pane) head(i int, it checklist.Item, width int, cursor, highlight, open
 	if open {
 		fold = "▾"
 	}
-	look := p.theme.Level(string(it.Status))
+	look := p.theme.Level(it.Status)
 	status := look.Render() + strings.Repeat(" ", max(statusCells-ansi.StringWidth(look.Plain()), 0))
 	prefix := gutter + fold + " " + strconv.Itoa(i+1) + " " + status + " "
 	room := width - ansi.StringWidth(prefix)

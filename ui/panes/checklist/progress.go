@@ -53,7 +53,7 @@ func summaryVariants(t *theme.Theme, items []checklist.Item) []string {
 	for _, c := range summaryCounts(items) {
 		part := fmt.Sprintf("%d %s", c.n, c.status)
 		if t != nil {
-			part = t.Level(string(c.status)).Style.Render(part)
+			part = t.Level(c.status).Style.Render(part)
 		}
 		parts = append(parts, part)
 	}

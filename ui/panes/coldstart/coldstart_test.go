@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
 )
@@ -239,7 +240,7 @@ func TestLevelLooks(t *testing.T) {
 		p := newPane(th)
 		p.SetData(app(ms, l), t0)
 		out := p.View(160, 48, false, t0)
-		if !strings.Contains(out, th.Level("fail").Render()) {
+		if !strings.Contains(out, th.Level(diagnose.Fail).Render()) {
 			t.Error("dominant release work is not drawn in the fail look")
 		}
 		w := th.Warn.Render("M")

@@ -92,7 +92,7 @@ func (p *Pane) summaryLines(width int) []string {
 
 	dominant := "where the time goes: " + s.DominantSentence()
 	if lvl, ok := dominantLevel(s); ok {
-		dominant = p.theme.Level(lvl.String()).Render() + " " + s.DominantSentence()
+		dominant = p.theme.Level(lvl).Render() + " " + s.DominantSentence()
 	}
 	return []string{cold, counts, resumes, dominant, p.sparkLine(width)}
 }

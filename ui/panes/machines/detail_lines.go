@@ -43,7 +43,7 @@ func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []s
 		add(th.Warn.Render(fmt.Sprintf("! host unreachable (host_status %q): config below is the platform's incomplete_config and the state may be old", m.HostStatus)))
 	}
 	if m.Crash.Kind != diagnose.CrashUnknown {
-		look := th.Level(m.Crash.Kind.Level().String())
+		look := th.Level(m.Crash.Kind.Level())
 		add(look.Style.Render(look.Glyph+" "+m.Crash.Kind.String()) + "  " + m.Crash.Reason)
 	}
 
@@ -186,7 +186,7 @@ func checkLines(m snapshot.Machine, th *theme.Theme) []string {
 		if c == nil {
 			continue
 		}
-		look := th.Level(string(c.Status))
+		look := th.Level(diagnose.CheckLevel(string(c.Status)))
 		line := "  " + look.Style.Render(look.Glyph+" "+string(c.Status)) + " " + c.Name
 		if o := strings.TrimSpace(c.Output); o != "" {
 			line += th.Dim.Render(" — " + cell.Sanitize(o))

@@ -81,7 +81,7 @@ func (p *Pane) View(width, height int, focused bool, now time.Time) string {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), width, height)
 	}
 	head := []string{
-		p.theme.Level(p.verdict.Level.String()).Render() + " " + cell.Sanitize(p.verdict.Line),
+		p.theme.Level(p.verdict.Level).Render() + " " + cell.Sanitize(p.verdict.Line),
 		p.cost,
 	}
 	// Wrap the two sentences when that still leaves the table half the pane:

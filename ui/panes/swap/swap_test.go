@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
 )
@@ -142,7 +143,7 @@ func TestSwapLevelLooks(t *testing.T) {
 		th := theme.New(false)
 		p := newPane(th)
 		p.SetData(build(fleet(2, nil)), t0)
-		if out := p.View(160, 20, false, t0); !strings.Contains(out, th.Level("warn").Render()) {
+		if out := p.View(160, 20, false, t0); !strings.Contains(out, th.Level(diagnose.Warn).Render()) {
 			t.Error("verdict not drawn in the warn look")
 		}
 	})

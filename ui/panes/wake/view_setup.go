@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/theme"
@@ -141,9 +142,9 @@ func (p *Pane) targetLines(plan *waketest.Plan, width int) []string {
 	lines = append(lines, t.Dim.Render(row("MACHINE", "STATE", "REGION", "SUSPEND")))
 	for _, tg := range plan.Targets {
 		look := t.State(tg.State)
-		suspend := t.Level("pass").Style.Render(theme.GlyphPass + " can suspend")
+		suspend := t.Level(diagnose.Pass).Style.Render(theme.GlyphPass + " can suspend")
 		if !tg.CanSuspend {
-			suspend = t.Level("fail").Style.Render(theme.GlyphFail + " blocked: " + cell.Sanitize(strings.Join(tg.Blockers, ", ")))
+			suspend = t.Level(diagnose.Fail).Style.Render(theme.GlyphFail + " blocked: " + cell.Sanitize(strings.Join(tg.Blockers, ", ")))
 		}
 		lines = append(lines, row(cell.Sanitize(tg.ID), look.Render(), cell.Sanitize(tg.Region), suspend))
 	}
