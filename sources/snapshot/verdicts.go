@@ -3,7 +3,6 @@ package snapshot
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -99,18 +98,16 @@ func (a *App) BytecodeVerdict() diagnose.Verdict {
 	return diagnose.BytecodeVerdict(p.Value)
 }
 
-// CurrentRelease is the newest fly_release_version among the machines.
+// CurrentRelease is the app's current release (diagnose.CurrentRelease
+// over its machines), "" when no machine names one.
 func (a *App) CurrentRelease() string {
-	best, bestN := "", -1
+	versions := make([]string, 0, len(a.Machines))
 	for _, m := range a.Machines {
 		if cfg := m.GetConfig(); cfg != nil {
-			r := cfg.Metadata["fly_release_version"]
-			if n, err := strconv.Atoi(r); err == nil && n > bestN {
-				best, bestN = r, n
-			}
+			versions = append(versions, cfg.Metadata["fly_release_version"])
 		}
 	}
-	return best
+	return diagnose.CurrentRelease(versions)
 }
 
 // CrashBanner says which machines of the current release are crash-looping or

@@ -36,7 +36,7 @@
 //	  "app": "sleepy-api",            // app name
 //	  "speed": 1,                     // platform seconds per wall second
 //	  "started_at": "RFC3339",        // platform time the test began
-//	  "release": "42",                // most common fly_release_version of the group
+//	  "release": "42",                // the group's current release: its highest fly_release_version
 //	  "mode": "stop|suspend|both",
 //	  "url": "https://sleepy-api.fly.dev", "path": "/api/health/",
 //	  "process_group": "app",

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	fly "github.com/superfly/fly-go"
@@ -242,30 +241,13 @@ func checkPath(svc *fly.MachineService) string {
 	return "/"
 }
 
-// release is the most common fly_release_version (ties: the highest).
+// release is the group's current release (diagnose.CurrentRelease).
 func release(ms []*fly.Machine) string {
-	counts := map[string]int{}
-	best := ""
+	versions := make([]string, 0, len(ms))
 	for _, m := range ms {
-		v := m.GetMetadataByKey(fly.MachineConfigMetadataKeyFlyReleaseVersion)
-		if v == "" {
-			continue
-		}
-		counts[v]++
-		if best == "" || counts[v] > counts[best] || (counts[v] == counts[best] && versionLess(best, v)) {
-			best = v
-		}
+		versions = append(versions, m.GetMetadataByKey(fly.MachineConfigMetadataKeyFlyReleaseVersion))
 	}
-	return best
-}
-
-func versionLess(a, b string) bool {
-	ai, aerr := strconv.Atoi(a)
-	bi, berr := strconv.Atoi(b)
-	if aerr == nil && berr == nil {
-		return ai < bi
-	}
-	return a < b
+	return diagnose.CurrentRelease(versions)
 }
 
 // warnings says what will make the test misleading or leave a mess.

@@ -105,12 +105,12 @@ func TestPreflight(t *testing.T) {
 			wantWarn: []string{"nothing will wake the machines", "will not go back to sleep"},
 		},
 		{
-			name: "the group with the service, gone machines left out, most common release",
-			machines: []*fly.Machine{machine("w1", "started", withGroup("worker"), noService()),
-				machine("a", "started"), machine("b", "stopped", withRelease("41")), machine("c", "stopped"),
+			name: "the group with the service, gone machines left out, the highest release (a rolling deploy)",
+			machines: []*fly.Machine{machine("w1", "started", withGroup("worker"), noService(), withRelease("44")),
+				machine("a", "started"), machine("b", "stopped", withRelease("43")), machine("c", "stopped"),
 				machine("d", "destroyed")},
 			setup:       Setup{Mode: ModeStop},
-			wantTargets: "b,c", wantKept: "a", wantRequests: 40, wantPath: "/api/health/", wantRelease: "42",
+			wantTargets: "b,c", wantKept: "a", wantRequests: 40, wantPath: "/api/health/", wantRelease: "43",
 		},
 		{
 			name:        "explicit machines",
