@@ -41,7 +41,7 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 		ev.Bytecode = &checklist.Bytecode{
 			NotPython: r.NotPython, Python: r.Python, SitePy: r.SitePackages.Py, SitePyc: r.SitePackages.Pyc,
 			ForeignPyc: r.SitePackages.ForeignPyc + r.App.ForeignPyc, ForeignTags: append(append([]string{}, r.SitePackages.ForeignTags...), r.App.ForeignTags...),
-			DontWriteBytecode: r.DontWriteBytecode, Source: "exec bytecode probe on image " + shortDigest(d),
+			DontWriteBytecode: r.DontWriteBytecode, Source: "exec bytecode probe on image " + ShortDigest(d),
 		}
 	}
 	if cfgM != nil {
@@ -194,12 +194,4 @@ func (a *App) crashEvidence() *checklist.Crash {
 		}
 	}
 	return c
-}
-
-func shortDigest(d string) string {
-	const prefix = "sha256:"
-	if len(d) > len(prefix)+12 && d[:len(prefix)] == prefix {
-		return d[len(prefix) : len(prefix)+12]
-	}
-	return d
 }

@@ -27,7 +27,7 @@ func TestBytecodePane(t *testing.T) {
 	}{
 		{"0 .pyc fails with the fix", ten, map[string]probe{digestA: ok(sleepyProbe)}, []string{
 			"✗ fail 0 of 5,707 .py files in site-packages have bytecode; PYTHONDONTWRITEBYTECODE=1 and no compileall",
-			"image sha256:aaaa1111bbbb · 10 machines, 1 running",
+			"image aaaa1111bbbb · 10 machines, 1 running",
 			"Python 3.14.0 · cache tag cpython-314",
 			"site-packages         5,707        0        0        0",
 			"app /app                412      218        0      218",
@@ -55,8 +55,8 @@ func TestBytecodePane(t *testing.T) {
 			"? unknown probe failed: bytecode probe exited 1: Traceback: boom",
 		}, []string{"✗"}},
 		{"one section per image digest", two, map[string]probe{digestA: ok(sleepyProbe)}, []string{
-			"image sha256:aaaa1111bbbb · 2 machines, 1 running",
-			"image sha256:999988887777 · 1 machine, 1 running",
+			"image aaaa1111bbbb · 2 machines, 1 running",
+			"image 999988887777 · 1 machine, 1 running",
 			"  ✗ fail 0 of 5,707",
 			"  ? unknown " + notProbedLine,
 		}, nil},

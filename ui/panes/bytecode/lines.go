@@ -58,27 +58,10 @@ func lookFor(t *theme.Theme, v diagnose.Verdict, notPython bool) theme.StateLook
 	return t.Level(v.Level)
 }
 
-// shortDigest is "sha256:" and the first 12 hex digits: enough to tell
-// images apart, as registries show them.
-func shortDigest(d string) string {
-	d = cell.Sanitize(d)
-	algo, hex, ok := strings.Cut(d, ":")
-	if !ok {
-		algo, hex = "", d
-	}
-	if len(hex) > 12 {
-		hex = hex[:12]
-	}
-	if algo == "" {
-		return hex
-	}
-	return algo + ":" + hex
-}
-
 // imageLines describes one image. withVerdict adds the image's own verdict
 // (when several images run, the pane's head verdict covers only the main one).
 func imageLines(t *theme.Theme, img image, withVerdict bool) []line {
-	head := fmt.Sprintf("image %s · %s, %d running", shortDigest(img.Digest), plural(img.Machines, "machine"), img.Running)
+	head := fmt.Sprintf("image %s · %s, %d running", snapshot.ShortDigest(img.Digest), plural(img.Machines, "machine"), img.Running)
 	out := []line{{text: t.TableHeader.Render(head)}}
 	wrapped := func(s string) line { return line{text: "  " + s, wrap: true} }
 	switch {

@@ -84,7 +84,7 @@ func summaryLine(m snapshot.Machine, th *theme.Theme) string {
 			parts = append(parts, "release v"+r)
 		}
 	}
-	if d := ShortDigest(m.ImageRef.Digest); d != "" {
+	if d := snapshot.ShortDigest(m.ImageRef.Digest); d != "" {
 		parts = append(parts, "image "+d)
 	}
 	return strings.Join(parts, " · ")

@@ -2,7 +2,6 @@ package machines
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
@@ -41,7 +40,7 @@ func buildRow(m snapshot.Machine, th *theme.Theme, now time.Time) table.Row {
 			cells[colRelease] = "v" + r
 		}
 	}
-	cells[colImage] = ShortDigest(m.ImageRef.Digest)
+	cells[colImage] = snapshot.ShortDigest(m.ImageRef.Digest)
 	cells[colAutostop] = diagnose.AutostopMode(cfg)
 	row := table.Row{ID: m.ID, Cells: cells}
 	if m.Phase == diagnose.Gone {
@@ -49,17 +48,6 @@ func buildRow(m snapshot.Machine, th *theme.Theme, now time.Time) table.Row {
 		row.Style = &th.Dim
 	}
 	return row
-}
-
-// ShortDigest is the first 12 hex digits of an image digest ("sha256:…").
-func ShortDigest(d string) string {
-	if i := strings.IndexByte(d, ':'); i >= 0 {
-		d = d[i+1:]
-	}
-	if len(d) > 12 {
-		d = d[:12]
-	}
-	return d
 }
 
 // alertCell is the crash badge, else a note about an unreachable host.
