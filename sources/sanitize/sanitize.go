@@ -1,0 +1,113 @@
+// Package sanitize makes untrusted text inert before it enters flywake's
+// model: machine names, regions, metadata, check output, log lines, exec
+// output, metrics labels, API error text and project files. Every control
+// character becomes a visible stand-in, so no escape sequence (CSI, OSC, DCS,
+// APC, PM, SOS, a bare ESC, a C1 control) can reach the terminal, and the
+// UI's own styling, added afterwards, is the only styling on screen.
+//
+// The mapping is per rune and needs no escape-sequence parser: a sequence
+// cannot start without ESC or a C1 control, and both are replaced. The tests
+// use github.com/charmbracelet/x/ansi's parser as an independent check that
+// the output holds no sequence.
+package sanitize
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Line returns s as one inert line: tabs and line breaks become spaces.
+func Line(s string) string { return clean(s, false) }
+
+// Text returns s inert, keeping its line breaks ("\r\n" and a lone "\r"
+// become "\n"); tabs become spaces.
+func Text(s string) string { return clean(s, true) }
+
+// Lines applies Line to every element, in place, and returns ss.
+func Lines(ss []string) []string {
+	for i, s := range ss {
+		ss[i] = Line(s)
+	}
+	return ss
+}
+
+// Escape stands for ESC (and begins the 7-bit form of a C1 control).
+const Escape = "␛"
+
+// safeASCII reports whether s is printable ASCII only: the common case,
+// returned as it is without copying.
+func safeASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func clean(s string, multiline bool) string {
+	if safeASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		next := i + size
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune(utf8.RuneError) // a byte that is not UTF-8 (a raw 8-bit C1 among them)
+		case r == '\t':
+			b.WriteByte(' ')
+		case r == '\r' || r == '\n' || r == '\u2028' || r == '\u2029':
+			if r == '\r' && next < len(s) && s[next] == '\n' {
+				next++
+			}
+			if multiline {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		case r == 0x1b:
+			b.WriteString(Escape)
+		case r < 0x20:
+			b.WriteRune(0x2400 + r) // the Unicode control pictures: ␀ ␁ … ␟
+		case r == 0x7f:
+			b.WriteRune('␡')
+		case r >= 0x80 && r <= 0x9f:
+			// A C1 control is its 7-bit ESC form: U+009B (CSI) shows as "␛[".
+			b.WriteString(Escape)
+			b.WriteRune(r - 0x40)
+		case isBidiControl(r):
+			// Bidi overrides and isolates reorder what follows them on screen,
+			// so text could pose as something else; they show as their code.
+			b.WriteString("<U+")
+			b.WriteString(strings.ToUpper(hex4(r)))
+			b.WriteString(">")
+		default:
+			b.WriteString(s[i:next])
+		}
+		i = next
+	}
+	return b.String()
+}
+
+// isBidiControl: the explicit directional embeddings, overrides, isolates
+// and marks of Unicode's bidi algorithm (UAX #9).
+func isBidiControl(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case r >= 0x202a && r <= 0x202e:
+		return true
+	case r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+func hex4(r rune) string {
+	const digits = "0123456789abcdef"
+	out := []byte{digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf]}
+	return string(out)
+}

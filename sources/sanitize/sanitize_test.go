@@ -1,0 +1,119 @@
+package sanitize
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestLine(t *testing.T) {
+	cases := map[string]string{
+		"plain text":                           "plain text",
+		"":                                     "",
+		"a\nb\tc\rd\r\ne":                      "a b c d e",
+		"\x1b]0;pwned\x07":                     "␛]0;pwned␇",
+		"\x1b]52;c;aGVsbG8=\x1b\\":             "␛]52;c;aGVsbG8=␛\\",
+		"\x1b[31mred\x1b[0m":                   "␛[31mred␛[0m",
+		"\x1bPq#0;2;0;0;0\x1b\\":               "␛Pq#0;2;0;0;0␛\\",
+		"\x1b_apc\x1b\\ \x1b^pm\x1b\\":         "␛_apc␛\\ ␛^pm␛\\",
+		"bare \x1b here":                       "bare ␛ here",
+		"nul\x00 bel\x07 bs\x08 del\x7f":       "nul␀ bel␇ bs␈ del␡",
+		"c1 csi \u009b31m osc \u009d0;x\u009c": "c1 csi ␛[31m osc ␛]0;x␛\\",
+		"raw 8-bit \x9b31m":                    "raw 8-bit \ufffd31m",
+		"bidi \u202egnp.exe\u202c":             "bidi <U+202E>gnp.exe<U+202C>",
+		"isolate \u2067x\u2069":                "isolate <U+2067>x<U+2069>",
+		"日本語 ✓ ● é":                            "日本語 ✓ ● é",
+		"line\u2028sep":                        "line sep",
+	}
+	for in, want := range cases {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	cases := map[string]string{
+		"a\nb":              "a\nb",
+		"a\r\nb\rc":         "a\nb\nc",
+		"tab\there":         "tab here",
+		"\x1b]0;t\x07\nok":  "␛]0;t␇\nok",
+		"evil\x1b[2J\x1b[H": "evil␛[2J␛[H",
+	}
+	for in, want := range cases {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPlainASCIIIsNotCopied(t *testing.T) {
+	s := strings.Repeat("GET /health 200 ", 64)
+	if got := Line(s); got != s {
+		t.Fatalf("Line changed printable ASCII: %q", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = Line(s) }); n != 0 {
+		t.Errorf("Line allocates %v times on printable ASCII", n)
+	}
+}
+
+func TestLines(t *testing.T) {
+	got := Lines([]string{"ok", "\x1b[1mbold"})
+	if got[0] != "ok" || got[1] != "␛[1mbold" {
+		t.Errorf("Lines = %q", got)
+	}
+}
+
+// inert is the property every output holds: valid UTF-8, no ESC, no C0
+// control but tab (and, for Text, newline), no DEL, no C1 control, no bidi
+// control; and x/ansi's own parser finds no escape sequence in it.
+func inert(t *testing.T, in, out string, multiline bool) {
+	t.Helper()
+	if !utf8.ValidString(out) {
+		t.Fatalf("%q → %q: not UTF-8", in, out)
+	}
+	for _, r := range out {
+		switch {
+		case r == '\t':
+		case r == '\n' && multiline:
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+			t.Fatalf("%q → %q: control %U left", in, out, r)
+		case isBidiControl(r):
+			t.Fatalf("%q → %q: bidi control %U left", in, out, r)
+		}
+	}
+	var state byte
+	p := ansi.NewParser()
+	for rest := out; len(rest) > 0; {
+		seq, width, n, next := ansi.DecodeSequence(rest, state, p)
+		if width == 0 && n > 0 && (seq[0] < 0x20 || seq[0] == 0x7f) && seq[0] != '\n' {
+			t.Fatalf("%q → %q: x/ansi decodes the sequence %q", in, out, seq)
+		}
+		state, rest = next, rest[n:]
+	}
+}
+
+func FuzzLine(f *testing.F) {
+	for _, s := range []string{
+		"plain", "\x1b]0;title\x07", "\x1b]52;c;Y2xpcA==\x1b\\", "\x1b[31;1mx\x1b[0m", "\x1bP+q\x1b\\",
+		"\x1b_G\x1b\\", "\u009b2J", "\x9b\x9d", "a\r\nb\tc", "\u202e\u2066", "\xff\xfe\x00", "日本\x1b",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		line, text := Line(s), Text(s)
+		inert(t, s, line, false)
+		inert(t, s, text, true)
+		if strings.ContainsRune(line, '\n') {
+			t.Fatalf("Line(%q) = %q keeps a line break", s, line)
+		}
+		if Line(line) != line || Text(text) != text {
+			t.Fatalf("not idempotent on %q: %q, %q", s, line, text)
+		}
+		if safeASCII(s) && (line != s || text != s) {
+			t.Fatalf("printable ASCII %q changed", s)
+		}
+	})
+}
