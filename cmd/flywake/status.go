@@ -141,20 +141,14 @@ func newStatusReport(a *snapshot.App, now time.Time) statusReport {
 		Machines: []statusMachine{},
 	}
 	for _, m := range a.Machines {
-		sm := statusMachine{ID: m.ID, Name: m.Name, State: m.State, Region: m.Region, Autostop: diagnose.AutostopMode(m.GetConfig())}
-		if cfg := m.GetConfig(); cfg != nil {
-			sm.Release = cfg.Metadata["fly_release_version"]
+		sm := statusMachine{ID: m.ID, Name: m.Name, State: m.State, Region: m.Region, Autostop: "off", Release: m.Release}
+		if m.Config != nil {
+			sm.Autostop = m.Config.Autostop
 		}
-		passing := 0
-		for _, c := range m.Checks {
-			if c != nil && c.Status == "passing" {
-				passing++
-			}
-		}
-		sm.Checks = fmt.Sprintf("%d/%d", passing, len(m.Checks))
-		if len(m.Events) > 0 && m.Events[0] != nil {
-			e := m.Events[0]
-			sm.NewestEvent = fmt.Sprintf("%s/%s/%s %s ago", e.Type, e.Status, e.Source, now.Sub(e.Time()).Round(time.Second))
+		passing, total := m.CheckCounts()
+		sm.Checks = fmt.Sprintf("%d/%d", passing, total)
+		if e, ok := m.NewestEvent(); ok {
+			sm.NewestEvent = fmt.Sprintf("%s/%s/%s %s ago", e.Type, e.Status, e.Source, now.Sub(e.At).Round(time.Second))
 		}
 		if m.Crash.Kind == diagnose.CrashLooping || m.Crash.Kind == diagnose.GaveUp {
 			sm.Crash = m.Crash.Kind.String()

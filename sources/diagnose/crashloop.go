@@ -105,10 +105,10 @@ func (t *CrashTracker) Look(m *fly.Machine, releaseSince, now time.Time) CrashVe
 	v.NewestCrash = newest
 
 	if gaveUp(m, newestExit, releaseSince) {
-		ee := exitEventOf(newestExit)
+		ee := ExitEventOf(newestExit)
 		v.Kind = GaveUp
 		v.Reason = fmt.Sprintf("gave up restarting: %s at %s and the machine is stopped",
-			describeExit(ee), eventTime(newestExit).UTC().Format(time.RFC3339))
+			describeExit(ee), EventTime(newestExit).UTC().Format(time.RFC3339))
 		t.newestCrash = newest
 		return v
 	}
@@ -151,7 +151,7 @@ func ReleaseSince(m *fly.Machine) time.Time {
 		if e == nil || (e.Type != "launch" && e.Type != "update") {
 			continue
 		}
-		if t := eventTime(e); t.After(newest) {
+		if t := EventTime(e); t.After(newest) {
 			newest = t
 		}
 	}
@@ -173,7 +173,7 @@ func VisibleCrashes(m *fly.Machine, since time.Time) int {
 	}
 	n := 0
 	for _, e := range m.Events {
-		if IsCrash(e) && eventTime(e).After(since) {
+		if IsCrash(e) && EventTime(e).After(since) {
 			n++
 		}
 	}
@@ -186,13 +186,13 @@ func IsCrash(e *fly.MachineEvent) bool {
 	if e == nil || e.Type != "exit" {
 		return false
 	}
-	ee := exitEventOf(e)
+	ee := ExitEventOf(e)
 	return ee != nil && !ee.RequestedStop && (ee.ExitCode != 0 || ee.OOMKilled)
 }
 
-// exitEventOf reads the exit payload from either nesting fly-go knows,
+// ExitEventOf reads the exit payload from either nesting fly-go knows,
 // preferring MonitorEvent like fly-go's GetExitCode.
-func exitEventOf(e *fly.MachineEvent) *fly.MachineExitEvent {
+func ExitEventOf(e *fly.MachineEvent) *fly.MachineExitEvent {
 	if e == nil || e.Request == nil {
 		return nil
 	}
@@ -202,15 +202,15 @@ func exitEventOf(e *fly.MachineEvent) *fly.MachineExitEvent {
 	return e.Request.ExitEvent
 }
 
-// eventTime is the event's timestamp, or the exit time when the timestamp is missing.
-func eventTime(e *fly.MachineEvent) time.Time {
+// EventTime is the event's timestamp, or the exit time when the timestamp is missing.
+func EventTime(e *fly.MachineEvent) time.Time {
 	if e == nil {
 		return time.Time{}
 	}
 	if e.Timestamp != 0 {
 		return e.Time()
 	}
-	if ee := exitEventOf(e); ee != nil {
+	if ee := ExitEventOf(e); ee != nil {
 		return ee.ExitedAt
 	}
 	return time.Time{}
@@ -225,11 +225,11 @@ func newestCrashSince(events []*fly.MachineEvent, since time.Time) (time.Time, *
 		if e == nil || e.Type != "exit" {
 			continue
 		}
-		t := eventTime(e)
+		t := EventTime(e)
 		if !t.After(since) {
 			continue
 		}
-		if newestExit == nil || t.After(eventTime(newestExit)) {
+		if newestExit == nil || t.After(EventTime(newestExit)) {
 			newestExit = e
 		}
 		if IsCrash(e) && t.After(newestCrash) {
@@ -245,12 +245,12 @@ func gaveUp(m *fly.Machine, newestExit *fly.MachineEvent, since time.Time) bool 
 	if m.State != fly.MachineStateStopped || !IsCrash(newestExit) {
 		return false
 	}
-	if exitEventOf(newestExit).Restarting {
+	if ExitEventOf(newestExit).Restarting {
 		return false
 	}
-	exitAt := eventTime(newestExit)
+	exitAt := EventTime(newestExit)
 	for _, e := range m.Events {
-		if e != nil && e.Type == "start" && eventTime(e).After(exitAt) {
+		if e != nil && e.Type == "start" && EventTime(e).After(exitAt) {
 			return false
 		}
 	}
@@ -260,10 +260,10 @@ func gaveUp(m *fly.Machine, newestExit *fly.MachineEvent, since time.Time) bool 
 // constantlyRestarting is flyctl's isConstantlyRestarting rule applied to the
 // newest exit since the release.
 func constantlyRestarting(newestExit *fly.MachineEvent, since time.Time) bool {
-	if !IsCrash(newestExit) || !eventTime(newestExit).After(since) {
+	if !IsCrash(newestExit) || !EventTime(newestExit).After(since) {
 		return false
 	}
-	ee := exitEventOf(newestExit)
+	ee := ExitEventOf(newestExit)
 	return ee.Restarting && ee.ExitCode != 0 && newestExit.Request.RestartCount > 1
 }
 

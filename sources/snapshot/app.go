@@ -1,8 +1,6 @@
 package snapshot
 
 import (
-	"fmt"
-	"hash/fnv"
 	"slices"
 	"sort"
 	"time"
@@ -10,16 +8,8 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	flyapi "github.com/flywake/flywake/sources/fly"
 )
-
-// Machine is one machine as the panes show it.
-type Machine struct {
-	*fly.Machine
-	Phase   diagnose.Phase
-	Changed bool // differs from the previous listing (the row flashes once)
-	Crash   diagnose.CrashVerdict
-	hash    uint64
-}
 
 // App is the model of one app. The zero value is not usable; use New.
 type App struct {
@@ -28,6 +18,9 @@ type App struct {
 
 	Machines []Machine
 	ListedAt time.Time // platform time of the last successful listing
+	// Malformed is how many null entries (machines, checks, events) the last
+	// listing held; they were skipped.
+	Malformed int
 
 	logs      []diagnose.LogLine
 	LogsUntil time.Time // newest log line seen
@@ -68,34 +61,37 @@ func New(org, app string, markers []diagnose.Marker) *App {
 	}
 }
 
-// ApplyMachines records a listing taken at platform time now: rows whose
-// content changed are marked, and every machine gets one more crash look.
+// ApplyMachines records a listing of ms taken at platform time now.
 func (a *App) ApplyMachines(ms []*fly.Machine, now time.Time) {
-	prev := make(map[string]uint64, len(a.Machines))
-	for _, m := range a.Machines {
-		prev[m.ID] = m.hash
-	}
-	out := make([]Machine, 0, len(ms))
+	a.ApplyListing(flyapi.Listing{Machines: ms}, now)
+}
+
+// ApplyListing records a listing taken at platform time now: each machine is
+// copied into plain, cleaned fields (the raw API value is not kept) and gets
+// one more crash look. Null or id-less machines are skipped and counted.
+func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
+	out := make([]Machine, 0, len(l.Machines))
 	seen := map[string]bool{}
-	for _, fm := range ms {
+	a.Malformed = l.Malformed
+	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
+			a.Malformed++
 			continue
 		}
-		seen[fm.ID] = true
-		h := machineHash(fm)
-		old, known := prev[fm.ID]
-		t := a.crash[fm.ID]
+		m := newMachine(fm)
+		if seen[m.ID] {
+			continue // listed twice: the first one stands
+		}
+		seen[m.ID] = true
+		m.Cordoned = l.Cordoned[fm.ID]
+		t := a.crash[m.ID]
 		if t == nil {
 			t = &diagnose.CrashTracker{}
-			a.crash[fm.ID] = t
+			a.crash[m.ID] = t
 		}
-		out = append(out, Machine{
-			Machine: fm,
-			Phase:   diagnose.Classify(fm.State),
-			Changed: len(prev) > 0 && (!known || old != h),
-			Crash:   t.Look(fm, time.Time{}, now),
-			hash:    h,
-		})
+		m.Crash = t.Look(fm, time.Time{}, now)
+		m.Hash = rowHash(&m)
+		out = append(out, m)
 	}
 	for id := range a.crash {
 		if !seen[id] {
@@ -104,21 +100,6 @@ func (a *App) ApplyMachines(ms []*fly.Machine, now time.Time) {
 	}
 	a.Machines = out
 	a.ListedAt = now
-}
-
-// machineHash covers what a row shows, so a flash means something changed.
-func machineHash(m *fly.Machine) uint64 {
-	h := fnv.New64a()
-	fmt.Fprint(h, m.State, m.UpdatedAt, m.InstanceID, m.HostStatus, len(m.Events))
-	if len(m.Events) > 0 {
-		fmt.Fprint(h, m.Events[0].Timestamp, m.Events[0].Type, m.Events[0].Status)
-	}
-	for _, c := range m.Checks {
-		if c != nil {
-			fmt.Fprint(h, c.Name, c.Status)
-		}
-	}
-	return h.Sum64()
 }
 
 // Machine returns the machine with id.

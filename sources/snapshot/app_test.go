@@ -21,27 +21,28 @@ func machine(id, state, digest string, startedAt time.Time) *fly.Machine {
 	}
 }
 
-func TestApplyMachinesMarksOnlyChangedRows(t *testing.T) {
+func TestApplyMachinesHashesWhatARowShows(t *testing.T) {
 	a := New("org", "app", nil)
 	a.ApplyMachines([]*fly.Machine{machine("a", "started", "d1", t0), machine("b", "stopped", "d1", t0)}, t0)
+	first := map[string]uint64{}
 	for _, m := range a.Machines {
-		if m.Changed {
-			t.Errorf("first listing marks %s changed; nothing to compare with", m.ID)
-		}
+		first[m.ID] = m.Hash
 	}
-	a.ApplyMachines([]*fly.Machine{machine("a", "started", "d1", t0), machine("b", "starting", "d1", t0), machine("c", "stopped", "d1", t0)}, t0.Add(time.Second))
-	got := map[string]bool{}
+	// An hour later, nothing a row shows has changed for a; b is starting.
+	a.ApplyMachines([]*fly.Machine{machine("a", "started", "d1", t0), machine("b", "starting", "d1", t0)}, t0.Add(time.Hour))
 	for _, m := range a.Machines {
-		got[m.ID] = m.Changed
-	}
-	want := map[string]bool{"a": false, "b": true, "c": true}
-	for id, w := range want {
-		if got[id] != w {
-			t.Errorf("%s changed = %v, want %v", id, got[id], w)
+		if changed := m.Hash != first[m.ID]; changed != (m.ID == "b") {
+			t.Errorf("%s: hash changed = %v", m.ID, changed)
 		}
 	}
 	if !a.Transitioning() {
 		t.Error("a starting machine is a transition")
+	}
+	renamed := machine("a", "started", "d1", t0)
+	renamed.Name = "other"
+	a.ApplyMachines([]*fly.Machine{renamed}, t0.Add(2*time.Hour))
+	if a.Machines[0].Hash == first["a"] {
+		t.Error("a new name is a change the row shows")
 	}
 }
 

@@ -45,16 +45,18 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 		}
 	}
 	if cfgM != nil {
-		cfg := cfgM.GetConfig()
+		cfg := cfgM.Config
 		sw := &checklist.SleepWake{
-			AutoStop: diagnose.AutostopMode(cfg), SuspendBlockers: diagnose.SuspendBlockers(cfg),
+			AutoStop: cfg.Autostop, SuspendBlockers: cfg.SuspendBlockers, SwapConfiguredMB: cfg.SwapMB,
 			Source: "machine config of " + cfgM.ID,
 		}
-		if len(cfg.Services) > 0 {
-			sw.AutoStart, sw.MinRunning = cfg.Services[0].Autostart, cfg.Services[0].MinMachinesRunning
+		if s := cfg.Services[0]; s.AutostartSet {
+			v := s.Autostart
+			sw.AutoStart = &v
 		}
-		if cfg.Init.SwapSizeMB != nil {
-			sw.SwapConfiguredMB = *cfg.Init.SwapSizeMB
+		if s := cfg.Services[0]; s.MinRunningSet {
+			v := s.MinRunning
+			sw.MinRunning = &v
 		}
 		for id, p := range a.Meminfo {
 			if p.Err != "" {
@@ -72,8 +74,7 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 		ev.SleepWake = sw
 
 		conc := &checklist.Concurrency{FromConfig: true, Source: "machine config of " + cfgM.ID}
-		if len(cfg.Services) > 0 && cfg.Services[0].Concurrency != nil {
-			c := cfg.Services[0].Concurrency
+		if c := cfg.Services[0].Concurrency; c != nil {
 			conc.Type, conc.SoftLimit = c.Type, c.SoftLimit
 			if c.HardLimit > 0 {
 				h := c.HardLimit
@@ -89,28 +90,13 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 		hc := &checklist.HealthChecks{Source: "machine config of " + cfgM.ID}
 		for _, svc := range cfg.Services {
 			for i, c := range svc.Checks {
-				h := checklist.HealthCheck{Name: fmt.Sprintf("servicecheck-%02d", i)}
-				if c.Type != nil {
-					h.Kind = *c.Type
-				}
-				if c.HTTPPath != nil {
-					h.Path = *c.HTTPPath
-				}
-				if c.Interval != nil {
-					h.Interval = c.Interval.Duration
-				}
-				hc.Checks = append(hc.Checks, h)
+				hc.Checks = append(hc.Checks, checklist.HealthCheck{
+					Name: fmt.Sprintf("servicecheck-%02d", i), Kind: c.Type, Path: c.Path, Interval: c.Interval,
+				})
 			}
 		}
-		for name, c := range cfg.Checks {
-			h := checklist.HealthCheck{Name: name}
-			if c.Type != nil {
-				h.Kind = *c.Type
-			}
-			if c.HTTPPath != nil {
-				h.Path = *c.HTTPPath
-			}
-			hc.Checks = append(hc.Checks, h)
+		for _, c := range cfg.Checks {
+			hc.Checks = append(hc.Checks, checklist.HealthCheck{Name: c.Name, Kind: c.Type, Path: c.Path})
 		}
 		ev.HealthChecks = hc
 	}
@@ -129,7 +115,7 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 // one with services (all machines of a process group share it).
 func (a *App) serviceMachine() *Machine {
 	for i := range a.Machines {
-		if cfg := a.Machines[i].GetConfig(); cfg != nil && len(cfg.Services) > 0 {
+		if cfg := a.Machines[i].Config; cfg != nil && len(cfg.Services) > 0 {
 			return &a.Machines[i]
 		}
 	}
@@ -160,8 +146,8 @@ func (a *App) releaseWorkLogs(now time.Time) *checklist.ReleaseWorkLogs {
 	}
 	releases := map[string]bool{}
 	for _, m := range a.Machines {
-		if cfg := m.GetConfig(); cfg != nil {
-			releases[cfg.Metadata["fly_release_version"]] = true
+		if m.Config != nil {
+			releases[m.Release] = true
 		}
 	}
 	rw.Releases = max(1, len(releases))
@@ -176,7 +162,7 @@ func (a *App) crashEvidence() *checklist.Crash {
 	c := &checklist.Crash{Source: "machine events (newest crash time between looks)"}
 	rel := a.CurrentRelease()
 	for _, m := range a.Machines {
-		if cfg := m.GetConfig(); rel != "" && cfg != nil && cfg.Metadata["fly_release_version"] != rel {
+		if rel != "" && m.Config != nil && m.Release != rel {
 			continue
 		}
 		c.Machines++

@@ -64,8 +64,8 @@ func settled[T any](p Probe[T], ok bool, key string, now time.Time) bool {
 func bootKey(m Machine) string {
 	key := m.ID + "/" + m.InstanceID
 	for _, e := range m.Events {
-		if e != nil && e.Type == "start" && e.Status == "started" {
-			return fmt.Sprintf("%s/%d", key, e.Timestamp)
+		if e.Type == "start" && e.Status == "started" {
+			return fmt.Sprintf("%s/%d", key, e.At.UnixMilli())
 		}
 	}
 	return key
@@ -87,7 +87,7 @@ func (a *App) ProbesDue(now time.Time) []ProbeRequest {
 		if p, ok := a.Sockets[m.ID]; !ok || p.Key != key || now.Sub(p.At) >= SocketRefresh {
 			out = append(out, ProbeRequest{ProbeSockets, m.ID, key})
 		}
-		d := m.ImageRef.Digest
+		d := m.ImageDigest
 		if d == "" || digests[d] {
 			continue
 		}

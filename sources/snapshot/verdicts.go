@@ -14,13 +14,8 @@ func (a *App) SwapFacts() []diagnose.SwapFacts {
 	var out []diagnose.SwapFacts
 	for _, m := range a.Machines {
 		f := diagnose.SwapFacts{Machine: m.ID}
-		if cfg := m.GetConfig(); cfg != nil {
-			if cfg.Init.SwapSizeMB != nil {
-				f.ConfiguredMB = *cfg.Init.SwapSizeMB
-			}
-			if cfg.Guest != nil {
-				f.GuestMemoryMB = cfg.Guest.MemoryMB
-			}
+		if cfg := m.Config; cfg != nil {
+			f.ConfiguredMB, f.GuestMemoryMB = cfg.SwapMB, cfg.MemoryMB
 		}
 		if p, ok := a.Meminfo[m.ID]; ok && p.Err == "" {
 			v := p.Value
@@ -35,14 +30,7 @@ func (a *App) SwapFacts() []diagnose.SwapFacts {
 func oomKills(m Machine) int {
 	n := 0
 	for _, e := range m.Events {
-		if e == nil || e.Request == nil {
-			continue
-		}
-		ee := e.Request.ExitEvent
-		if ee == nil && e.Request.MonitorEvent != nil {
-			ee = e.Request.MonitorEvent.ExitEvent
-		}
-		if ee != nil && ee.OOMKilled {
+		if e.OOMKilled {
 			n++
 		}
 	}
@@ -56,7 +44,7 @@ func (a *App) Swap() diagnose.Verdict { return diagnose.SwapVerdict(a.SwapFacts(
 func (a *App) CurrentDigests() []string {
 	count := map[string]int{}
 	for _, m := range a.Machines {
-		if d := m.ImageRef.Digest; d != "" {
+		if d := m.ImageDigest; d != "" {
 			count[d]++
 		}
 	}
@@ -103,9 +91,7 @@ func (a *App) BytecodeVerdict() diagnose.Verdict {
 func (a *App) CurrentRelease() string {
 	versions := make([]string, 0, len(a.Machines))
 	for _, m := range a.Machines {
-		if cfg := m.GetConfig(); cfg != nil {
-			versions = append(versions, cfg.Metadata["fly_release_version"])
-		}
+		versions = append(versions, m.Release)
 	}
 	return diagnose.CurrentRelease(versions)
 }
@@ -116,7 +102,7 @@ func (a *App) CrashBanner() string {
 	rel := a.CurrentRelease()
 	var looping, gaveUp []string
 	for _, m := range a.Machines {
-		if cfg := m.GetConfig(); rel != "" && (cfg == nil || cfg.Metadata["fly_release_version"] != rel) {
+		if rel != "" && m.Release != rel {
 			continue
 		}
 		switch m.Crash.Kind {

@@ -33,8 +33,8 @@ const LogHistory = 24 * time.Hour
 const MaxLogPages = 60
 
 // Machines lists the app's machines.
-func (s *Source) Machines(ctx context.Context, app string) ([]*fly.Machine, error) {
-	return s.Client.ListMachines(ctx, app)
+func (s *Source) Machines(ctx context.Context, app string) (fly.Listing, error) {
+	return s.Client.List(ctx, app)
 }
 
 // Logs pages forward from token ("" = LogHistory ago) and returns the lines in
@@ -129,11 +129,11 @@ var CrashLookInterval = 4 * time.Second
 // a day of logs, every probe a started machine allows, and the metrics.
 func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error) {
 	a := snapshot.New(s.Org, app, s.Markers)
-	ms, err := s.Machines(ctx, app)
+	l, err := s.Machines(ctx, app)
 	if err != nil {
 		return nil, err
 	}
-	a.ApplyMachines(ms, s.Now())
+	a.ApplyListing(l, s.Now())
 	// One look cannot tell a crash loop from a single crash: the verdict
 	// compares the newest crash's time between looks, so look again.
 	for look := 0; look < 2 && a.Watching(); look++ {
@@ -142,10 +142,10 @@ func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error)
 			return nil, ctx.Err()
 		case <-time.After(CrashLookInterval):
 		}
-		if ms, err = s.Machines(ctx, app); err != nil {
+		if l, err = s.Machines(ctx, app); err != nil {
 			return nil, err
 		}
-		a.ApplyMachines(ms, s.Now())
+		a.ApplyListing(l, s.Now())
 	}
 	if lines, _, err := s.Logs(ctx, app, ""); err == nil || len(lines) > 0 {
 		a.ApplyLogs(lines)

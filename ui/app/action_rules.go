@@ -13,7 +13,7 @@ import (
 // nothing is sent for a start of a started machine; the API still has the
 // last word (its 412 text is shown as it comes).
 func refusal(a machines.Action, mc snapshot.Machine, app string) string {
-	if mc.Machine == nil {
+	if mc.ID == "" {
 		return "machine is not listed — nothing to " + a.String()
 	}
 	id, state := mc.ID, mc.State
@@ -57,7 +57,7 @@ func suspendBlocked(mc snapshot.Machine, app string) string {
 	if mc.Config == nil {
 		return ""
 	}
-	blockers := diagnose.SuspendBlockers(mc.Config)
+	blockers := mc.Config.SuspendBlockers
 	if len(blockers) == 0 {
 		return ""
 	}

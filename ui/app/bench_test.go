@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	flyc "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -40,7 +41,7 @@ func rootForBench(tb testing.TB, n int) Model {
 	m := New(Config{App: fixtureApp, Demo: true, Theme: theme.New(false)})
 	m = send(m, tea.WindowSizeMsg{Width: benchW, Height: benchH})
 	// No client: replies are sent by hand, nothing is fetched.
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, machines: fx.machines})
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: flyc.Listing{Machines: fx.machines}})
 	m = send(m, logsMsg{req: req{gen: m.gen, id: m.seq + 1}, lines: fx.logs, token: "1"})
 	for _, p := range fx.probes {
 		m = send(m, probeMsg{req: req{gen: m.gen, id: m.seq + 1}, probe: p.req, result: p.res})

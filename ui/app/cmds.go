@@ -34,8 +34,8 @@ func (m *Model) listCmd() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, listTimeout)
 		defer cancel()
-		ms, err := src.Machines(ctx, app)
-		return machinesMsg{req: r, machines: ms, err: err}
+		l, err := src.Machines(ctx, app)
+		return machinesMsg{req: r, listing: l, err: err}
 	}
 }
 

@@ -20,8 +20,8 @@ type req struct {
 // machinesMsg answers one machines listing.
 type machinesMsg struct {
 	req
-	machines []*fly.Machine
-	err      error
+	listing fly.Listing
+	err     error
 }
 
 // logsMsg answers one logs fetch; token continues the paging.

@@ -258,7 +258,7 @@ func TestDetectionLatency(t *testing.T) {
 	}
 
 	model := observed{Model: dashboard(src, p.Name), onList: func(_ *Model, msg machinesMsg, at time.Time) {
-		tr.saw(msg.machines, at, true)
+		tr.saw(msg.listing.Machines, at, true)
 	}}
 	prog := runHeadless(t, model, 160, 48)
 	ctx, cancel := context.WithCancel(context.Background())

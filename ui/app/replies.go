@@ -28,7 +28,7 @@ func (m *Model) onMachines(msg machinesMsg) []tea.Cmd {
 	}
 	m.fail = failure{}
 	m.setStale(false)
-	m.app.ApplyMachines(msg.machines, m.now())
+	m.app.ApplyListing(msg.listing, m.now())
 	m.setData()
 	var cmds []tea.Cmd
 	if m.fetch.relist {

@@ -37,7 +37,7 @@ func images(a *snapshot.App) []image {
 	for _, d := range a.CurrentDigests() {
 		img := image{Digest: d}
 		for _, m := range a.Machines {
-			if m.ImageRef.Digest == d {
+			if m.ImageDigest == d {
 				img.Machines++
 				if m.State == "started" {
 					img.Running++

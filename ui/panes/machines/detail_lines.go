@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	fly "github.com/superfly/fly-go"
-
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
@@ -39,7 +37,7 @@ func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []s
 	head := func(s string) { add("", th.TableHeader.Render(s)) }
 
 	add(summaryLine(m, th))
-	if hostDown(m) {
+	if m.HostDown() {
 		add(th.Warn.Render(fmt.Sprintf("! host unreachable (host_status %q): config below is the platform's incomplete_config and the state may be old", m.HostStatus)))
 	}
 	if m.Crash.Kind != diagnose.CrashUnknown {
@@ -48,7 +46,7 @@ func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []s
 	}
 
 	head("Config")
-	add(configLines(m.GetConfig())...)
+	add(configLines(m.Config)...)
 
 	head("Checks")
 	add(checkLines(m, th)...)
@@ -77,42 +75,41 @@ func summaryLine(m snapshot.Machine, th *theme.Theme) string {
 		parts = append(parts, m.Name)
 	}
 	parts = append(parts, "region "+orDash(m.Region))
-	cfg := m.GetConfig()
-	if cfg != nil {
-		parts = append(parts, "group "+orDash(cfg.ProcessGroup()))
-		if r := cfg.Metadata["fly_release_version"]; r != "" {
-			parts = append(parts, "release v"+r)
+	if m.Config != nil {
+		parts = append(parts, "group "+orDash(m.ProcessGroup))
+		if m.Release != "" {
+			parts = append(parts, "release v"+m.Release)
 		}
 	}
-	if d := snapshot.ShortDigest(m.ImageRef.Digest); d != "" {
+	if d := snapshot.ShortDigest(m.ImageDigest); d != "" {
 		parts = append(parts, "image "+d)
 	}
 	return strings.Join(parts, " · ")
 }
 
 // configLines summarises what matters for cold starts, suspend and load.
-func configLines(cfg *fly.MachineConfig) []string {
+func configLines(cfg *snapshot.Config) []string {
 	if cfg == nil {
 		return []string{"  no config reported"}
 	}
 	row := func(k, v string) string { return fmt.Sprintf("  %-12s %s", k, v) }
 	var out []string
-	if g := cfg.Guest; g != nil {
-		out = append(out, row("guest", fmt.Sprintf("%s · %d CPU · %d MB", orDash(g.CPUKind), g.CPUs, g.MemoryMB)))
+	if cfg.CPUKind != "" || cfg.CPUs > 0 || cfg.MemoryMB > 0 {
+		out = append(out, row("guest", fmt.Sprintf("%s · %d CPU · %d MB", orDash(cfg.CPUKind), cfg.CPUs, cfg.MemoryMB)))
 	} else {
 		out = append(out, row("guest", "–"))
 	}
 	swap := "none"
-	if s := cfg.Init.SwapSizeMB; s != nil && *s > 0 {
-		swap = fmt.Sprintf("%d MB", *s)
+	if cfg.SwapMB > 0 {
+		swap = fmt.Sprintf("%d MB", cfg.SwapMB)
 	}
 	out = append(out, row("swap", swap))
-	auto := diagnose.AutostopMode(cfg) + " · autostart " + onOff(diagnose.Autostart(cfg))
-	if mr := minRunning(cfg); mr != "" {
-		auto += " · min running " + mr
+	auto := cfg.Autostop + " · autostart " + onOff(cfg.Autostart)
+	if mr, ok := cfg.MinRunning(); ok {
+		auto += fmt.Sprintf(" · min running %d", mr)
 	}
 	out = append(out, row("autostop", auto))
-	if b := diagnose.SuspendBlockers(cfg); len(b) > 0 {
+	if b := cfg.SuspendBlockers; len(b) > 0 {
 		out = append(out, row("suspend", "blocked by "+strings.Join(b, ", ")))
 	}
 	for _, s := range cfg.Services {
@@ -120,13 +117,18 @@ func configLines(cfg *fly.MachineConfig) []string {
 			out = append(out, row("concurrency", fmt.Sprintf("%s · soft %d · hard %d", orDash(c.Type), c.SoftLimit, c.HardLimit)))
 		}
 	}
-	for _, c := range configChecks(cfg) {
-		out = append(out, row("check", c))
+	for _, s := range cfg.Services {
+		for _, c := range s.Checks {
+			out = append(out, row("check", describeCheck(c)))
+		}
 	}
-	if r := cfg.Restart; r != nil {
-		p := orDash(string(r.Policy))
-		if r.MaxRetries > 0 {
-			p += fmt.Sprintf(" (max %d retries)", r.MaxRetries)
+	for _, c := range cfg.Checks {
+		out = append(out, row("check", c.Name+": "+describeCheck(c)))
+	}
+	if cfg.RestartPolicy != "" || cfg.RestartRetries > 0 {
+		p := orDash(cfg.RestartPolicy)
+		if cfg.RestartRetries > 0 {
+			p += fmt.Sprintf(" (max %d retries)", cfg.RestartRetries)
 		}
 		out = append(out, row("restart", p))
 	}
@@ -134,48 +136,19 @@ func configLines(cfg *fly.MachineConfig) []string {
 	return out
 }
 
-func minRunning(cfg *fly.MachineConfig) string {
-	for _, s := range cfg.Services {
-		if s.MinMachinesRunning != nil {
-			return fmt.Sprint(*s.MinMachinesRunning)
-		}
+func describeCheck(c snapshot.ConfigCheck) string {
+	s := orDash(c.Type)
+	if c.Port != 0 {
+		s += fmt.Sprintf(" :%d", c.Port)
 	}
-	return ""
-}
-
-// configChecks lists service checks and top-level checks, one line each.
-func configChecks(cfg *fly.MachineConfig) []string {
-	var out []string
-	for _, s := range cfg.Services {
-		for _, c := range s.Checks {
-			out = append(out, describeCheck(deref(c.Type), c.Port, deref(c.HTTPPath), c.Interval, c.GracePeriod))
-		}
+	if c.Path != "" {
+		s += " " + c.Path
 	}
-	names := make([]string, 0, len(cfg.Checks))
-	for n := range cfg.Checks {
-		names = append(names, n)
+	if c.Interval != 0 {
+		s += " every " + c.Interval.String()
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		c := cfg.Checks[n]
-		out = append(out, n+": "+describeCheck(deref(c.Type), c.Port, deref(c.HTTPPath), c.Interval, c.GracePeriod))
-	}
-	return out
-}
-
-func describeCheck(typ string, port *int, path string, interval, grace *fly.Duration) string {
-	s := orDash(typ)
-	if port != nil {
-		s += fmt.Sprintf(" :%d", *port)
-	}
-	if path != "" {
-		s += " " + path
-	}
-	if interval != nil {
-		s += " every " + interval.Duration.String()
-	}
-	if grace != nil {
-		s += " · grace " + grace.Duration.String()
+	if c.GracePeriod != 0 {
+		s += " · grace " + c.GracePeriod.String()
 	}
 	return s
 }
@@ -183,13 +156,10 @@ func describeCheck(typ string, port *int, path string, interval, grace *fly.Dura
 func checkLines(m snapshot.Machine, th *theme.Theme) []string {
 	var out []string
 	for _, c := range m.Checks {
-		if c == nil {
-			continue
-		}
-		look := th.Level(diagnose.CheckLevel(string(c.Status)))
-		line := "  " + look.Style.Render(look.Glyph+" "+string(c.Status)) + " " + c.Name
+		look := th.Level(diagnose.CheckLevel(c.Status))
+		line := "  " + look.Style.Render(look.Glyph+" "+c.Status) + " " + c.Name
 		if o := strings.TrimSpace(c.Output); o != "" {
-			line += th.Dim.Render(" — " + cell.Sanitize(o))
+			line += th.Dim.Render(" — " + o)
 		}
 		out = append(out, line)
 	}
@@ -244,11 +214,8 @@ func socketCounts(by map[string]int) string {
 func eventLines(m snapshot.Machine, now time.Time) []string {
 	var out []string
 	for _, e := range m.Events {
-		if e == nil {
-			continue
-		}
-		line := fmt.Sprintf("  %s  %s/%s/%s  %s ago", clock(e.Time()), e.Type, e.Status, e.Source, cell.Duration(now.Sub(e.Time())))
-		if diagnose.IsCrash(e) {
+		line := fmt.Sprintf("  %s  %s/%s/%s  %s ago", clock(e.At), e.Type, e.Status, e.Source, cell.Duration(now.Sub(e.At)))
+		if e.Crash {
 			line += "  crash"
 		}
 		out = append(out, line)
@@ -284,11 +251,4 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }

@@ -18,7 +18,8 @@ type Model struct {
 
 	app        *snapshot.App
 	now        time.Time
-	lastListed time.Time // the listing the flash marks belong to
+	lastListed time.Time         // the listing the flash marks belong to
+	hashes     map[string]uint64 // row hash per machine at the previous listing
 
 	filter    lineInput
 	filtering bool
@@ -71,20 +72,26 @@ func (m *Model) Selected() (string, bool) {
 	return r.ID, ok
 }
 
-// SetData rebuilds the rows. A new listing flashes the machines it marks as
-// changed (the snapshot compares what a row means, not its ages); any other
-// data (logs, probes) ends the flash.
+// SetData rebuilds the rows. A new listing flashes the machines whose row
+// hash differs from the previous listing's (the hash covers what a row means,
+// not its ages); any other data (logs, probes) ends the flash.
 func (m *Model) SetData(a *snapshot.App, now time.Time) {
+	if a != m.app {
+		m.hashes = nil // another app (or a fresh model): nothing to compare with
+	}
 	m.app, m.now = a, now
 	m.table.SetRows(buildRows(a, m.ctx.Theme, now))
 	if a != nil && !a.ListedAt.Equal(m.lastListed) {
 		m.lastListed = a.ListedAt
 		var changed []string
+		hashes := make(map[string]uint64, len(a.Machines))
 		for _, mc := range a.Machines {
-			if mc.Changed {
+			hashes[mc.ID] = mc.Hash
+			if old, known := m.hashes[mc.ID]; len(m.hashes) > 0 && (!known || old != mc.Hash) {
 				changed = append(changed, mc.ID)
 			}
 		}
+		m.hashes = hashes
 		m.table.Flash(changed)
 	}
 	if m.detail != nil {

@@ -33,15 +33,12 @@ func buildRow(m snapshot.Machine, th *theme.Theme, now time.Time) table.Row {
 	cells[colEvent] = newestEvent(m, now)
 	cells[colUpdated] = updatedAgo(m.UpdatedAt, now)
 	cells[colName] = m.Name
-	cfg := m.GetConfig()
-	if cfg != nil {
-		cells[colGroup] = cfg.ProcessGroup()
-		if r := cfg.Metadata["fly_release_version"]; r != "" {
-			cells[colRelease] = "v" + r
-		}
+	cells[colGroup] = m.ProcessGroup
+	if m.Release != "" {
+		cells[colRelease] = "v" + m.Release
 	}
-	cells[colImage] = snapshot.ShortDigest(m.ImageRef.Digest)
-	cells[colAutostop] = diagnose.AutostopMode(cfg)
+	cells[colImage] = snapshot.ShortDigest(m.ImageDigest)
+	cells[colAutostop] = autostop(m)
 	row := table.Row{ID: m.ID, Cells: cells}
 	if m.Phase == diagnose.Gone {
 		// A destroyed or superseded machine is history, not a fault.
@@ -60,30 +57,24 @@ func alertCell(m snapshot.Machine, th *theme.Theme) string {
 	case diagnose.Watching:
 		return th.Warn.Render("! crashed")
 	}
-	if hostDown(m) {
-		return th.Warn.Render("! host " + string(m.HostStatus))
+	if m.HostDown() {
+		return th.Warn.Render("! host " + m.HostStatus)
 	}
 	return ""
 }
 
-// hostDown: the platform could not reach the machine's host, so its config
-// comes from incomplete_config and its state may be old.
-func hostDown(m snapshot.Machine) bool {
-	return m.HostStatus != "" && m.HostStatus != "ok"
+// autostop is the config's autostop mode; "off" when no config is reported,
+// as the proxy treats such a machine.
+func autostop(m snapshot.Machine) string {
+	if m.Config == nil {
+		return "off"
+	}
+	return m.Config.Autostop
 }
 
 // checksCell is "passing/total", coloured by the worst check.
 func checksCell(m snapshot.Machine, th *theme.Theme) string {
-	total, passing := 0, 0
-	for _, c := range m.Checks {
-		if c == nil {
-			continue
-		}
-		total++
-		if c.Status == "passing" {
-			passing++
-		}
-	}
+	passing, total := m.CheckCounts()
 	if total == 0 {
 		return th.Dim.Render("–")
 	}
@@ -96,21 +87,18 @@ func checksCell(m snapshot.Machine, th *theme.Theme) string {
 
 // newestEvent is "age type/status/source" of the first (newest) event.
 func newestEvent(m snapshot.Machine, now time.Time) string {
-	for _, e := range m.Events {
-		if e == nil {
-			continue
-		}
-		// Age first: a narrow column cuts the source, not the age.
-		return fmt.Sprintf("%s %s/%s/%s", cell.Duration(now.Sub(e.Time())), e.Type, e.Status, e.Source)
+	e, ok := m.NewestEvent()
+	if !ok {
+		return ""
 	}
-	return ""
+	// Age first: a narrow column cuts the source, not the age.
+	return fmt.Sprintf("%s %s/%s/%s", cell.Duration(now.Sub(e.At)), e.Type, e.Status, e.Source)
 }
 
 // updatedAgo is how long ago the platform last changed the machine.
-func updatedAgo(updatedAt string, now time.Time) string {
-	t, err := time.Parse(time.RFC3339Nano, updatedAt)
-	if err != nil {
+func updatedAgo(updatedAt, now time.Time) string {
+	if updatedAt.IsZero() {
 		return ""
 	}
-	return cell.Duration(now.Sub(t)) + " ago"
+	return cell.Duration(now.Sub(updatedAt)) + " ago"
 }

@@ -41,15 +41,14 @@ func buildRows(t *theme.Theme, a *snapshot.App, now time.Time) []table.Row {
 	rows := make([]table.Row, 0, len(a.Machines))
 	for _, m := range a.Machines {
 		f := facts[m.ID]
-		cfg := m.GetConfig()
 		memory, swapCfg := "?", "?"
-		if cfg != nil {
+		if cfg := m.Config; cfg != nil {
 			swapCfg = t.Dim.Render("none")
-			if cfg.Init.SwapSizeMB != nil && *cfg.Init.SwapSizeMB > 0 {
-				swapCfg = fmt.Sprintf("%d MB", *cfg.Init.SwapSizeMB)
+			if cfg.SwapMB > 0 {
+				swapCfg = fmt.Sprintf("%d MB", cfg.SwapMB)
 			}
-			if cfg.Guest != nil && cfg.Guest.MemoryMB > 0 {
-				memory = fmt.Sprintf("%d MB", cfg.Guest.MemoryMB)
+			if cfg.MemoryMB > 0 {
+				memory = fmt.Sprintf("%d MB", cfg.MemoryMB)
 			}
 		}
 		status, reason := probeStatus(t, a, m, now)
@@ -114,11 +113,10 @@ func costLine(a *snapshot.App) string {
 	withSwap := 0
 	var others []string
 	for _, m := range a.Machines {
-		cfg := m.GetConfig()
-		if cfg == nil {
+		if m.Config == nil {
 			continue
 		}
-		for _, b := range diagnose.SuspendBlockers(cfg) {
+		for _, b := range m.Config.SuspendBlockers {
 			if strings.HasPrefix(b, "swap") {
 				withSwap++
 			} else if !slices.Contains(others, b) {
