@@ -31,9 +31,13 @@ func (st *apiState) init(seed uint64) {
 	}
 }
 
-// routeInfo names a route for rate limits, counters and faults. keyOf picks
-// the identifier the limit is scoped to (machine id, app name, org).
+// routeInfo names a route. op is the operation's id as the Machines API
+// spec names it (Machines_create_lease, …): Fly limits each operation on
+// its own, so op (with the key) is the rate-limit bucket. action is the short
+// name counters and faults use ("start", "lease_create", …). keyOf picks the
+// identifier both are scoped to (machine id, app name, org).
 type routeInfo struct {
+	op     string
 	action string
 	keyOf  func(r *http.Request) string
 	limit  *rateLimit // nil: not rate limited
@@ -41,6 +45,7 @@ type routeInfo struct {
 
 func byMachine(r *http.Request) string { return r.PathValue("id") }
 func byApp(r *http.Request) string     { return r.PathValue("app") }
+func byVolume(r *http.Request) string  { return r.PathValue("vol") }
 
 // Handler serves the Machines API (/v1), the logs API (/api/v1/apps/{app}/logs)
 // and the Prometheus API (/prometheus/{org}/api/v1/query).
@@ -51,34 +56,57 @@ func (s *Sim) Handler() http.Handler {
 	handle := func(pattern string, ri routeInfo, h http.HandlerFunc) {
 		mux.Handle(pattern, s.wrap(ri, h))
 	}
-	const m = "/v1/apps/{app}/machines/{id}"
+	const (
+		ms = "/v1/apps/{app}/machines"
+		m  = ms + "/{id}"
+		vs = "/v1/apps/{app}/volumes"
+	)
+	routes := []struct {
+		pattern string
+		ri      routeInfo
+		h       http.HandlerFunc
+	}{
+		{"GET /v1/apps", routeInfo{"Apps_list", "apps", org, perAction}, s.serveListApps},
+		{"GET /v1/apps/{app}", routeInfo{"Apps_show", "app", byApp, perAction}, s.serveGetApp},
+		{"GET " + ms, routeInfo{"Machines_list", "list", byApp, perAction}, s.serveListMachines},
+		{"POST " + ms, routeInfo{"Machines_create", "create", byApp, perAction}, s.serveCreate},
+		{"GET " + m, routeInfo{"Machines_show", "get", byMachine, getMachine}, s.serveGetMachine},
+		{"POST " + m, routeInfo{"Machines_update", "update", byMachine, perAction}, s.serveUpdate},
+		{"DELETE " + m, routeInfo{"Machines_delete", "destroy", byMachine, perAction}, s.serveDestroy},
+		{"POST " + m + "/start", routeInfo{"Machines_start", "start", byMachine, perAction}, s.serveStart},
+		{"POST " + m + "/stop", routeInfo{"Machines_stop", "stop", byMachine, perAction}, s.serveStop},
+		{"POST " + m + "/suspend", routeInfo{"Machines_suspend", "suspend", byMachine, perAction}, s.serveSuspend},
+		{"POST " + m + "/restart", routeInfo{"Machines_restart", "restart", byMachine, perAction}, s.serveRestart},
+		{"POST " + m + "/signal", routeInfo{"Machines_signal", "signal", byMachine, perAction}, s.serveSignal},
+		{"POST " + m + "/cordon", routeInfo{"Machines_cordon", "cordon", byMachine, perAction}, s.serveCordon(true)},
+		{"POST " + m + "/uncordon", routeInfo{"Machines_uncordon", "uncordon", byMachine, perAction}, s.serveCordon(false)},
+		{"GET " + m + "/wait", routeInfo{"Machines_wait", "wait", byMachine, perAction}, s.serveWait},
+		{"POST " + m + "/exec", routeInfo{"Machines_exec", "exec", byMachine, perAction}, s.serveExec},
+		{"GET " + m + "/lease", routeInfo{"Machines_show_lease", "lease_show", byMachine, perAction}, s.serveGetLease},
+		{"POST " + m + "/lease", routeInfo{"Machines_create_lease", "lease_create", byMachine, perAction}, s.serveAcquireLease},
+		{"DELETE " + m + "/lease", routeInfo{"Machines_release_lease", "lease_release", byMachine, perAction}, s.serveReleaseLease},
+		{"GET " + m + "/events", routeInfo{"Machines_list_events", "events", byMachine, perAction}, s.serveEvents},
+		{"GET " + m + "/versions", routeInfo{"Machines_list_versions", "versions", byMachine, perAction}, s.serveVersions},
+		{"GET " + m + "/metadata", routeInfo{"Machines_show_metadata", "metadata_show", byMachine, perAction}, s.serveGetMetadata},
+		{"POST " + m + "/metadata/{key}", routeInfo{"Machines_update_metadata", "metadata_update", byMachine, perAction}, s.serveSetMetadata},
+		{"DELETE " + m + "/metadata/{key}", routeInfo{"Machines_delete_metadata", "metadata_delete", byMachine, perAction}, s.serveDeleteMetadata},
+		{"GET " + m + "/ps", routeInfo{"Machines_list_processes", "ps", byMachine, perAction}, s.servePs},
+		{"GET " + vs, routeInfo{"Volumes_list", "volumes", byApp, perAction}, s.serveListVolumes},
+		{"GET " + vs + "/{vol}", routeInfo{"Volumes_get_by_id", "volume", byVolume, perAction}, s.serveGetVolume},
+		{"GET " + vs + "/{vol}/snapshots", routeInfo{"Volumes_list_snapshots", "volume_snapshots", byVolume, perAction}, s.serveVolumeSnapshots},
+		// Not in the 2024 spec; named in its style.
+		{"GET /v1/apps/{app}/secrets", routeInfo{"Secrets_list", "secrets", byApp, perAction}, s.serveListSecrets},
+		{"GET /v1/platform/regions", routeInfo{"Platform_regions", "regions", org, perAction}, s.serveRegions},
 
-	handle("GET /v1/apps", routeInfo{"apps", org, perAction}, s.serveListApps)
-	handle("GET /v1/apps/{app}", routeInfo{"app", byApp, perAction}, s.serveGetApp)
-	handle("GET /v1/apps/{app}/machines", routeInfo{"list", byApp, perAction}, s.serveListMachines)
-	handle("GET "+m, routeInfo{"get", byMachine, getMachine}, s.serveGetMachine)
-	handle("POST "+m+"/start", routeInfo{"start", byMachine, perAction}, s.serveStart)
-	handle("POST "+m+"/stop", routeInfo{"stop", byMachine, perAction}, s.serveStop)
-	handle("POST "+m+"/suspend", routeInfo{"suspend", byMachine, perAction}, s.serveSuspend)
-	handle("POST "+m+"/restart", routeInfo{"restart", byMachine, perAction}, s.serveRestart)
-	handle("GET "+m+"/wait", routeInfo{"wait", byMachine, perAction}, s.serveWait)
-	handle("POST "+m+"/exec", routeInfo{"exec", byMachine, perAction}, s.serveExec)
-	handle("GET "+m+"/lease", routeInfo{"lease", byMachine, perAction}, s.serveGetLease)
-	handle("POST "+m+"/lease", routeInfo{"lease", byMachine, perAction}, s.serveAcquireLease)
-	handle("DELETE "+m+"/lease", routeInfo{"lease", byMachine, perAction}, s.serveReleaseLease)
-	handle("GET "+m+"/events", routeInfo{"events", byMachine, perAction}, s.serveEvents)
-	handle("GET "+m+"/metadata", routeInfo{"metadata", byMachine, perAction}, s.serveGetMetadata)
-	handle("POST "+m+"/metadata/{key}", routeInfo{"metadata", byMachine, perAction}, s.serveSetMetadata)
-	handle("DELETE "+m+"/metadata/{key}", routeInfo{"metadata", byMachine, perAction}, s.serveDeleteMetadata)
-	handle("GET "+m+"/ps", routeInfo{"ps", byMachine, perAction}, s.servePs)
-	handle("GET /v1/platform/regions", routeInfo{"regions", org, perAction}, s.serveRegions)
-
-	// The logs and Prometheus APIs share auth, headers, counters and faults
-	// but not the Machines API's rate limits.
-	handle("GET /api/v1/apps/{app}/logs", routeInfo{"logs", byApp, nil}, s.serveLogs)
-	handle("GET /prometheus/{org}/api/v1/query", routeInfo{"prom", func(r *http.Request) string { return r.PathValue("org") }, nil}, s.servePromQuery)
-
-	handle("/", routeInfo{"unknown", func(*http.Request) string { return "" }, nil}, func(w http.ResponseWriter, r *http.Request) {
+		// The logs and Prometheus APIs share auth, headers, counters and faults
+		// but not the Machines API's rate limits.
+		{"GET /api/v1/apps/{app}/logs", routeInfo{"Logs_list", "logs", byApp, nil}, s.serveLogs},
+		{"GET /prometheus/{org}/api/v1/query", routeInfo{"Prometheus_query", "prom", func(r *http.Request) string { return r.PathValue("org") }, nil}, s.servePromQuery},
+	}
+	for _, rt := range routes {
+		handle(rt.pattern, rt.ri, rt.h)
+	}
+	handle("/", routeInfo{"unknown", "unknown", func(*http.Request) string { return "" }, nil}, func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not found")
 	})
 	return mux
@@ -102,7 +130,7 @@ func (s *Sim) wrap(ri routeInfo, h http.HandlerFunc) http.Handler {
 		if s.applyFault(w, r, ri.action) {
 			return
 		}
-		if ri.limit != nil && !s.allow(ri.action, key, *ri.limit) {
+		if ri.limit != nil && !s.allow(ri.op, ri.action, key, *ri.limit) {
 			hdr.Set("Retry-After", "1")
 			writeError(w, http.StatusTooManyRequests, "rate limit exceeded")
 			return

@@ -6,12 +6,13 @@ import (
 	fly "github.com/superfly/fly-go"
 )
 
-// serveListApps answers GET /v1/apps?org_slug=. Another org's slug lists
-// nothing (this platform hosts one org).
+// serveListApps answers GET /v1/apps?org_slug=. The platform hosts one org,
+// the token's own: its slug, "personal" (Fly's alias for the token user's
+// personal org) or none list its apps; another org's slug lists nothing.
 func (s *Sim) serveListApps(w http.ResponseWriter, r *http.Request) {
 	out := appsJSON{Apps: []appJSON{}}
 	s.mu.Lock()
-	if slug := r.URL.Query().Get("org_slug"); slug == "" || slug == s.opts.Org {
+	if slug := r.URL.Query().Get("org_slug"); slug == "" || slug == s.opts.Org || slug == "personal" {
 		for _, name := range s.appOrder {
 			out.Apps = append(out.Apps, s.wireApp(s.apps[name], false))
 		}

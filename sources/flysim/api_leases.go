@@ -2,24 +2,39 @@ package flysim
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"time"
 )
 
-// Leases (reference/fly-platform.md §1.2): a holder gets a nonce and passes
-// it in fly-machine-lease-nonce on mutating calls; everyone else gets 409
-// until it is released or expires. Expiry runs on WALL time (a protocol
-// limit); expires_at is reported on the platform clock so it reads like every
-// other timestamp. A nonce is only ever shown to the caller that acquired it
-// (or already presents it).
+// Leases (reference/fly-platform.md §1.2, the docs' machines-resource page):
+// a holder gets a nonce and passes it in fly-machine-lease-nonce on mutating
+// calls; everyone else gets 409 until it is released or expires. Create
+// answers 201, release {"status":"success","data":{"ok":true}}, a conflict
+// {"status":"error","message":…,"code":"invalid"}. GET shows the lease,
+// nonce included, to any caller of the org: that is how `fly machine leases
+// clear` releases a lease it did not take. Expiry runs on WALL time (a
+// protocol limit); expires_at is reported on the platform clock so it reads
+// like every other timestamp.
 
 const (
 	leaseNonceHeader = "fly-machine-lease-nonce"
 	defaultLeaseTTL  = 30 * time.Second
 	maxLeaseTTL      = time.Hour
 )
+
+// leaseErrorJSON is the body of a lease conflict, as the docs show it.
+type leaseErrorJSON struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
+	Code    string `json:"code"`
+}
+
+func leaseConflict(msg string) reply {
+	return reply{http.StatusConflict, leaseErrorJSON{Status: "error", Message: msg, Code: "invalid"}}
+}
 
 // liveLease returns m's unexpired lease, dropping an expired one.
 // Callers hold s.mu.
@@ -28,6 +43,17 @@ func (s *Sim) liveLease(m *machine) *lease {
 		m.lease = nil
 	}
 	return m.lease
+}
+
+// heldBy words a conflict the way a person needs it: who, and until when.
+func (s *Sim) heldBy(m *machine, l *lease) string {
+	return fmt.Sprintf("machine %s is currently leased by %s until %s", m.id, l.owner,
+		s.leaseExpiry(l).UTC().Format(time.RFC3339))
+}
+
+// leaseExpiry is the lease's end on the platform clock.
+func (s *Sim) leaseExpiry(l *lease) time.Time {
+	return s.now().Add(l.expires.Sub(s.opts.Wall()))
 }
 
 // leaseBlocks refuses a mutating call on a leased machine without the
@@ -39,20 +65,17 @@ func (s *Sim) leaseBlocks(m *machine, r *http.Request) (reply, bool) {
 	}
 	switch nonce := r.Header.Get(leaseNonceHeader); {
 	case nonce == "":
-		return errReply(http.StatusConflict, "lease currently held by "+l.owner), true
+		return leaseConflict(s.heldBy(m, l)), true
 	case nonce != l.nonce:
-		return errReply(http.StatusConflict, "lease nonce invalid"), true
+		return leaseConflict("lease nonce invalid: " + s.heldBy(m, l)), true
 	}
 	return reply{}, false
 }
 
-func (s *Sim) leaseReply(l *lease, showNonce bool) reply {
-	left := l.expires.Sub(s.opts.Wall())
-	d := &leaseDataJSON{ExpiresAt: s.now().Add(left).Unix(), Owner: l.owner, Version: l.version}
-	if showNonce {
-		d.Nonce = l.nonce
-	}
-	return reply{http.StatusOK, leaseJSON{Status: "success", Data: d}}
+func (s *Sim) leaseReply(status int, l *lease) reply {
+	return reply{status, leaseJSON{Status: "success", Data: &leaseDataJSON{
+		Nonce: l.nonce, ExpiresAt: s.leaseExpiry(l).Unix(), Owner: l.owner,
+		Description: l.description, Version: l.version}}}
 }
 
 // serveGetLease answers GET …/lease.
@@ -62,17 +85,22 @@ func (s *Sim) serveGetLease(w http.ResponseWriter, r *http.Request) {
 		if l == nil {
 			return errReply(http.StatusNotFound, "lease not found")
 		}
-		return s.leaseReply(l, r.Header.Get(leaseNonceHeader) == l.nonce)
+		return s.leaseReply(http.StatusOK, l)
 	})
 }
 
+// leaseRequest is the create body; fly-go v0.5.0 sends none and passes the
+// ttl as ?ttl=N.
+type leaseRequest struct {
+	TTL         int    `json:"ttl"`
+	Description string `json:"description"`
+}
+
 // serveAcquireLease answers POST …/lease[?ttl=N] or {"ttl":N,"description":…}:
-// a new lease, or a refresh when the caller presents the holder's nonce.
+// a new lease (201), or a refresh (200) when the caller presents the
+// holder's nonce.
 func (s *Sim) serveAcquireLease(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		TTL         int    `json:"ttl"`
-		Description string `json:"description"`
-	}
+	var in leaseRequest
 	if body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16)); len(body) > 0 {
 		if err := json.Unmarshal(body, &in); err != nil {
 			writeError(w, http.StatusBadRequest, err.Error())
@@ -87,24 +115,42 @@ func (s *Sim) serveAcquireLease(w http.ResponseWriter, r *http.Request) {
 		}
 		in.TTL = n
 	}
-	ttl := defaultLeaseTTL
-	if in.TTL > 0 {
-		ttl = min(time.Duration(in.TTL)*time.Second, maxLeaseTTL)
-	}
+	ttl := leaseTTL(in.TTL)
 	nonce := s.newNonce()
 	s.withMachine(w, r, func(m *machine) reply {
+		if m.state == "destroyed" {
+			return errReply(http.StatusPreconditionFailed, "failed_precondition: machine destroyed")
+		}
 		expires := s.opts.Wall().Add(ttl)
 		if l := s.liveLease(m); l != nil {
 			if r.Header.Get(leaseNonceHeader) != l.nonce {
-				return errReply(http.StatusConflict, "lease currently held by "+l.owner)
+				return leaseConflict(s.heldBy(m, l))
 			}
 			l.expires = expires
-			return s.leaseReply(l, true)
+			return s.leaseReply(http.StatusOK, l)
 		}
-		m.lease = &lease{nonce: nonce, owner: s.leaseOwner(), description: in.Description,
-			expires: expires, version: m.instanceID}
-		return s.leaseReply(m.lease, true)
+		m.lease = s.newLease(m, nonce, in.Description, ttl)
+		return s.leaseReply(http.StatusCreated, m.lease)
 	})
+}
+
+func leaseTTL(seconds int) time.Duration {
+	if seconds <= 0 {
+		return defaultLeaseTTL
+	}
+	return min(time.Duration(seconds)*time.Second, maxLeaseTTL)
+}
+
+// newLease is a lease of m by the org's user. Callers hold s.mu.
+func (s *Sim) newLease(m *machine, nonce, description string, ttl time.Duration) *lease {
+	return &lease{nonce: nonce, owner: s.leaseOwner(), description: description,
+		expires: s.opts.Wall().Add(ttl), version: m.instanceID}
+}
+
+// releasedJSON is the release answer: {"status":"success","data":{"ok":true}}.
+type releasedJSON struct {
+	Status string `json:"status"`
+	Data   okJSON `json:"data"`
 }
 
 // serveReleaseLease answers DELETE …/lease with the holder's nonce.
@@ -115,15 +161,15 @@ func (s *Sim) serveReleaseLease(w http.ResponseWriter, r *http.Request) {
 			return errReply(http.StatusNotFound, "lease not found")
 		}
 		if r.Header.Get(leaseNonceHeader) != l.nonce {
-			return errReply(http.StatusConflict, "lease nonce invalid")
+			return leaseConflict("lease nonce invalid: " + s.heldBy(m, l))
 		}
 		m.lease = nil
-		return reply{http.StatusOK, okJSON{OK: true}}
+		return reply{http.StatusOK, releasedJSON{Status: "success", Data: okJSON{OK: true}}}
 	})
 }
 
-// leaseOwner is the (only) user of the simulated org.
-func (s *Sim) leaseOwner() string { return "flysim@" + s.opts.Org }
+// leaseOwner is the (only) user of the simulated org, an email as on Fly.
+func (s *Sim) leaseOwner() string { return "you@" + s.opts.Org + ".example" }
 
 func (s *Sim) newNonce() string {
 	st := &s.apist
@@ -131,4 +177,43 @@ func (s *Sim) newNonce() string {
 	defer st.mu.Unlock()
 	st.init(s.opts.Seed)
 	return randomHex(st.rng, 12)
+}
+
+// HoldLease takes the lease of app's machine id as someone else would (a
+// deploy in another terminal): owner and description as given, ttl of wall
+// time. It returns the nonce. Tests and demos use it to show what a held
+// lease does to flywake's own actions.
+func (s *Sim) HoldLease(app, id, owner, description string, ttl time.Duration) (string, error) {
+	nonce := s.newNonce()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.apps[app]
+	if a == nil || a.byID[id] == nil {
+		return "", fmt.Errorf("flysim: no machine %s in app %q", id, app)
+	}
+	m := a.byID[id]
+	if l := s.liveLease(m); l != nil {
+		return "", fmt.Errorf("flysim: %s", s.heldBy(m, l))
+	}
+	m.lease = s.newLease(m, nonce, description, max(ttl, time.Second))
+	if owner != "" {
+		m.lease.owner = owner
+	}
+	return nonce, nil
+}
+
+// Lease reports app's machine id lease holder and wall-clock expiry; ok is
+// false when the machine is not leased.
+func (s *Sim) Lease(app, id string) (owner string, expires time.Time, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.apps[app]
+	if a == nil || a.byID[id] == nil {
+		return "", time.Time{}, false
+	}
+	l := s.liveLease(a.byID[id])
+	if l == nil {
+		return "", time.Time{}, false
+	}
+	return l.owner, l.expires, true
 }

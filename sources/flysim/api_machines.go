@@ -14,11 +14,11 @@ import (
 )
 
 // serveListMachines answers GET /v1/apps/{app}/machines. Filters: region=,
-// state= (comma list), metadata.<key>=; include_deleted= and unknown keys are
-// accepted and ignored (this platform never destroys machines).
+// state= (comma list), metadata.<key>=; destroyed machines only with
+// include_deleted=true; unknown keys are accepted and ignored.
 func (s *Sim) serveListMachines(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	region := q.Get("region")
+	region, deleted := q.Get("region"), q.Get("include_deleted") == "true"
 	var states []string
 	if v := q.Get("state"); v != "" {
 		states = strings.Split(v, ",")
@@ -38,7 +38,7 @@ func (s *Sim) serveListMachines(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]machineJSON, 0, len(a.machines))
 	for _, m := range a.machines {
-		if region != "" && m.region != region {
+		if (region != "" && m.region != region) || (m.state == "destroyed" && !deleted) {
 			continue
 		}
 		if len(states) > 0 && !inList(states, m.state) {
@@ -71,9 +71,21 @@ func inList(list []string, v string) bool {
 	return false
 }
 
-// serveGetMachine answers GET …/machines/{id}.
+// serveGetMachine answers GET …/machines/{id}[?version=V]: the current
+// version, or an earlier one in the terminal state it ended in (replaced,
+// migrated), as the docs' machine-states page says a version query sees it.
 func (s *Sim) serveGetMachine(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply { return reply{http.StatusOK, s.wireMachine(m)} })
+	version := r.URL.Query().Get("version")
+	s.withMachine(w, r, func(m *machine) reply {
+		if version == "" {
+			return reply{http.StatusOK, s.wireMachine(m)}
+		}
+		out, ok := s.wireVersion(m, version)
+		if !ok {
+			return errReply(http.StatusNotFound, "machine version not found")
+		}
+		return reply{http.StatusOK, out}
+	})
 }
 
 // transitionReply turns a lifecycle error into the API's answer.
@@ -95,7 +107,9 @@ func (s *Sim) serveStart(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return transitionReply(err)
 		}
-		return reply{http.StatusOK, startJSON{PreviousState: prev}}
+		out := startJSON{PreviousState: prev, Migrated: m.migratedTo != "", NewHost: m.migratedTo}
+		m.migratedTo = ""
+		return reply{http.StatusOK, out}
 	})
 }
 
@@ -134,7 +148,7 @@ func (s *Sim) serveStop(w http.ResponseWriter, r *http.Request) {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
-		if err := s.stopMachine(m, SourceUser, strings.ToUpper(in.Signal)); err != nil {
+		if err := s.stopMachineFor(m, SourceUser, strings.ToUpper(in.Signal), in.Timeout.Duration); err != nil {
 			return transitionReply(err)
 		}
 		return reply{http.StatusOK, okJSON{OK: true}}
@@ -154,26 +168,28 @@ func (s *Sim) serveSuspend(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// serveRestart answers POST …/restart?signal=: a stop, then a start once the
-// machine is down. It answers at once; a machine that is not running is
-// simply started.
+// serveRestart answers POST …/restart?signal=&timeout=: a running machine
+// goes restarting, its process stopped as a stop would, then boots again;
+// one that is not running is simply started. It answers at once.
 func (s *Sim) serveRestart(w http.ResponseWriter, r *http.Request) {
-	signal := strings.ToUpper(r.URL.Query().Get("signal"))
+	q := r.URL.Query()
+	signal := strings.ToUpper(q.Get("signal"))
+	var timeout time.Duration
+	if v := q.Get("timeout"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("invalid timeout %q", v))
+			return
+		}
+		timeout = d
+	}
 	s.withMachine(w, r, func(m *machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
-		switch m.state {
-		case "stopped", "created", "suspended":
-			if _, err := s.startMachine(m, SourceUser); err != nil {
-				return transitionReply(err)
-			}
-			return reply{http.StatusOK, okJSON{OK: true}}
-		}
-		if err := s.stopMachine(m, SourceUser, signal); err != nil {
+		if err := s.restartMachine(m, SourceUser, signal, timeout); err != nil {
 			return transitionReply(err)
 		}
-		s.startWhenStopped(m, m.run)
 		return reply{http.StatusOK, okJSON{OK: true}}
 	})
 }
@@ -201,7 +217,7 @@ func stateReached(state string, want []string) bool {
 			return true
 		}
 		if w == "settled" && (state == "started" || state == "stopped" || state == "suspended" ||
-			state == "failed" || state == "destroyed") {
+			state == "created" || state == "failed" || state == "destroyed") {
 			return true
 		}
 	}

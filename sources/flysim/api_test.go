@@ -267,7 +267,7 @@ func TestAuthorizedHeaderForms(t *testing.T) {
 func TestRateLimitRefillsInWallTime(t *testing.T) {
 	wall := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := &Sim{opts: Options{Wall: func() time.Time { return wall }, Seed: 1}}
-	try := func() bool { s.countCall("start", "m1"); return s.allow("start", "m1", defaultLimit) }
+	try := func() bool { s.countCall("start", "m1"); return s.allow("Machines_start", "start", "m1", defaultLimit) }
 	var got []bool
 	for i := 0; i < 4; i++ {
 		got = append(got, try())

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -180,8 +181,9 @@ func TestContractAppsAndMachines(t *testing.T) {
 			if len(m.Checks) != 1 || m.Checks[0].Status != "passing" || m.Checks[0].UpdatedAt == nil {
 				t.Errorf("serving machine %s checks = %+v", m.ID, m.Checks)
 			}
-		} else if len(m.Checks) != 0 {
-			t.Errorf("%s machine %s has checks", m.State, m.ID)
+		} else if len(m.Checks) != 1 || m.Checks[0].Status != "warning" || m.Checks[0].UpdatedAt == nil {
+			// flyctl's restart waits on these checks; a sleeping machine keeps them.
+			t.Errorf("%s machine %s checks = %+v, want one in warning", m.State, m.ID, m.Checks)
 		}
 	}
 	if started != 1 {
@@ -462,22 +464,26 @@ func TestContractLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 	if lease.Status != "success" || lease.Data == nil || lease.Data.Nonce == "" || lease.Data.Version == "" ||
-		lease.Data.ExpiresAt <= s.Clock().Now().Unix() {
+		lease.Data.ExpiresAt <= s.Clock().Now().Unix() || !strings.Contains(lease.Data.Owner, "@") {
 		t.Fatalf("lease = %+v", lease)
 	}
 	nonce := lease.Data.Nonce
 
 	err = c.Stop(ctx, DemoBacklog, fly.StopMachineInput{ID: id}, "")
-	apiErr(t, err, 409, "lease currently held by")
+	apiErr(t, err, 409, "is currently leased by "+lease.Data.Owner+" until ")
 	err = c.Stop(ctx, DemoBacklog, fly.StopMachineInput{ID: id}, "wrong-nonce")
 	apiErr(t, err, 409, "lease nonce invalid")
 
+	// Anyone of the org sees the lease with its nonce: `fly machine leases
+	// clear` reads it, then releases with it.
 	found, err := c.FindLease(ctx, DemoBacklog, id)
-	if err != nil || found.Data == nil || found.Data.Nonce != "" || found.Data.Owner == "" {
-		t.Errorf("FindLease without the nonce = %+v, %v (must not show the nonce)", found, err)
+	if err != nil || found.Data == nil || found.Data.Nonce != nonce || found.Data.Owner != lease.Data.Owner {
+		t.Errorf("FindLease = %+v, %v (want the holder's nonce)", found, err)
 	}
 	resp, body := rawDo(t, s, "POST", "/v1/apps/"+DemoBacklog+"/machines/"+id+"/lease", `{"ttl":10,"description":"other"}`, nil)
-	if resp.StatusCode != 409 || strings.Contains(string(body), nonce) {
+	var conflict map[string]any
+	if err := json.Unmarshal(body, &conflict); err != nil || resp.StatusCode != 409 || conflict["status"] != "error" ||
+		conflict["code"] != "invalid" || !strings.Contains(fmt.Sprint(conflict["message"]), "currently leased by") {
 		t.Errorf("second acquire: %d %s", resp.StatusCode, body)
 	}
 
@@ -493,13 +499,26 @@ func TestContractLeases(t *testing.T) {
 	if err := c.ReleaseLease(ctx, DemoBacklog, id, "wrong"); err == nil {
 		t.Errorf("release with a wrong nonce succeeded")
 	}
-	if err := c.ReleaseLease(ctx, DemoBacklog, id, nonce); err != nil {
-		t.Fatal(err)
+	resp, body = rawDo(t, s, "DELETE", "/v1/apps/"+DemoBacklog+"/machines/"+id+"/lease", "", map[string]string{leaseNonceHeader: nonce})
+	if resp.StatusCode != 200 || string(body) != `{"status":"success","data":{"ok":true}}` {
+		t.Errorf("release: %d %s", resp.StatusCode, body)
 	}
 	_, err = c.FindLease(ctx, DemoBacklog, id)
 	apiErr(t, err, 404, "lease not found")
 	if _, err := c.Start(ctx, DemoBacklog, id, ""); err != nil && httpStatus(err) == 409 {
 		t.Errorf("start after release still blocked: %v", err)
+	}
+
+	// Create answers 201 and keeps the description; GET shows both.
+	resp, body = rawDo(t, s, "POST", "/v1/apps/"+DemoBacklog+"/machines/"+id+"/lease", `{"ttl":10,"description":"fly deploy"}`, nil)
+	var created fly.MachineLease
+	if err := json.Unmarshal(body, &created); err != nil || resp.StatusCode != 201 || created.Data == nil {
+		t.Fatalf("create with a description: %d %s", resp.StatusCode, body)
+	}
+	resp, body = rawDo(t, s, "GET", "/v1/apps/"+DemoBacklog+"/machines/"+id+"/lease", "", nil)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"description":"fly deploy"`) ||
+		!strings.Contains(string(body), `"nonce":"`+created.Data.Nonce+`"`) {
+		t.Errorf("GET lease: %d %s", resp.StatusCode, body)
 	}
 }
 
@@ -601,8 +620,9 @@ func TestContractSmallEndpoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stop, start := m.GetLatestEventOfType("stop"), m.GetLatestEventOfType("start")
-		if m.State == "started" && stop != nil && start != nil && stop.Timestamp >= t0 && start.Timestamp > stop.Timestamp {
+		restart, start := m.GetLatestEventOfType("restart"), m.GetLatestEventOfType("start")
+		if m.State == "started" && restart != nil && start != nil && restart.Timestamp >= t0 &&
+			restart.Status == "restarting" && start.Timestamp > restart.Timestamp {
 			break
 		}
 		if time.Now().After(deadline) {

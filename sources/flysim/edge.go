@@ -117,7 +117,7 @@ func (s *Sim) proxyLoad(m *machine) float64 {
 func (s *Sim) candidates(a *app) []candidate {
 	cs := make([]candidate, len(a.machines))
 	for i, m := range a.machines {
-		cs[i] = candidate{State: m.state, Serving: m.serving, Load: s.proxyLoad(m), StoppedAt: m.stoppedAt}
+		cs[i] = candidate{State: m.state, Serving: m.serving, Load: s.proxyLoad(m), StoppedAt: m.stoppedAt, Cordoned: m.cordoned}
 	}
 	return cs
 }

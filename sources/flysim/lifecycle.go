@@ -7,6 +7,11 @@ import (
 	fly "github.com/superfly/fly-go"
 )
 
+// The machine state machine of the docs' "machine states" page
+// (reference/fly-platform.md §2): start, stop, suspend, restart, a crash or a
+// signal and flyd's restart policy. Deploys (update, create, destroy,
+// migration) are in versions.go. Every function here is called with s.mu held.
+
 // PreconditionError is a 412 the Machines API answers with
 // {"error":"failed_precondition: ..."}; Text is that whole string.
 type PreconditionError struct{ Text string }
@@ -24,14 +29,20 @@ const (
 	SourceFlyd  = "flyd"
 )
 
+// mainPID is the app's main process as Fly's init names it in its logs.
+const mainPID = 637
+
+// teardown is how long the VM takes to go away once its main process ended.
+const teardown = 150 * time.Millisecond
+
 // startMachine implements POST /start (and the proxy's autostart). It returns
-// the state the machine was in. Callers hold s.mu.
+// the state the machine was in.
 func (s *Sim) startMachine(m *machine, source string) (string, error) {
 	prev := m.state
 	switch m.state {
 	case "started":
 		return prev, nil
-	case "stopped", "created":
+	case "stopped", "created", "failed":
 		s.coldBoot(m, source, true)
 	case "suspended", "suspending":
 		s.resume(m, source)
@@ -78,8 +89,8 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 		s.log(m, "runner", fmt.Sprintf("Machine started in %s", fmtDur(platform)))
 		s.log(m, "app", " INFO Starting init (commit: 6c3fc2e)...")
 		s.log(m, "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
-		if p.CrashAfter > 0 && m.release >= p.Release { // the crash belongs to the current release
-			s.after(p.CrashAfter, func() {
+		if crash := m.image.crashAfter; crash > 0 { // the crash belongs to the image it runs
+			s.after(crash, func() {
 				if alive() {
 					s.crash(m)
 				}
@@ -130,12 +141,15 @@ func (s *Sim) beginServing(m *machine) {
 	s.onServing(m)
 }
 
-// resume wakes a suspended (or still suspending) machine from its snapshot.
-// A snapshot can be lost (deploy, host migration): then it cold-boots, and
-// nothing but the latency tells, as on Fly.
+// resume wakes a suspended machine from its snapshot, or a machine still
+// suspending by cancelling the memory copy (its memory is still in place:
+// Fly's "interruptible suspend", community t/26623). A snapshot can be lost
+// (deploy, host migration): then it cold-boots, and nothing but the latency
+// tells, as on Fly.
 func (s *Sim) resume(m *machine, source string) {
 	p := &m.app.p
-	if !m.snapshot || (p.SnapshotLossRate > 0 && s.rng.Float64() < p.SnapshotLossRate) {
+	inMemory := m.state == "suspending"
+	if !inMemory && (!m.snapshot || (p.SnapshotLossRate > 0 && s.rng.Float64() < p.SnapshotLossRate)) {
 		s.coldBoot(m, source, true)
 		return
 	}
@@ -147,8 +161,13 @@ func (s *Sim) resume(m *machine, source string) {
 	if source == SourceProxy {
 		s.log(m, "proxy", "Starting machine")
 	}
-	s.log(m, "runner", "Resuming machine from snapshot")
 	took := between(s.rng, p.Resume.Min, p.Resume.Max)
+	if inMemory {
+		s.log(m, "runner", "Cancelling suspend, resuming machine")
+		took /= 2 // nothing to read back: only the vCPUs are thawed
+	} else {
+		s.log(m, "runner", "Resuming machine from snapshot")
+	}
 	s.after(took, func() {
 		if !alive() {
 			return
@@ -163,43 +182,116 @@ func (s *Sim) resume(m *machine, source string) {
 	})
 }
 
-// stopMachine implements POST /stop and the proxy's autostop.
+// stopMachine implements the proxy's autostop and a stop with the machine's
+// own stop_config.
 func (s *Sim) stopMachine(m *machine, source, signal string) error {
+	return s.stopMachineFor(m, source, signal, 0)
+}
+
+// stopMachineFor implements POST /stop {"signal","timeout"}: signal "" and
+// timeout 0 fall back to the machine's stop_config (SIGINT, kill_timeout 5 s
+// when unset). A main process that has not exited when the timeout runs out
+// is killed.
+func (s *Sim) stopMachineFor(m *machine, source, signal string, timeout time.Duration) error {
 	switch m.state {
-	case "stopped", "stopping", "created":
+	case "stopped", "stopping":
 		return nil // Fly answers ok to a stop of a machine that is already down
-	case "destroyed", "destroying", "replaced", "migrated":
+	case "started", "starting", "restarting", "suspending", "suspended", "failed":
+	default:
 		return precondition("unable to stop machine from current state: '%s'", m.state)
 	}
-	p := &m.app.p
 	alive := s.newRun(m)
-	wasSuspended := m.state == "suspended"
+	wasSuspended, wasFailed := m.state == "suspended", m.state == "failed"
 	m.serving, m.bootBegin = false, time.Time{}
 	s.setState(m, "stopping")
 	s.addEvent(m, "stop", "stopping", source, nil, 0)
-	took := between(s.rng, p.StopTook.Min, p.StopTook.Max)
-	if wasSuspended {
-		took = 200 * time.Millisecond // nothing runs: the snapshot is discarded
-	} else {
-		if signal == "" {
-			signal = "SIGINT"
-		}
-		s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID 637", signal))
-	}
-	s.after(took, func() {
-		if !alive() {
-			return
-		}
+	done := func(killed bool) {
 		m.snapshot = false
 		m.stoppedAt = s.now()
 		s.setState(m, "stopped")
-		s.addEvent(m, "exit", "stopped", SourceFlyd, s.exitEvent(0, true, false), 0)
-		if !wasSuspended {
+		exit := s.exitEvent(0, true, false)
+		if killed {
+			exit.ExitCode, exit.GuestExitCode, exit.GuestSignal = 137, 137, 9
+		}
+		s.addEvent(m, "exit", "stopped", SourceFlyd, exit, 0)
+	}
+	if wasSuspended || wasFailed {
+		// Nothing runs: the snapshot (or the failed VM) is discarded.
+		s.after(200*time.Millisecond, func() {
+			if alive() {
+				done(false)
+			}
+		})
+		return nil
+	}
+	s.terminate(m, alive, stopSignal(m.cfg, signal), stopTimeout(m.cfg, timeout), done)
+	return nil
+}
+
+// terminate signals the main process and calls done once the VM is down:
+// after the app's own graceful shutdown, or, when it ignores the signal or
+// takes longer than timeout, after the timeout and a SIGKILL (killed).
+func (s *Sim) terminate(m *machine, alive func() bool, signal string, timeout time.Duration, done func(killed bool)) {
+	p := &m.app.p
+	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", signal, mainPID))
+	graceful := between(s.rng, p.StopTook.Min, p.StopTook.Max)
+	if m.image.ignores[signal] || !terminating[signal] {
+		graceful = timeout + time.Hour // never on its own
+	}
+	if graceful <= timeout {
+		s.after(graceful, func() {
+			if !alive() {
+				return
+			}
 			s.log(m, "app", " INFO Main child exited normally with code: 0")
 			s.log(m, "app", " INFO Starting clean up.")
+			done(false)
+		})
+		return
+	}
+	s.after(timeout, func() {
+		if !alive() {
+			return
 		}
+		// The wording of init's kill line is not documented (INF).
+		s.logLevel(m, "app", "warn", fmt.Sprintf(" WARN Main child did not exit within %s of %s, sending SIGKILL", timeout, signal))
+		s.after(teardown, func() {
+			if !alive() {
+				return
+			}
+			s.log(m, "app", " INFO Main child exited with signal (with signal 'SIGKILL', core dumped? false)")
+			s.log(m, "app", " INFO Starting clean up.")
+			done(true)
+		})
 	})
-	return nil
+}
+
+// maxKillTimeout is Fly's ceiling on kill_timeout (fly.toml reference).
+const maxKillTimeout = 300 * time.Second
+
+// stopSignal is the signal a stop sends: the request's, else stop_config's,
+// else SIGINT.
+func stopSignal(cfg *fly.MachineConfig, requested string) string {
+	if requested != "" {
+		return requested
+	}
+	if cfg != nil && cfg.StopConfig != nil && cfg.StopConfig.Signal != nil && *cfg.StopConfig.Signal != "" {
+		return *cfg.StopConfig.Signal
+	}
+	return "SIGINT"
+}
+
+// stopTimeout is how long a stop waits for the main process: the request's
+// timeout, else stop_config's (kill_timeout), else 5 s; at most 300 s.
+func stopTimeout(cfg *fly.MachineConfig, requested time.Duration) time.Duration {
+	d := 5 * time.Second
+	switch {
+	case requested > 0:
+		d = requested
+	case cfg != nil && cfg.StopConfig != nil && cfg.StopConfig.Timeout != nil && cfg.StopConfig.Timeout.Duration > 0:
+		d = cfg.StopConfig.Timeout.Duration
+	}
+	return min(d, maxKillTimeout)
 }
 
 // SuspendBlockers are the reasons Fly refuses to suspend a machine, in the
@@ -247,17 +339,55 @@ func (s *Sim) suspendMachine(m *machine, source string) error {
 	return nil
 }
 
-// crash ends the app with exit code 1; restart policy on-failure restarts it
-// up to RestartRetries times within 5 minutes, then gives up (machine stopped).
-func (s *Sim) crash(m *machine) {
-	p := &m.app.p
+// restartMachine implements POST /restart: a running machine goes
+// restarting (its main process is stopped as a stop would, signal and
+// timeout included), then boots again; a machine that is not running is
+// simply started.
+func (s *Sim) restartMachine(m *machine, source, signal string, timeout time.Duration) error {
+	switch m.state {
+	case "stopped", "created", "suspended", "failed":
+		_, err := s.startMachine(m, source)
+		return err
+	case "started", "starting":
+	default:
+		return precondition("unable to restart machine from current state: '%s'", m.state)
+	}
 	alive := s.newRun(m)
 	m.serving, m.bootBegin = false, time.Time{}
-	for _, l := range p.ServerLines {
+	s.setState(m, "restarting")
+	s.addEvent(m, "restart", "restarting", source, nil, 0)
+	s.terminate(m, alive, stopSignal(m.cfg, signal), stopTimeout(m.cfg, timeout), func(killed bool) {
+		exit := s.exitEvent(0, true, true)
+		if killed {
+			exit.ExitCode, exit.GuestExitCode, exit.GuestSignal = 137, 137, 9
+		}
+		s.addEvent(m, "exit", "stopped", SourceFlyd, exit, 0)
+		s.coldBoot(m, source, true)
+	})
+	return nil
+}
+
+// crash ends the app with exit code 1 (after logging its traceback); the
+// restart policy decides what follows.
+func (s *Sim) crash(m *machine) {
+	for _, l := range m.app.p.ServerLines {
 		s.logLevel(m, "app", "error", l)
 	}
 	s.log(m, "app", " INFO Main child exited normally with code: 1")
 	s.log(m, "app", " INFO Starting clean up.")
+	s.exited(m, 1, -1)
+}
+
+// exited handles the main process ending by itself (a crash, a signal) with
+// code (and guestSignal, -1 for none), by the machine's restart policy:
+// on-failure (the default) restarts a non-zero exit up to max_retries times
+// within 5 minutes, then gives up (machine stopped); always restarts every
+// exit; no never restarts.
+func (s *Sim) exited(m *machine, code, guestSignal int) {
+	p := &m.app.p
+	alive := s.newRun(m)
+	m.serving, m.bootBegin = false, time.Time{}
+	policy, retries := restartPolicy(m.cfg, p.RestartRetries)
 	window := s.now().Add(-5 * time.Minute)
 	kept := m.restarts[:0]
 	for _, t := range m.restarts {
@@ -266,22 +396,55 @@ func (s *Sim) crash(m *machine) {
 		}
 	}
 	m.restarts = kept
-	if len(m.restarts) >= p.RestartRetries {
+	exit := s.exitEvent(code, false, false)
+	exit.GuestSignal = guestSignal
+	restart := false
+	switch policy {
+	case fly.MachineRestartPolicyAlways:
+		restart = true
+	case fly.MachineRestartPolicyNo:
+	default:
+		restart = code != 0 && len(m.restarts) < retries
+	}
+	if !restart {
 		m.stoppedAt = s.now()
 		s.setState(m, "stopped")
-		s.addEvent(m, "exit", "stopped", SourceFlyd, s.exitEvent(1, false, false), m.restartCount)
-		s.log(m, "runner", fmt.Sprintf("machine has reached its max restart count of %d", p.RestartRetries))
+		s.addEvent(m, "exit", "stopped", SourceFlyd, exit, m.restartCount)
+		if code != 0 && policy != fly.MachineRestartPolicyNo {
+			s.log(m, "runner", fmt.Sprintf("machine has reached its max restart count of %d", retries))
+		} else {
+			s.log(m, "runner", fmt.Sprintf("machine exited with exit code %d, not restarting", code))
+		}
 		return
 	}
 	m.restarts = append(m.restarts, s.now())
 	m.restartCount++
 	s.setState(m, "restarting")
-	s.addEvent(m, "exit", "stopped", SourceFlyd, s.exitEvent(1, false, true), m.restartCount)
+	exit.Restarting = true
+	s.addEvent(m, "exit", "stopped", SourceFlyd, exit, m.restartCount)
 	s.after(between(s.rng, p.RestartDelay.Min, p.RestartDelay.Max), func() {
 		if alive() {
 			s.coldBoot(m, SourceFlyd, false)
 		}
 	})
+}
+
+// restartPolicy reads config.restart; on-failure with the profile's retries
+// when unset.
+func restartPolicy(cfg *fly.MachineConfig, fallback int) (fly.MachineRestartPolicy, int) {
+	policy, retries := fly.MachineRestartPolicyOnFailure, fallback
+	if cfg != nil && cfg.Restart != nil {
+		if cfg.Restart.Policy != "" {
+			policy = cfg.Restart.Policy
+		}
+		if cfg.Restart.MaxRetries > 0 {
+			retries = cfg.Restart.MaxRetries
+		}
+	}
+	if retries <= 0 {
+		retries = 10
+	}
+	return policy, retries
 }
 
 func (s *Sim) exitEvent(code int, requested, restarting bool) *fly.MachineExitEvent {

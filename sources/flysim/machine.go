@@ -29,6 +29,7 @@ type machine struct {
 	state      string
 	release    int
 	cfg        *fly.MachineConfig
+	image      *image // what it runs: decides how the app behaves (images.go)
 	createdAt  time.Time
 	updatedAt  time.Time
 	events     []event // newest first, trimmed to Options.EventsKept
@@ -49,6 +50,9 @@ type machine struct {
 	restartCount int
 	checkAt      time.Time
 	lease        *lease
+	cordoned     bool         // the edge routes nothing to it
+	versions     []oldVersion // earlier versions, newest first (versions.go)
+	migratedTo   string       // a migration's new host, told by the next start
 
 	// Edge-side load, maintained by the proxy.
 	inflight  int
@@ -69,7 +73,10 @@ type app struct {
 	id       string
 	machines []*machine
 	byID     map[string]*machine
-	digest   string // image digest of the current release
+	digest   string   // image digest of the current release
+	images   []*image // pushed to the app's registry, oldest first
+	current  *image   // the current release's image
+	volumes  []*volume
 	// deployedAt is when the current release rolled out (platform time).
 	deployedAt time.Time
 }

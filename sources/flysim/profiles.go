@@ -80,6 +80,7 @@ type AppProfile struct {
 	Backlog      bool // the app keeps serving a stale queue in order (seed 003)
 	MemAvailPct  int  // share of guest memory available in /proc/meminfo
 	SwapUsedKB   int  // swap in use reported by the guest
+	VolumeGB     int  // each machine mounts a volume "data" of this size at /data; 0 = none
 }
 
 func s(min, max float64) Span {
@@ -217,6 +218,7 @@ func DemoApps() []AppProfile {
 			Env:          map[string]string{"WEB_CONCURRENCY": "4"}, SecretEnv: secrets("backlog"), Bytecode: backlog,
 			PollPaths:    []string{"/api/board", "/api/items"},
 			InitialAwake: 2, DeployedAgo: 9 * 24 * time.Hour, ResponseTime: s(0.05, 0.2), Backlog: true, MemAvailPct: 40,
+			VolumeGB: 1,
 		},
 	}
 }

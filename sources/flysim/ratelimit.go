@@ -6,7 +6,8 @@ import (
 )
 
 // Fly's documented Machines API limits (reference/fly-platform.md §1.8):
-// per action, per machine (or app), 1 req/s with bursts of 3; Get Machine
+// per action (each API operation: create lease, show lease and release lease
+// are three), per machine (or app), 1 req/s with bursts of 3; Get Machine
 // 5 req/s with bursts of 10. That list machines, the apps endpoints and
 // regions are limited per app (or org) at the default rate is an inference.
 // Buckets run on WALL time, as Fly's do, whatever the platform's speed.
@@ -61,8 +62,9 @@ func (s *Sim) countCall(action, id string) {
 	c.MaxPerSecond = max(c.MaxPerSecond, c.thisSecond)
 }
 
-// allow takes a token from the (action, id) bucket, refilled in wall time.
-func (s *Sim) allow(action, id string, lim rateLimit) bool {
+// allow takes a token from the (op, id) bucket, refilled in wall time; a
+// refusal is counted against the (action, id) stats.
+func (s *Sim) allow(op, action, id string, lim rateLimit) bool {
 	now := s.opts.Wall()
 	st := &s.apist
 	st.mu.Lock()
@@ -71,18 +73,17 @@ func (s *Sim) allow(action, id string, lim rateLimit) bool {
 	if st.limitsOff {
 		return true
 	}
-	k := callKey(action, id)
-	b := st.buckets[k]
+	b := st.buckets[callKey(op, id)]
 	if b == nil {
 		b = &bucket{tokens: lim.burst, last: now}
-		st.buckets[k] = b
+		st.buckets[callKey(op, id)] = b
 	}
 	if el := now.Sub(b.last).Seconds(); el > 0 {
 		b.tokens = min(lim.burst, b.tokens+el*lim.perSecond)
 	}
 	b.last = now
 	if b.tokens < 1 {
-		if c := st.stats[k]; c != nil {
+		if c := st.stats[callKey(action, id)]; c != nil {
 			c.Limited++
 		}
 		return false
@@ -94,8 +95,11 @@ func (s *Sim) allow(action, id string, lim rateLimit) bool {
 // APICalls counts requests per "action:id" since start (or the last
 // ResetAPICalls): e.g. "list:sleepy-api", "get:<machine id>",
 // "start:<machine id>", "apps:demo-org", "logs:<app>", "prom:<org>".
-// Actions: apps, app, list, get, start, stop, suspend, restart, wait, exec,
-// lease, events, metadata, ps, regions, logs, prom, unknown.
+// Actions: apps, app, list, create, get, update, destroy, start, stop,
+// suspend, restart, signal, cordon, uncordon, wait, exec, lease_show,
+// lease_create, lease_release, events, versions, metadata_show,
+// metadata_update, metadata_delete, ps, volumes, volume, volume_snapshots,
+// secrets, regions, logs, prom, unknown.
 func (s *Sim) APICalls() map[string]int {
 	st := &s.apist
 	st.mu.Lock()

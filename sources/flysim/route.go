@@ -17,6 +17,9 @@ type candidate struct {
 	Serving   bool
 	Load      float64 // requests (or connections) in flight or held for it
 	StoppedAt time.Time
+	// Cordoned: the edge routes nothing to it (POST …/cordon, or created
+	// with skip_service_registration), awake or not.
+	Cordoned bool
 }
 
 // booting: on its way to serving, so the proxy may hold requests for it.
@@ -30,7 +33,8 @@ func (c candidate) booting() bool {
 	return false
 }
 
-// wakeable: the proxy may start (or resume) it.
+// wakeable: the proxy may start (or resume) it. A failed machine is not:
+// the proxy only wakes what is asleep.
 func (c candidate) wakeable() bool {
 	switch c.State {
 	case "stopped", "created", "suspended", "suspending":
@@ -83,7 +87,7 @@ func chooseRoute(cs []candidate, lim limits, now time.Time) route {
 		best := -1
 		for i, c := range cs {
 			ok := (serving && c.State == "started" && c.Serving) || (!serving && c.booting())
-			if ok && limit(c.Load) && (best < 0 || c.Load < cs[best].Load) {
+			if ok && !c.Cordoned && limit(c.Load) && (best < 0 || c.Load < cs[best].Load) {
 				best = i
 			}
 		}
@@ -108,7 +112,7 @@ func chooseRoute(cs []candidate, lim limits, now time.Time) route {
 		return route{Kind: routeHold, Index: i, Skipped: -1}
 	}
 	for _, c := range cs {
-		if (c.State == "started" && c.Serving) || c.booting() {
+		if !c.Cordoned && ((c.State == "started" && c.Serving) || c.booting()) {
 			return route{Kind: routeQueue, Index: -1, Skipped: -1}
 		}
 	}
@@ -133,7 +137,7 @@ func pickWake(cs []candidate, now time.Time) (pick, skipped int) {
 	}
 	pick, skipped = -1, -1
 	for i, c := range cs {
-		if !c.wakeable() {
+		if !c.wakeable() || c.Cordoned {
 			continue
 		}
 		if pick < 0 || rank(c) < rank(cs[pick]) ||
@@ -146,7 +150,7 @@ func pickWake(cs []candidate, now time.Time) (pick, skipped int) {
 	}
 	// The edge's view lags: it first tries the machine it saw stop last.
 	for i, c := range cs {
-		if c.wakeable() && now.Sub(c.StoppedAt) < recentlyStopped &&
+		if c.wakeable() && !c.Cordoned && now.Sub(c.StoppedAt) < recentlyStopped &&
 			(skipped < 0 || c.StoppedAt.After(cs[skipped].StoppedAt)) {
 			skipped = i
 		}

@@ -259,6 +259,7 @@ func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
 	if deploy.After(begin) {
 		release-- // the current release rolls out during the history
 	}
+	a.releaseImage(release, a.digest)
 	awake := p.InitialAwake
 	for i := 0; i < p.Machines; i++ {
 		m := s.newMachine(a, release, deploy.Add(-time.Duration(i+1)*time.Minute))
@@ -270,6 +271,7 @@ func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
 		a.machines = append(a.machines, m)
 		a.byID[m.id] = m
 	}
+	s.attachVolumes(a)
 	a.deployedAt = deploy
 	if deploy.After(begin) {
 		s.at(deploy, func() { s.deploy(a, p.Release) })
@@ -288,6 +290,7 @@ func (s *Sim) newMachine(a *app, release int, created time.Time) *machine {
 		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
 	}
 	m.cfg = machineConfig(p, release)
+	m.image = a.current
 	m.events = []event{{ID: ulid(s.rng, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
 	return m
 }
@@ -319,18 +322,25 @@ func (s *Sim) sleepInstantly(m *machine) {
 func (s *Sim) deploy(a *app, release int) {
 	a.digest = "sha256:" + randomHex(s.rng, 64)
 	a.deployedAt = s.now()
+	a.releaseImage(release, a.digest)
 	for _, m := range a.machines {
+		if m.state == "destroyed" || m.state == "destroying" {
+			continue
+		}
 		wasUp := m.state != "stopped" && m.state != "suspended"
 		s.newRun(m)
+		s.retireVersion(m, "replaced")
 		m.release = release
 		m.cfg = machineConfig(&a.p, release)
+		s.mountVolume(m)
+		m.image = a.current
 		m.instanceID = ulid(s.rng, s.now())
 		m.serving, m.snapshot = false, false
 		s.setState(m, "replacing")
 		s.addEvent(m, "update", "replacing", SourceUser, nil, 0)
 		mm := m
 		s.after(2*time.Second, func() {
-			if wasUp || a.p.CrashAfter > 0 {
+			if wasUp || mm.image.crashAfter > 0 {
 				s.setState(mm, "stopped")
 				s.coldBoot(mm, SourceUser, true)
 			} else {

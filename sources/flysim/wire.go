@@ -32,6 +32,8 @@ type machineJSON struct {
 	Checks     []checkJSON         `json:"checks,omitempty"`
 	HostStatus string              `json:"host_status"`
 	Cordoned   bool                `json:"cordoned"`
+	// Nonce is only sent on a create that asked for a lease (lease_ttl).
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // eventJSON carries the "id" fly-go's struct drops and a unix-ms timestamp.
@@ -103,10 +105,11 @@ type appsJSON struct {
 }
 
 type leaseDataJSON struct {
-	Nonce     string `json:"nonce,omitempty"`
-	ExpiresAt int64  `json:"expires_at"`
-	Owner     string `json:"owner"`
-	Version   string `json:"version"`
+	Nonce       string `json:"nonce"`
+	ExpiresAt   int64  `json:"expires_at"`
+	Owner       string `json:"owner"`
+	Description string `json:"description"`
+	Version     string `json:"version"`
 }
 
 type leaseJSON struct {
@@ -126,16 +129,44 @@ func rfc3339s(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // wireMachine renders m as the API returns it. Callers hold s.mu.
 func (s *Sim) wireMachine(m *machine) machineJSON {
-	p := &m.app.p
 	return machineJSON{
 		ID: m.id, Name: m.name, State: m.state, Region: m.region,
-		ImageRef: fly.MachineImageRef{Registry: "registry.fly.io", Repository: p.Image, Tag: p.Tag,
-			Digest: m.app.digest},
+		ImageRef:   wireImageRef(m.image, m.cfg),
 		InstanceID: m.instanceID, Version: m.instanceID, PrivateIP: m.privateIP,
 		CreatedAt: rfc3339s(m.createdAt), UpdatedAt: rfc3339s(m.updatedAt),
 		Config: m.cfg, Events: wireEvents(m.events, 0), Checks: s.wireChecks(m),
-		HostStatus: "ok",
+		HostStatus: "ok", Cordoned: m.cordoned,
 	}
+}
+
+// wireVersion renders one of m's earlier versions as a version query sees
+// it: that version's id, config and terminal state (replaced, migrated).
+func (s *Sim) wireVersion(m *machine, id string) (machineJSON, bool) {
+	state, cfg, im, ok := m.version(id)
+	if !ok {
+		return machineJSON{}, false
+	}
+	out := s.wireMachine(m)
+	if id != m.instanceID {
+		out.State, out.Config, out.ImageRef = state, cfg, wireImageRef(im, cfg)
+		out.InstanceID, out.Version, out.Checks = id, id, nil
+	}
+	return out, true
+}
+
+// wireImageRef is the image a machine runs; one the registry never had
+// (a failed pull) is named from its config, without a digest.
+func wireImageRef(im *image, cfg *fly.MachineConfig) fly.MachineImageRef {
+	if im != nil {
+		return fly.MachineImageRef{Registry: im.registry, Repository: im.repository, Tag: im.tag, Digest: im.digest}
+	}
+	ref := fly.MachineImageRef{Registry: flyRegistry}
+	if cfg != nil {
+		name, _, _ := strings.Cut(cfg.Image, "@")
+		name = strings.TrimPrefix(name, flyRegistry+"/")
+		ref.Repository, ref.Tag, _ = strings.Cut(name, ":")
+	}
+	return ref
 }
 
 // wireEvents renders the newest limit events (0 = all), newest first.
@@ -159,33 +190,50 @@ func wireEvents(evs []event, limit int) []eventJSON {
 }
 
 // wireChecks is the service health check as Fly reports it: passing only
-// while the app serves, critical while a started machine is still booting,
-// absent when the machine is not started (Fly drops checks of stopped VMs).
+// while the app serves, critical while a started machine is still booting.
+// A machine that is not running keeps its checks, in "warning" (flyctl's
+// restart and deploy wait on them; the exact wording Fly uses for a
+// sleeping machine's check output is not documented, INF).
 func (s *Sim) wireChecks(m *machine) []checkJSON {
-	if m.state != "started" {
+	if m.state == "destroyed" {
 		return nil
 	}
 	p := &m.app.p
 	name := "servicecheck-00-http-" + strconv.Itoa(p.InternalPort)
-	if m.serving {
+	switch {
+	case m.state == "started" && m.serving:
 		at := m.checkAt
 		if at.IsZero() {
 			at = m.updatedAt
 		}
 		return []checkJSON{{Name: name, Status: "passing", UpdatedAt: rfc3339s(at),
 			Output: fmt.Sprintf("[✓]\n\nHTTP GET http://[%s]:%d%s: 200 OK Output: \"OK\"", m.privateIP, p.InternalPort, p.HealthPath)}}
+	case m.state == "started":
+		return []checkJSON{{Name: name, Status: "critical", UpdatedAt: rfc3339s(m.updatedAt),
+			Output: fmt.Sprintf("dial tcp [%s]:%d: connect: connection refused", m.privateIP, p.InternalPort)}}
 	}
-	return []checkJSON{{Name: name, Status: "critical", UpdatedAt: rfc3339s(m.updatedAt),
-		Output: fmt.Sprintf("dial tcp [%s]:%d: connect: connection refused", m.privateIP, p.InternalPort)}}
+	return []checkJSON{{Name: name, Status: "warning", UpdatedAt: rfc3339s(m.updatedAt),
+		Output: "the machine is " + m.state}}
 }
 
 // wireApp renders a for the apps endpoints. Callers hold s.mu.
 func (s *Sim) wireApp(a *app, withStatus bool) appJSON {
-	out := appJSON{ID: a.id, Name: a.p.Name, Organization: s.wireOrg(), Network: "default", MachineCount: len(a.machines)}
+	out := appJSON{ID: a.id, Name: a.p.Name, Organization: s.wireOrg(), Network: "default", MachineCount: a.liveMachines()}
 	if withStatus {
 		out.Status = "deployed"
 	}
 	return out
+}
+
+// liveMachines counts the machines not destroyed.
+func (a *app) liveMachines() int {
+	n := 0
+	for _, m := range a.machines {
+		if m.state != "destroyed" {
+			n++
+		}
+	}
+	return n
 }
 
 // wireOrg names the org after its slug ("demo-org" → "Demo Org").

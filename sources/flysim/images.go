@@ -1,0 +1,99 @@
+package flysim
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// image is one container image in the org's registry (registry.fly.io).
+// What a machine runs decides how its app behaves, so updating a machine to
+// another image changes the behaviour: a release that crashes after every
+// start, a PID 1 that ignores SIGINT.
+type image struct {
+	registry, repository, tag, digest string
+	crashAfter                        time.Duration
+	ignores                           map[string]bool
+}
+
+// ref is the image's name as a machine config carries it.
+func (im *image) ref() string {
+	return im.registry + "/" + im.repository + ":" + im.tag
+}
+
+// ImageBehavior is how an app built from a pushed image behaves.
+type ImageBehavior struct {
+	// CrashAfter > 0: the app exits 1 this long after every start (the
+	// restart policy then restarts it), as seed 001's bad release did.
+	CrashAfter time.Duration
+	// IgnoreSignals are signals its main process does not act on (a shell
+	// entrypoint that does not forward SIGINT): a stop with one of them
+	// waits out its timeout and kills the process.
+	IgnoreSignals []string
+}
+
+const flyRegistry = "registry.fly.io"
+
+func (a *app) push(tag, digest string, b ImageBehavior) *image {
+	im := &image{registry: flyRegistry, repository: a.p.Image, tag: tag, digest: digest,
+		crashAfter: b.CrashAfter, ignores: map[string]bool{}}
+	for _, sig := range b.IgnoreSignals {
+		im.ignores[strings.ToUpper(sig)] = true
+	}
+	a.images = append(a.images, im)
+	return im
+}
+
+// releaseImage registers the image of one of the app's own releases (the
+// profile's image and tag) and makes it current: the profile's crash belongs
+// to its current release only.
+func (a *app) releaseImage(release int, digest string) *image {
+	b := ImageBehavior{}
+	if release >= a.p.Release {
+		b.CrashAfter = a.p.CrashAfter
+	}
+	a.current = a.push(a.p.Tag, digest, b)
+	return a.current
+}
+
+// PushImage adds an image tagged tag to app's repository, as `fly deploy`
+// pushes one before it updates the machines, and returns its reference for
+// a machine config ("registry.fly.io/<image>:<tag>"). A later push of the
+// same tag replaces what the tag points to.
+func (s *Sim) PushImage(app, tag string, b ImageBehavior) (string, error) {
+	if tag == "" || strings.ContainsAny(tag, "/:@ ") {
+		return "", fmt.Errorf("flysim: invalid image tag %q", tag)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.apps[app]
+	if a == nil {
+		return "", fmt.Errorf("flysim: no app %q", app)
+	}
+	return a.push(tag, "sha256:"+randomHex(s.rng, 64), b).ref(), nil
+}
+
+// resolveImage finds the image a config names: "registry.fly.io/repo:tag",
+// "repo:tag" or "…@sha256:…", in any app of the org, the newest push of a
+// tag winning. nil means the registry has no such image (the pull fails).
+// Callers hold s.mu.
+func (s *Sim) resolveImage(ref string) *image {
+	name, digest, _ := strings.Cut(ref, "@")
+	name = strings.TrimPrefix(name, flyRegistry+"/")
+	repo, tag, ok := strings.Cut(name, ":")
+	if !ok {
+		tag = "latest"
+	}
+	var found *image
+	for _, appName := range s.appOrder {
+		for _, im := range s.apps[appName].images {
+			switch {
+			case digest != "" && im.digest == digest:
+				return im
+			case digest == "" && im.repository == repo && im.tag == tag:
+				found = im // keep looking: a newer push of the tag wins
+			}
+		}
+	}
+	return found
+}
