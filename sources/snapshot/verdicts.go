@@ -153,6 +153,10 @@ type EdgeOrigin struct {
 	Err             string
 }
 
+// ApplyEdgeOrigin records one edge/origin query (a failed one too: its Err
+// says why the checklist cannot judge item 5).
+func (a *App) ApplyEdgeOrigin(eo EdgeOrigin) { a.Metrics = &eo }
+
 // Died is how many requests the edge answered that no machine did, and the
 // edge's total, over the window's counts.
 func Died(edge, app map[string]float64) (died, total float64) {

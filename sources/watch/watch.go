@@ -126,7 +126,8 @@ func (s *Source) EdgeOrigin(ctx context.Context, app string) snapshot.EdgeOrigin
 var CrashLookInterval = 4 * time.Second
 
 // Collect takes one complete look at app for the headless commands: machines,
-// a day of logs, every probe a started machine allows, and the metrics.
+// every registered feed once (a day of logs, the metrics, …) and every probe
+// a started machine allows.
 func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error) {
 	a := snapshot.New(s.Org, app, s.Markers)
 	l, err := s.Machines(ctx, app)
@@ -147,13 +148,9 @@ func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error)
 		}
 		a.ApplyListing(l, s.Now())
 	}
-	if lines, _, err := s.Logs(ctx, app, ""); err == nil || len(lines) > 0 {
-		a.ApplyLogs(lines)
-	}
+	s.collectFeeds(ctx, a)
 	for _, req := range a.ProbesDue(s.Now()) {
 		a.ApplyProbe(req, s.Probe(ctx, app, req), s.Now())
 	}
-	eo := s.EdgeOrigin(ctx, app)
-	a.Metrics = &eo
 	return a, nil
 }

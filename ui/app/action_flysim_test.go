@@ -83,7 +83,7 @@ func stateOf(m Model, id string) string {
 func (l *loop) selectMachine(id string) {
 	l.t.Helper()
 	for range len(l.m.app.Machines) {
-		if sel, _ := l.m.machines.Selected(); sel == id {
+		if sel, _ := machinesOf(l.m).Selected(); sel == id {
 			return
 		}
 		l.deliver(runes("j"))

@@ -15,6 +15,7 @@ import (
 
 	flyc "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -94,18 +95,21 @@ func actionModel(t *testing.T, src *watch.Source, readOnly bool) Model {
 func ask(t *testing.T, m Model, id, k string) Model {
 	t.Helper()
 	for range len(m.app.Machines) {
-		if sel, _ := m.machines.Selected(); sel == id {
+		if sel, _ := machinesOf(m).Selected(); sel == id {
 			break
 		}
 		m = send(m, runes("j"))
 	}
-	if sel, _ := m.machines.Selected(); sel != id {
+	if sel, _ := machinesOf(m).Selected(); sel != id {
 		t.Fatalf("cannot select %s (at %s)", id, sel)
 	}
 	next, cmd := m.Update(runes(k))
 	m = next.(Model)
 	if cmd != nil {
-		if r, ok := cmd().(machines.ActionRequest); ok {
+		if r, ok := cmd().(pane.Msg); ok {
+			if _, isAction := r.Msg.(machines.ActionRequest); !isAction || r.To != machines.ID {
+				t.Fatalf("%s on %s answered %+v, want an action request from the machines pane", k, id, r)
+			}
 			m = send(m, r)
 		}
 	}
@@ -200,7 +204,7 @@ func TestReadOnlyIgnoresActionKeys(t *testing.T) {
 		for _, id := range []string{"up", "down"} {
 			m := ask(t, actionModel(t, nil, true), id, k)
 			// Even a request that got through is ignored.
-			m = send(m, machines.ActionRequest{Action: machines.ActionStop, MachineID: id})
+			m = send(m, pane.Msg{To: machines.ID, Gen: m.gen, Msg: machines.ActionRequest{Action: machines.ActionStop, MachineID: id}})
 			if m.confirm != nil || m.notice.text != "" || m.acting != nil {
 				t.Errorf("readonly %s on %s: prompt %v, notice %q", k, id, m.confirm, m.notice.text)
 			}
@@ -324,7 +328,7 @@ func TestFooterFitsTheContext(t *testing.T) {
 		{"help", []tea.Msg{runes("?")}, []string{"?/esc close", "q quit"}, []string{"tab next pane"}},
 		{"switcher", []tea.Msg{runes(":")}, []string{"tab complete", "enter switch", "esc cancel"}, []string{"next pane"}},
 		{"checklist", []tea.Msg{runes("c")}, []string{"n/p next/prev", "enter evidence", "esc back"}, []string{"next pane"}},
-		{"wake setup", []tea.Msg{runes("w")}, []string{"esc close", "q quit"}, []string{"next pane"}},
+		{"wake setup", []tea.Msg{runes("w")}, []string{"enter start", "esc back", "q quit"}, []string{"next pane", "esc close"}},
 	}
 	for _, c := range cases {
 		m := actionModel(t, nil, false)

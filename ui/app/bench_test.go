@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/flywake/flywake/ui/uitest"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -42,11 +43,11 @@ func rootForBench(tb testing.TB, n int) Model {
 	m = send(m, tea.WindowSizeMsg{Width: benchW, Height: benchH})
 	// No client: replies are sent by hand, nothing is fetched.
 	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: flyc.Listing{Machines: fx.machines}})
-	m = send(m, logsMsg{req: req{gen: m.gen, id: m.seq + 1}, lines: fx.logs, token: "1"})
+	m = send(m, logsReply(tb, m, fx))
 	for _, p := range fx.probes {
 		m = send(m, probeMsg{req: req{gen: m.gen, id: m.seq + 1}, probe: p.req, result: p.res})
 	}
-	m = send(m, metricsMsg{req: req{gen: m.gen, id: m.seq + 1}, metrics: fx.metrics})
+	m = send(m, metricsReply(tb, m, fx))
 	if got := len(m.app.Machines); got != n {
 		tb.Fatalf("root holds %d machines, want %d", got, n)
 	}
@@ -60,7 +61,7 @@ func BenchmarkMachinesPaneView(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				_ = p.View(benchW, benchH, true, t0)
+				_ = uitest.View(p, benchW, benchH, true, t0)
 			}
 		})
 	}
@@ -90,7 +91,7 @@ func TestFrameAllocsScaleWithScreenNotMachines(t *testing.T) {
 	}{
 		{"machines pane", func(n int) func() {
 			p := machinesPaneAt(n)
-			return func() { _ = p.View(benchW, benchH, true, t0) }
+			return func() { _ = uitest.View(p, benchW, benchH, true, t0) }
 		}},
 		{"root", func(n int) func() {
 			m := rootForBench(t, n)

@@ -10,9 +10,6 @@ import (
 const (
 	listFast      = 2 * time.Second  // while a machine is in a transient state
 	listSteady    = 12 * time.Second // otherwise
-	logsEvery     = 5 * time.Second  // while lines arrive or machines move
-	logsQuiet     = 15 * time.Second // after an empty page on a steady app
-	metricsEvery  = 60 * time.Second
 	retryFirst    = 2 * time.Second
 	retryMax      = listSteady       // a fault that ends is noticed within one steady refresh
 	waitPoll      = 45 * time.Second // one wait long-poll (the API allows 60 s)
@@ -21,8 +18,6 @@ const (
 	maxProbes     = 2                // exec probes in flight
 	probesPerMin  = 6                // exec probes started per minute: keeps a steady app within ~12 API calls/min
 	listTimeout   = 20 * time.Second
-	logsTimeout   = 60 * time.Second
-	metricTimeout = 20 * time.Second
 	appsTimeout   = 15 * time.Second
 	actionTimeout = 30 * time.Second // a start, stop or suspend call (they answer once accepted)
 )
@@ -33,9 +28,7 @@ type fetchState struct {
 	relist      bool // list again as soon as it returns
 	listApplied int  // id of the newest listing applied
 
-	logsBusy  bool
-	logsToken string
-	logsErr   string
+	listTimer int // id of the listing's newest timer
 
 	waits     map[string]bool      // machine id → a wait is in flight
 	waitEnded map[string]time.Time // machine id → when its last wait returned (wall)
@@ -43,15 +36,13 @@ type fetchState struct {
 	probes        map[string]bool // probe key → in flight
 	probeLaunches []time.Time     // wall times of recent probe starts
 
-	metricsBusy bool
-
-	timers map[pollKind]int // newest timer id per kind
+	feeds []feedState // per registered feed, in m.feeds order
 }
 
-func newFetchState() *fetchState {
+func newFetchState(feeds int) *fetchState {
 	return &fetchState{
 		waits: map[string]bool{}, waitEnded: map[string]time.Time{},
-		probes: map[string]bool{}, timers: map[pollKind]int{},
+		probes: map[string]bool{}, feeds: make([]feedState, feeds),
 	}
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"github.com/flywake/flywake/ui/uitest"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -70,11 +71,9 @@ func TestPaneGolden(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					pinColour(t)
 					p := pc.build(paneContext(theme.New(noColor)))
-					if s, ok := p.(sizer); ok {
-						s.SetSize(sz[0], sz[1])
-					}
+					p.SetSize(sz[0], sz[1])
 					p.SetData(fx.apply(t0), t0)
-					out := p.View(sz[0], sz[1], true, t0)
+					out := uitest.View(p, sz[0], sz[1], true, t0)
 					checkFrame(t, out, sz[0], sz[1], noColor, pc.want)
 					golden.RequireEqual(t, []byte(out))
 				})
@@ -112,11 +111,11 @@ func fedRoot(t *testing.T, fx fixtureData, client *fly.Client, noColor bool, w, 
 	})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
 	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: fly.Listing{Machines: fx.machines}})
-	m = send(m, logsMsg{req: req{gen: m.gen, id: m.seq + 1}, lines: fx.logs, token: "1"})
+	m = send(m, logsReply(t, m, fx))
 	for _, p := range fx.probes {
 		m = send(m, probeMsg{req: req{gen: m.gen, id: m.seq + 1}, probe: p.req, result: p.res})
 	}
-	return send(m, metricsMsg{req: req{gen: m.gen, id: m.seq + 1}, metrics: fx.metrics})
+	return send(m, metricsReply(t, m, fx))
 }
 
 func TestRootGolden(t *testing.T) {
@@ -133,7 +132,7 @@ func TestRootGolden(t *testing.T) {
 			[]string{"Machines · 1/4 · tab next", "● started", "1–10 of 10"}},
 		{"detail_80x24", 80, 24, []tea.Msg{tea.KeyMsg{Type: tea.KeyEnter}},
 			[]string{"machine " + fixtureID(0), "no crash since the deploy", "lines 1–", "s/S/Z start/stop/suspend"}},
-		{"stop_prompt_80x24", 80, 24, []tea.Msg{machines.ActionRequest{Action: machines.ActionStop, MachineID: fixtureID(0)}},
+		{"stop_prompt_80x24", 80, 24, []tea.Msg{pane.Msg{To: machines.ID, Msg: machines.ActionRequest{Action: machines.ActionStop, MachineID: fixtureID(0)}}},
 			[]string{"Stop machine " + fixtureID(0) + " (started) of sleepy-api? y/N", "y stop " + fixtureID(0), "any other key cancels"}},
 	}
 	for _, c := range cases {
@@ -146,6 +145,10 @@ func TestRootGolden(t *testing.T) {
 				pinColour(t)
 				m := fedRoot(t, fx, quietClient(t), noColor, c.w, c.h)
 				for _, k := range c.keys {
+					if pm, ok := k.(pane.Msg); ok {
+						pm.Gen = m.gen // addressed to this generation's pane
+						k = pm
+					}
 					m = send(m, k)
 				}
 				out := m.View()

@@ -28,8 +28,8 @@ func (m Model) headerLine() string {
 		} else {
 			left = append(left, t.Pass.Render("API "+theme.GlyphPass))
 		}
-		if m.fetch.logsErr != "" {
-			left = append(left, t.Warn.Render("logs "+theme.GlyphFail))
+		for _, name := range m.failingFeeds() {
+			left = append(left, t.Warn.Render(name+" "+theme.GlyphFail))
 		}
 		if st.LastError != "" {
 			left = append(left, t.Dim.Render("last error: "+oneLine(st.LastError)))

@@ -136,8 +136,8 @@ func (c renderCounter) Init() tea.Cmd { return c.inner.Init() }
 func (c renderCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	c.stats.mu.Lock()
 	c.stats.lastMsg = strings.TrimPrefix(fmt.Sprintf("%T", msg), "app.")
-	if pm, ok := msg.(pollMsg); ok {
-		c.stats.lastMsg += [...]string{"(machines)", "(logs)", "(metrics)"}[pm.kind]
+	if fm, ok := msg.(feedPollMsg); ok {
+		c.stats.lastMsg += "(" + c.inner.(Model).feeds[fm.feed].Name + ")"
 	}
 	c.stats.mu.Unlock()
 	next, cmd := c.inner.Update(msg)

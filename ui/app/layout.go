@@ -16,9 +16,9 @@ const (
 	machinesShare = 55
 )
 
-// rect is one pane's box on screen.
+// rect is one pane's box on screen, in body coordinates.
 type rect struct {
-	pane       int
+	pane       pane.Pane
 	x, y, w, h int
 }
 
@@ -30,31 +30,34 @@ func (m *Model) tiled() bool {
 	return len(m.panes) > 1 && m.width >= tileWidth && m.height >= tileHeight
 }
 
+// canZoom: zooming means something only where several panes share the body.
+func (m *Model) canZoom() bool { return m.tiled() && m.open == nil }
+
+// bodyHeight is the lines between the chrome above and below the panes.
+func (m *Model) bodyHeight() int { return max(m.height-m.chromeLines(), 0) }
+
 // chromeLines counts the lines around the body: header, the crash banner
 // when there is one, the switcher prompt when open, the y/N prompt or the
 // notice, and the footer.
 func (m *Model) chromeLines() int {
-	n := 2
-	if m.banner != "" {
-		n++
-	}
+	n := 2 + len(m.banner)
 	if m.switcher != nil {
 		n += 2
 	}
 	return n + len(m.statusLines())
 }
 
-// layout places the panes in a body of w×h cells.
+// layout places the panes in the body.
 func (m *Model) layout() []rect {
-	w, h := m.width, max(m.height-m.chromeLines(), 0)
-	if m.overlay != nil {
-		return []rect{{pane: -1, w: w, h: h}}
-	}
-	if !m.tiled() {
-		return []rect{{pane: m.focus, w: w, h: h}}
+	w, h := m.width, m.bodyHeight()
+	switch {
+	case m.open != nil:
+		return []rect{{pane: m.open, w: w, h: h}}
+	case !m.tiled() || m.zoom:
+		return []rect{{pane: m.panes[m.focus], w: w, h: h}}
 	}
 	topH := h * machinesShare / 100
-	rects := []rect{{pane: 0, w: w, h: topH}}
+	rects := []rect{{pane: m.panes[0], w: w, h: topH}}
 	rest := len(m.panes) - 1
 	x := 0
 	for i := 1; i < len(m.panes); i++ {
@@ -62,40 +65,38 @@ func (m *Model) layout() []rect {
 		if i == len(m.panes)-1 {
 			pw = w - x
 		}
-		rects = append(rects, rect{pane: i, x: x, y: topH, w: pw, h: h - topH})
+		rects = append(rects, rect{pane: m.panes[i], x: x, y: topH, w: pw, h: h - topH})
 		x += pw
 	}
 	return rects
 }
 
-// sizer is implemented by panes that page or scroll by their visible size.
-type sizer interface{ SetSize(width, height int) }
-
-// resize tells every pane the body size it will be drawn at.
-func (m *Model) resize() {
-	if m.width == 0 || m.panes == nil {
+// relayout works out where every pane is drawn and tells each pane the
+// inner size it will be drawn at. Panes off screen get the whole body, so
+// whichever comes to the front next is ready; View only draws.
+func (m *Model) relayout() {
+	if m.width <= 0 || m.panes == nil {
 		return
 	}
-	for _, r := range m.layout() {
-		iw, ih := frame.InnerSize(r.w, r.h)
-		if s, ok := m.paneAt(r.pane).(sizer); ok {
-			s.SetSize(iw, ih)
-		}
+	m.tiles = m.layout()
+	shown := map[pane.ID]bool{}
+	for _, r := range m.tiles {
+		shown[r.pane.ID()] = true
+		m.resizePane(r.pane, r.w, r.h)
 	}
-	if m.overlay == nil && !m.tiled() { // every pane may come to the front at the same size
-		for i, p := range m.panes {
-			if s, ok := p.(sizer); ok && i != m.focus {
-				iw, ih := frame.InnerSize(m.width, max(m.height-m.chromeLines(), 0))
-				s.SetSize(iw, ih)
-			}
+	for _, p := range m.allPanes() {
+		if !shown[p.ID()] {
+			m.resizePane(p, m.width, m.bodyHeight())
 		}
 	}
 }
 
-// paneAt is the pane a rect shows: -1 is the open overlay.
-func (m *Model) paneAt(i int) pane.Pane {
-	if i < 0 {
-		return m.overlay
+// resizePane sizes p for a w×h box, when that changed.
+func (m *Model) resizePane(p pane.Pane, w, h int) {
+	iw, ih := frame.InnerSize(w, h)
+	if s, ok := m.sizes[p.ID()]; ok && s == [2]int{iw, ih} {
+		return
 	}
-	return m.panes[i]
+	m.sizes[p.ID()] = [2]int{iw, ih}
+	p.SetSize(iw, ih)
 }

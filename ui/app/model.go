@@ -1,12 +1,16 @@
 // Package app is the dashboard's thin root model: it owns the data flow
-// (every fetch is a tea.Cmd with a deadline, see cmds.go), routes keys to the
-// focused pane, and lays the panes out under a header and over a footer.
-// The panes own their own state and never do I/O.
+// (every fetch is a tea.Cmd with a deadline: the machines listing and what
+// it drives in listing.go, every registered feed in feeds.go), routes keys
+// and addressed messages to the panes (routing.go), lays them out (layout.go)
+// and draws the chrome around them (header, banner, notice, footer). The panes
+// own their own state and never do I/O.
 package app
 
 import (
 	"context"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
@@ -15,11 +19,6 @@ import (
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
-	"github.com/flywake/flywake/ui/panes/bytecode"
-	"github.com/flywake/flywake/ui/panes/coldstart"
-	"github.com/flywake/flywake/ui/panes/machines"
-	"github.com/flywake/flywake/ui/panes/swap"
-	"github.com/flywake/flywake/ui/panes/wake"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -31,7 +30,8 @@ type Config struct {
 	ReadOnly bool
 	Theme    *theme.Theme // nil: theme.FromEnv()
 	// Project loads the local project directory the checklist reads for
-	// app (fly.toml, Dockerfile, …); nil means there is none.
+	// app (fly.toml, Dockerfile, …); nil means there is none. It runs in a
+	// command with a deadline, never in Update.
 	Project      func(app string) (*repo.Project, []error)
 	CheckOptions checklist.Options
 	// EdgeURL is an app's public base URL for the wake test (the demo's
@@ -43,25 +43,13 @@ type Config struct {
 	Secrets []string
 }
 
-type projectFiles struct {
-	project *repo.Project
-	errs    []error
-}
-
-func (c Config) projectFor(app string) projectFiles {
-	if c.Project == nil {
-		return projectFiles{}
-	}
-	p, errs := c.Project(app)
-	return projectFiles{p, errs}
-}
-
 // Model is the root bubbletea model.
 type Model struct {
 	cfg   Config
 	theme *theme.Theme
 	keys  *keys.KeyMap
 	wall  func() time.Time // wall clock, for timers that run in real time (retries)
+	feeds []watch.Feed     // the registry, read once
 
 	// ctx is cancelled on quit, genCtx on every app switch: in-flight
 	// long-polls end at once instead of holding the program open.
@@ -71,18 +59,20 @@ type Model struct {
 	genCancel context.CancelFunc
 
 	width, height int
-	panes         []pane.Pane
-	machines      *machines.Model
-	checklist     pane.Pane
-	banner        string // the crash-loop banner, derived once per data change
-	wake          *wake.Pane
-	overlay       pane.Pane // shown instead of the tiles while non-nil
-	focus         int
+	panes         []pane.Pane // the tiles, in tab order
+	overlays      []overlay   // the panes that open over the tiles
+	open          pane.Overlay
+	focus         int  // index into panes
+	zoom          bool // the focused pane takes the whole body
+	sizes         map[pane.ID][2]int
+	tiles         []rect // where each pane is drawn, from relayout
+	banner        []string
 	help          bool
 	switcher      *switcher
-	confirm       *confirm // the y/N before a machine action
-	acting        *acting  // the machine action call in flight
-	notice        notice   // the line above the footer: what just happened
+	confirm       *confirm  // the y/N before a machine action
+	acting        *acting   // the machine action call in flight
+	notice        notice    // the line above the footer: what just happened
+	pending       []tea.Cmd // made while resetting, run by Init or the app switch
 
 	app   *snapshot.App
 	gen   int // bumped on every app switch
@@ -106,7 +96,7 @@ func newModel(parent context.Context, cfg Config) Model {
 		km.ReadOnly()
 	}
 	ctx, cancel := context.WithCancel(parent)
-	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel}
+	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel, feeds: watch.Feeds()}
 	m.resetApp(cfg.App)
 	return m
 }
@@ -125,27 +115,19 @@ func (m *Model) resetApp(app string) {
 	}
 	m.cfg.App = app
 	m.app = snapshot.New(org, app, markers)
-	m.fetch = newFetchState()
+	m.fetch = newFetchState(len(m.feeds))
 	m.fail = failure{}
 	m.fatal = nil
 	pctx := pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly}
-	m.machines, m.panes = buildPanes(pctx)
-	m.checklist = m.buildChecklist(pctx)
-	m.wake = m.buildWake(pctx)
-	m.overlay = nil
-	m.focus = 0
+	m.pending = nil
+	m.panes = buildPanes(pctx)
+	m.overlays = m.buildOverlays(pctx)
+	m.open, m.focus, m.zoom = nil, 0, false
+	m.sizes = map[pane.ID][2]int{}
 	m.switcher = nil
 	m.confirm, m.acting, m.notice = nil, nil, notice{}
-	m.resize()
 	m.setData()
-}
-
-// buildPanes creates every pane; the machines pane is always first.
-func buildPanes(pctx pane.Context) (*machines.Model, []pane.Pane) {
-	mp := machines.New(pctx)
-	ps := []pane.Pane{mp}
-	ps = append(ps, coldstart.New(pctx), swap.New(pctx), bytecode.New(pctx))
-	return mp, ps
+	m.relayout()
 }
 
 // now is the platform's time (virtual in demo mode).
@@ -156,10 +138,10 @@ func (m *Model) now() time.Time {
 	return m.wall()
 }
 
-// setData hands the snapshot to every pane.
+// setData hands the snapshot to every pane, tiles and overlays.
 func (m *Model) setData() {
 	now := m.now()
-	m.banner = m.app.CrashBanner() // View and layout read it every frame
+	m.banner = crashBanner(m.app) // chrome: read by layout and View every frame
 	for _, p := range m.allPanes() {
 		p.SetData(m.app, now)
 	}
@@ -167,17 +149,34 @@ func (m *Model) setData() {
 
 // allPanes are the tiles and the overlays: everything that receives data.
 func (m *Model) allPanes() []pane.Pane {
-	return append(append([]pane.Pane{}, m.panes...), m.checklist, m.wake)
+	out := append([]pane.Pane{}, m.panes...)
+	for _, o := range m.overlays {
+		out = append(out, o.pane)
+	}
+	return out
 }
 
-// staler is implemented by panes that can dim their last good data.
-type staler interface{ SetStale(bool) }
+// paneByID finds a tile or an overlay.
+func (m *Model) paneByID(id pane.ID) pane.Pane {
+	for _, p := range m.allPanes() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// active is the pane keys go to: the open overlay, else the focused tile.
+func (m *Model) active() pane.Pane {
+	if m.open != nil {
+		return m.open
+	}
+	return m.panes[m.focus]
+}
 
 func (m *Model) setStale(stale bool) {
 	for _, p := range m.allPanes() {
-		if s, ok := p.(staler); ok {
-			s.SetStale(stale)
-		}
+		p.SetStale(stale)
 	}
 }
 

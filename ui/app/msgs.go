@@ -3,7 +3,6 @@ package app
 import (
 	"time"
 
-	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/panes/machines"
@@ -24,14 +23,6 @@ type machinesMsg struct {
 	err     error
 }
 
-// logsMsg answers one logs fetch; token continues the paging.
-type logsMsg struct {
-	req
-	lines []diagnose.LogLine
-	token string
-	err   error
-}
-
 // waitMsg: a wait long-poll for one machine returned (reached, timed out or failed).
 type waitMsg struct {
 	req
@@ -44,12 +35,6 @@ type probeMsg struct {
 	req
 	probe  snapshot.ProbeRequest
 	result snapshot.ExecResult
-}
-
-// metricsMsg answers the edge/origin query.
-type metricsMsg struct {
-	req
-	metrics snapshot.EdgeOrigin
 }
 
 // appsMsg answers ListApps for the app switcher's completion.
@@ -70,21 +55,9 @@ type actionMsg struct {
 // noticeMsg fires when a notice has been shown long enough.
 type noticeMsg struct{ req }
 
-// pollKind names a timer that asks for a refresh.
-type pollKind int
-
-const (
-	pollMachines pollKind = iota
-	pollLogs
-	pollMetrics
-)
-
-// pollMsg fires when a refresh timer runs out. Only the newest timer of its
-// kind counts (id), so a reset timer never fires twice.
-type pollMsg struct {
-	req
-	kind pollKind
-}
+// listPollMsg fires when the listing's refresh timer runs out. Only the
+// newest timer counts (id), so a reset timer never fires twice.
+type listPollMsg struct{ req }
 
 // clockMsg is the 1 s tick for "updated N s ago" and animating panes.
 type clockMsg struct{ at time.Time }

@@ -8,28 +8,45 @@ import (
 	"github.com/flywake/flywake/ui/panes/checklist"
 )
 
-// An overlay is a pane that takes the whole body while it is open: the
-// pre-deploy checklist (c) and the wake test (w). It keeps receiving data
-// while hidden, so reopening it shows the current state at once.
+// An overlay is a pane that takes the whole body while it is open (see
+// buildOverlays). It keeps receiving data while closed, so reopening it
+// shows the current state at once. The root treats every overlay alike.
 
-// buildChecklist creates the checklist pane for the current app.
+// buildChecklist creates the checklist pane for the current app; its
+// project files are read by a command (see projectCmd), not here.
 func (m *Model) buildChecklist(pctx pane.Context) *checklist.Pane {
-	var project = m.cfg.projectFor(m.cfg.App)
-	return checklist.New(pctx, project.project, project.errs, m.cfg.CheckOptions)
+	p := checklist.New(pctx, nil, nil, m.cfg.CheckOptions)
+	if m.cfg.Project != nil {
+		p.ReadingProject()
+		m.pending = append(m.pending, m.addressed(checklist.ID, projectCmd(m.genCtx, m.cfg.Project, m.cfg.App)))
+	}
+	return p
 }
 
-// openOverlay shows p over the tiles.
-func (m *Model) openOverlay(p pane.Pane) {
-	m.overlay = p
-	m.resize()
+// overlayFor is the overlay a key opens, if any.
+func (m *Model) overlayFor(msg tea.KeyMsg) (pane.Overlay, bool) {
+	for _, o := range m.overlays {
+		if key.Matches(msg, o.key) {
+			return o.pane, true
+		}
+	}
+	return nil, false
+}
+
+// openOverlay shows o over the tiles.
+func (m *Model) openOverlay(o pane.Overlay) tea.Cmd {
+	m.open = o
+	m.relayout()
+	return m.addressed(o.ID(), o.Open())
 }
 
 // updateOverlayKey routes a key while an overlay is open: esc closes it
-// (unless it is taking text), q quits, ? shows help, the rest goes to it.
+// (when it can close), q quits, ? shows help, the rest goes to it. An
+// overlay that captures keys gets them all.
 func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	if m.overlay.Capturing() {
-		return m, m.overlay.Update(msg)
+	if m.open.Capturing() {
+		return m, m.updatePane(m.open, msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -37,23 +54,9 @@ func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Help):
 		m.help = true
 		return m, nil
-	case key.Matches(msg, k.Back):
-		if !closable(m.overlay) {
-			return m, m.overlay.Update(msg)
-		}
-		m.overlay = nil
-		m.resize()
+	case key.Matches(msg, k.Back) && m.open.CanClose():
+		m.open = nil
 		return m, nil
 	}
-	return m, m.overlay.Update(msg)
-}
-
-// closer is implemented by overlays that must handle esc themselves while
-// busy (the wake test aborts a run on esc before it can be closed).
-type closer interface{ CanClose() bool }
-
-// closable reports whether esc closes the overlay now.
-func closable(p pane.Pane) bool {
-	c, ok := p.(closer)
-	return !ok || c.CanClose()
+	return m, m.updatePane(m.open, msg)
 }

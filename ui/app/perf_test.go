@@ -378,11 +378,11 @@ func startupOnce(t *testing.T) time.Duration {
 	frame := make(chan time.Duration, 1)
 	var listed, logged, sent bool
 	model := observed{Model: dashboard(src, flysim.DemoScaleToZero), onMsg: func(m *Model, msg tea.Msg, at time.Time) {
-		switch msg.(type) {
+		switch msg := msg.(type) {
 		case machinesMsg:
 			listed = listed || len(m.app.Machines) > 0
-		case logsMsg:
-			logged = true
+		case feedMsg:
+			logged = logged || m.feeds[msg.feed].Name == "logs"
 		}
 		if listed && logged && !sent && strings.Contains(ansi.Strip(m.View()), "of 10") {
 			sent = true

@@ -7,6 +7,7 @@ import (
 
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
+	"github.com/flywake/flywake/ui/pane"
 )
 
 // View draws the whole screen: exactly width×height cells.
@@ -20,11 +21,8 @@ func (m Model) View() string {
 	if m.fatal != nil {
 		return m.fatalView()
 	}
-	lines := []string{m.headerLine()}
-	if b := m.banner; b != "" {
-		lines = append(lines, m.theme.Banner.Render(cell.Fit(" "+b, m.width, cell.Left)))
-	}
-	bodyH := max(m.height-m.chromeLines(), 0)
+	lines := append([]string{m.headerLine()}, m.bannerLines()...)
+	bodyH := m.bodyHeight()
 	if m.help {
 		lines = append(lines, frame.HelpOverlay(m.theme, m.keys, m.width, bodyH))
 	} else {
@@ -45,19 +43,10 @@ func (m Model) body(h int) string {
 	}
 	now := m.now()
 	rows := make([]string, h)
-	for _, r := range m.layout() {
-		p := m.paneAt(r.pane)
-		focused := r.pane == m.focus || r.pane < 0
-		iw, ih := frame.InnerSize(r.w, r.h)
-		title := p.Title()
-		switch {
-		case r.pane < 0 && closable(p):
-			title += " · esc back"
-		case r.pane < 0: // esc aborts or answers no now: the overlay says so itself
-		case !m.tiled() && len(m.panes) > 1:
-			title += " · " + itoa(r.pane+1) + "/" + itoa(len(m.panes)) + " · tab next"
-		}
-		box := strings.Split(frame.Box(m.theme, title, focused, p.View(iw, ih, focused, now), r.w, r.h), "\n")
+	for _, r := range m.tiles {
+		p := r.pane
+		focused := p == m.active()
+		box := strings.Split(frame.Box(m.theme, m.boxTitle(p), focused, p.View(focused, now), r.w, r.h), "\n")
 		for i, l := range box {
 			if y := r.y + i; y < h {
 				rows[y] += l
@@ -65,6 +54,19 @@ func (m Model) body(h int) string {
 		}
 	}
 	return strings.Join(rows, "\n")
+}
+
+// boxTitle is the pane's title with where it is and how to leave it.
+func (m Model) boxTitle(p pane.Pane) string {
+	title := p.Title()
+	switch {
+	case m.open != nil && m.open.CanClose():
+		title += " · esc back"
+	case m.open != nil: // esc aborts or answers no now: the overlay says so itself
+	case len(m.tiles) == 1 && len(m.panes) > 1:
+		title += " · " + itoa(m.focus+1) + "/" + itoa(len(m.panes)) + " · tab next"
+	}
+	return title
 }
 
 // switcherLines are the `:` prompt and its hint.

@@ -41,22 +41,3 @@ func TestWaitLongPollsAreCapped(t *testing.T) {
 		}
 	}
 }
-
-func TestLogsPollSlowsOnAQuietApp(t *testing.T) {
-	tests := []struct {
-		busy, transitioning bool
-		want                time.Duration
-	}{
-		{true, false, logsEvery},
-		{false, true, logsEvery},
-		{false, false, logsQuiet},
-	}
-	for _, tt := range tests {
-		if got := logsInterval(tt.busy, tt.transitioning); got != tt.want {
-			t.Errorf("logsInterval(busy=%v, transitioning=%v) = %s, want %s", tt.busy, tt.transitioning, got, tt.want)
-		}
-	}
-	if logsQuiet <= logsEvery {
-		t.Errorf("the quiet interval %s must be longer than the busy one %s", logsQuiet, logsEvery)
-	}
-}

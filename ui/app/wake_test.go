@@ -59,7 +59,7 @@ func TestWakeTestThroughTheDashboard(t *testing.T) {
 	key("q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
 
-	p := final.wake
+	p := final.paneByID(wake.ID).(*wake.Pane)
 	if p.Stage() != wake.StageDone {
 		t.Fatalf("stage %s, want done", p.Stage())
 	}
@@ -90,11 +90,11 @@ func TestWakeKeyOffWhenReadOnly(t *testing.T) {
 	m := New(Config{App: "app", ReadOnly: true, Theme: theme.New(true)})
 	m.width, m.height = 100, 30
 	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")})
-	if nm := next.(Model); nm.overlay != nil {
+	if nm := next.(Model); nm.open != nil {
 		t.Error("w opened an overlay in read-only mode")
 	}
 	next, _ = New(Config{App: "app", Theme: theme.New(true)}).Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")})
-	if nm := next.(Model); nm.overlay == nil || nm.overlay != nm.wake {
+	if nm := next.(Model); openOverlay(nm) != wake.ID {
 		t.Error("w did not open the wake test")
 	}
 }

@@ -15,7 +15,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	groups := [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.NextPane, k.PrevPane, k.Enter, k.Back, k.Filter, k.Command},
+		{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.Back, k.Filter, k.Command},
 		{k.Refresh, k.Checklist, k.NextItem, k.PrevItem, k.Compare},
 		{k.WakeTest, k.Start, k.Stop, k.Suspend},
 		{k.Help, k.Quit},

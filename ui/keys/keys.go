@@ -16,6 +16,7 @@ type KeyMap struct {
 
 	NextPane key.Binding
 	PrevPane key.Binding
+	Zoom     key.Binding // the focused pane takes the whole body, and back
 
 	Up       key.Binding
 	Down     key.Binding
@@ -55,6 +56,7 @@ func Default() KeyMap {
 
 		NextPane: b("tab", "next pane", "tab"),
 		PrevPane: b("shift+tab", "prev pane", "shift+tab"),
+		Zoom:     b("f", "zoom pane", "f"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
@@ -137,7 +139,7 @@ func sameKeys(a, b []string) bool {
 func (k *KeyMap) All() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		"quit": &k.Quit, "help": &k.Help,
-		"next_pane": &k.NextPane, "prev_pane": &k.PrevPane,
+		"next_pane": &k.NextPane, "prev_pane": &k.PrevPane, "zoom": &k.Zoom,
 		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown,
 		"home": &k.Home, "end": &k.End,
 		"enter": &k.Enter, "back": &k.Back, "filter": &k.Filter, "command": &k.Command,

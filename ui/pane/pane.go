@@ -1,19 +1,25 @@
 // Package pane defines what every dashboard pane is to the root model: the
 // root routes messages and lays panes out; each pane owns its own state
 // (cursor, scroll, expanded rows) and reads the app's model (sources/snapshot)
-// it is handed. Panes never do I/O: when they need something they return a
-// tea.Cmd built by the root (see Context.Do).
+// it is handed. Panes never do I/O themselves: what they need runs in the
+// tea.Cmds they return, and the root addresses those commands' replies back
+// to them (see Msg).
 package pane
 
 import (
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
+
+// ID names a pane: stable, lower case, unique among the registered panes
+// and overlays ("machines", "coldstart", "swap", …).
+type ID string
 
 // Context is what every pane shares: built once by the root.
 type Context struct {
@@ -22,22 +28,89 @@ type Context struct {
 	ReadOnly bool
 }
 
-// Pane is one tile of the dashboard.
+// Pane is one tile of the dashboard, or an overlay (see Overlay).
+//
+// The root calls SetSize whenever the layout changes and before the first
+// View; View draws at that size. View must not change the pane: anything
+// that depends on the size (a page length, a clamped scroll offset, wrapped
+// lines) is worked out in SetSize, SetData or Update.
 type Pane interface {
+	// ID names the pane; messages addressed to it carry this ID.
+	ID() ID
 	// Title is the pane's name in its border and in the pane switcher.
 	Title() string
 	// SetData hands the pane the app's model after it changed, with the
-	// platform time it was taken at. Panes derive their rows here, not in View.
+	// platform time it was taken at. Panes derive plain rows here; styling
+	// (lipgloss) is View's work, and only for what is on screen.
 	SetData(a *snapshot.App, now time.Time)
-	// Update receives key messages while the pane is focused, and every
-	// non-key message. It returns a command, or nil.
+	// SetSize is the inner size (inside the border) View will draw at.
+	SetSize(width, height int)
+	// SetStale says the data is the last good one, not a fresh one: the
+	// pane dims what it shows until SetStale(false).
+	SetStale(stale bool)
+	// Update receives key messages while the pane is focused, and the
+	// messages addressed to it (the replies to its own commands, unwrapped).
 	Update(msg tea.Msg) tea.Cmd
-	// View renders exactly width×height cells (the root draws the border).
-	View(width, height int, focused bool, now time.Time) string
+	// View renders exactly the SetSize width×height cells. It is pure.
+	View(focused bool, now time.Time) string
+	// Height is the number of inner lines the pane wants at this width, to
+	// show everything it has (the layout may give it fewer, or more).
+	Height(width int) int
+	// Keys are the bindings that act in the pane right now, for the footer
+	// and help; the root adds its own global keys.
+	Keys() []key.Binding
 	// Animating reports whether the pane shows something that changes with
 	// time alone (a live boot timer), so the root keeps its clock ticking.
 	Animating() bool
-	// Capturing reports whether the pane is taking raw text input (a filter
-	// being typed), so the root must not treat keys as global shortcuts.
+	// Capturing reports whether the pane takes every key (text being typed,
+	// a y/N question): the root then treats no key as a global shortcut,
+	// and the footer shows only the pane's keys.
 	Capturing() bool
 }
+
+// Overlay is a pane that takes the whole body while it is open (the
+// checklist, the wake test). It keeps receiving data while closed.
+type Overlay interface {
+	Pane
+	// Open is called each time the overlay is shown; its command's replies
+	// are addressed to the overlay.
+	Open() tea.Cmd
+	// CanClose reports whether esc closes the overlay now; false while esc
+	// means something else to it (back out of a question, abort a run).
+	CanClose() bool
+}
+
+// Msg is a message addressed to one pane. The root wraps every command a
+// pane returns so that its reply comes back as a Msg to that pane and
+// reaches no other; Gen is the root's app generation when the command was
+// made (a reply for an app no longer shown is dropped).
+type Msg struct {
+	To  ID
+	Gen int
+	Msg tea.Msg
+}
+
+// Base gives a pane the defaults most panes share: the size and the stale
+// flag, and no animation or text capture. Embed it and override what differs.
+type Base struct {
+	width, height int
+	stale         bool
+}
+
+// SetSize records the size View draws at.
+func (b *Base) SetSize(width, height int) { b.width, b.height = max(width, 0), max(height, 0) }
+
+// Size is the size of the last SetSize.
+func (b *Base) Size() (width, height int) { return b.width, b.height }
+
+// SetStale records whether the data is stale.
+func (b *Base) SetStale(stale bool) { b.stale = stale }
+
+// Stale reports whether the data is stale (draw it dimmed, see Dim).
+func (b *Base) Stale() bool { return b.stale }
+
+// Animating is false: nothing changes with time alone.
+func (b *Base) Animating() bool { return false }
+
+// Capturing is false: the pane takes no text input.
+func (b *Base) Capturing() bool { return false }

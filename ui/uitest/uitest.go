@@ -5,6 +5,7 @@ package uitest
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -68,4 +69,16 @@ func Key(name string) tea.KeyMsg {
 		return tea.KeyMsg{Type: t}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// Sized is what View needs of a pane (pane.Pane has both methods).
+type Sized interface {
+	SetSize(width, height int)
+	View(focused bool, now time.Time) string
+}
+
+// View sizes p to w×h, as the root's layout does, and draws it.
+func View(p Sized, w, h int, focused bool, now time.Time) string {
+	p.SetSize(w, h)
+	return p.View(focused, now)
 }

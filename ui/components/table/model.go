@@ -28,8 +28,9 @@ type Row struct {
 
 // Model is the table state. The zero value is not usable; call New.
 type Model struct {
-	cols   []Column
-	styles Styles
+	cols     []Column
+	styles   Styles
+	selStale lipgloss.Style // the cursor row of a stale table: selected and faint
 
 	rows   []Row
 	search []string // per row: lower-cased plain text, cells joined by \x00
@@ -48,7 +49,7 @@ type Model struct {
 
 // New returns an empty table with the given columns and styles.
 func New(cols []Column, styles Styles) Model {
-	return Model{cols: cols, styles: styles, page: 10, emptyText: "no rows"}
+	return Model{cols: cols, styles: styles, selStale: styles.Selected.Faint(true), page: 10, emptyText: "no rows"}
 }
 
 // SetColumns replaces the columns; rows keep their cells.

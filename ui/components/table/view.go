@@ -74,6 +74,10 @@ func (m Model) View(width, height int) string {
 }
 
 func (m Model) header(widths []int, width int) string {
+	style := m.styles.Header
+	if m.dim {
+		style = m.styles.Dim // stale: the whole table dims, header included
+	}
 	parts := make([]string, 0, len(m.cols)+1)
 	parts = append(parts, strings.Repeat(" ", gutter))
 	for i, c := range m.cols {
@@ -83,7 +87,7 @@ func (m Model) header(widths []int, width int) string {
 		if i > 0 {
 			parts = append(parts, " ")
 		}
-		parts = append(parts, m.styles.Header.Render(cell.Fit(c.Title, widths[i], c.Align)))
+		parts = append(parts, style.Render(cell.Fit(c.Title, widths[i], c.Align)))
 	}
 	return padTo(strings.Join(parts, ""), width)
 }
@@ -119,6 +123,8 @@ func (m Model) row(r Row, selected bool, widths []int, width int) string {
 	}
 	out := padTo(b.String(), width)
 	switch {
+	case selected && m.dim:
+		return m.selStale.Render(out)
 	case selected:
 		return m.styles.Selected.Render(out)
 	case m.dim:

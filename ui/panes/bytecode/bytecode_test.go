@@ -66,7 +66,7 @@ func TestBytecodePane(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPane(theme.New(true))
 			p.SetData(build(c.ms, c.probes), t0)
-			out := ansi.Strip(p.View(160, 48, true, t0))
+			out := ansi.Strip(uitest.View(p, 160, 48, true, t0))
 			uitest.AssertMentions(t, out, c.want, c.notWant)
 		})
 	}
@@ -79,7 +79,7 @@ func TestNotProbedWithoutRunningMachine(t *testing.T) {
 	}
 	p := newPane(theme.New(true))
 	p.SetData(a, t0)
-	if out := ansi.Strip(p.View(160, 20, false, t0)); !strings.Contains(out, notRunningNote) {
+	if out := ansi.Strip(uitest.View(p, 160, 20, false, t0)); !strings.Contains(out, notRunningNote) {
 		t.Errorf("no note that nothing runs:\n%s", out)
 	}
 }
@@ -88,7 +88,7 @@ func TestBytecodeScrolls(t *testing.T) {
 	p := newPane(theme.New(true))
 	p.SetData(build(ten, map[string]probe{digestA: ok(sleepyProbe)}), t0)
 	first := func() string {
-		return strings.TrimSpace(strings.SplitN(ansi.Strip(p.View(120, 4, true, t0)), "\n", 2)[0])
+		return strings.TrimSpace(strings.SplitN(ansi.Strip(uitest.View(p, 120, 4, true, t0)), "\n", 2)[0])
 	}
 	top := first()
 	p.Update(tea.KeyMsg{Type: tea.KeyDown})
@@ -97,7 +97,7 @@ func TestBytecodeScrolls(t *testing.T) {
 		t.Errorf("after two downs first line %q", got)
 	}
 	p.Update(tea.KeyMsg{Type: tea.KeyEnd})
-	last := strings.Split(ansi.Strip(p.View(120, 4, true, t0)), "\n")[3]
+	last := strings.Split(ansi.Strip(uitest.View(p, 120, 4, true, t0)), "\n")[3]
 	if !strings.Contains(last, ".dockerignore") {
 		t.Errorf("end does not show the last line: %q", last)
 	}
@@ -123,10 +123,10 @@ func TestBytecodeViewIsExactAtEverySize(t *testing.T) {
 			}
 			for _, sz := range uitest.Sizes {
 				for _, focused := range []bool{false, true} {
-					uitest.AssertSize(t, p.View(sz[0], sz[1], focused, t0), sz[0], sz[1])
+					uitest.AssertSize(t, uitest.View(p, sz[0], sz[1], focused, t0), sz[0], sz[1])
 				}
 			}
-			if out := p.View(-1, 3, true, t0); out != "" {
+			if out := uitest.View(p, -1, 3, true, t0); out != "" {
 				t.Errorf("fixture %d: negative width gave %q", i, out)
 			}
 		}
@@ -139,11 +139,11 @@ func TestBytecodeLevelLooks(t *testing.T) {
 		th := theme.New(false)
 		p := newPane(th)
 		p.SetData(build(ten, map[string]probe{digestA: ok(sleepyProbe)}), t0)
-		if out := p.View(160, 30, false, t0); !strings.Contains(out, th.Level(diagnose.Fail).Render()) {
+		if out := uitest.View(p, 160, 30, false, t0); !strings.Contains(out, th.Level(diagnose.Fail).Render()) {
 			t.Error("0 .pyc not drawn in the fail look")
 		}
 		p.SetData(build(ten, map[string]probe{digestA: notPython}), t0)
-		out := p.View(160, 30, false, t0)
+		out := uitest.View(p, 160, 30, false, t0)
 		if !strings.Contains(out, th.Level(diagnose.NA).Render()) {
 			t.Error("not-Python not drawn in the n/a look")
 		}
@@ -154,7 +154,7 @@ func TestBytecodeLevelLooks(t *testing.T) {
 	t.Run("NO_COLOR", func(t *testing.T) {
 		p := newPane(theme.New(true))
 		p.SetData(build(ten, map[string]probe{digestA: ok(sleepyProbe)}), t0)
-		out := p.View(160, 30, false, t0)
+		out := uitest.View(p, 160, 30, false, t0)
 		if !strings.HasPrefix(ansi.Strip(out), "✗ fail ") {
 			t.Errorf("level glyph and word lost: %q", strings.SplitN(ansi.Strip(out), "\n", 2)[0])
 		}
@@ -170,7 +170,7 @@ func TestBytecodeLevelLooks(t *testing.T) {
 func TestBytecodeWrapsAtEightyColumns(t *testing.T) {
 	p := newPane(theme.New(true))
 	p.SetData(build(ten, map[string]probe{digestA: ok(sleepyProbe)}), t0)
-	out := ansi.Strip(p.View(78, 22, true, t0))
+	out := ansi.Strip(uitest.View(p, 78, 22, true, t0))
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
 		"every start compiles the dependency tree; also 218 .pyc built for cpython-315 in a cpython-314 image: ignored at run time",

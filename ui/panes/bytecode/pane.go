@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/snapshot"
@@ -19,13 +20,21 @@ type Pane struct {
 	keys  keys.KeyMap
 
 	loaded bool
-	lines  []line // derived in SetData; View only wraps and cuts a window
-	offset int    // first screen line shown
-	page   int    // screen lines at the last View
-	total  int    // screen lines (after wrapping) at the last View
+	lines  []line   // derived in SetData
+	screen []string // lines wrapped to the width; View cuts a window
+	offset int      // first screen line shown
+
+	width, height int
+	stale         bool
 }
 
 var _ pane.Pane = (*Pane)(nil)
+
+// ID is the bytecode pane's ID.
+const ID pane.ID = "bytecode"
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
@@ -37,7 +46,7 @@ func New(ctx pane.Context) *Pane {
 	if ctx.Keys != nil {
 		km = *ctx.Keys
 	}
-	return &Pane{theme: t, keys: km, page: 1}
+	return &Pane{theme: t, keys: km}
 }
 
 // Title names the pane.
@@ -46,11 +55,37 @@ func (p *Pane) Title() string { return "Bytecode" }
 // SetData derives the verdict and one section per image digest.
 func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
 	p.loaded = a != nil
-	if a == nil {
-		p.lines = nil
-		return
+	p.lines = nil
+	if a != nil {
+		p.lines = buildLines(p.theme, a)
 	}
-	p.lines = buildLines(p.theme, a)
+	p.relayout()
+}
+
+// SetSize is the size View draws at.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = max(width, 0), max(height, 0)
+	p.relayout()
+}
+
+// SetStale dims the pane: the probes behind it may be old.
+func (p *Pane) SetStale(stale bool) { p.stale = stale }
+
+// relayout wraps the lines to the width and keeps the scroll in range.
+func (p *Pane) relayout() {
+	p.screen = layoutLines(p.lines, p.width)
+	p.offset = p.clamp(p.offset)
+}
+
+// Height is every line, wrapped to width.
+func (p *Pane) Height(width int) int { return max(len(layoutLines(p.lines, width)), 1) }
+
+// Keys: scrolling, when the sections are taller than the pane.
+func (p *Pane) Keys() []key.Binding {
+	if len(p.screen) <= p.height {
+		return nil
+	}
+	return []key.Binding{pane.Arrows(&p.keys, "scroll")}
 }
 
 // buildLines is the head verdict (the image most machines run), then each image.
@@ -77,14 +112,15 @@ func buildLines(t *theme.Theme, a *snapshot.App) []line {
 // Update scrolls when the sections are taller than the pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
-		p.offset, _ = p.keys.Scroll(km, p.offset, p.page, max(p.total-p.page, 0))
+		p.offset, _ = p.keys.Scroll(km, p.offset, p.height, p.last())
 	}
 	return nil
 }
 
-func (p *Pane) clamp(offset, page int) int {
-	return min(max(offset, 0), max(p.total-page, 0))
-}
+// last is the greatest scroll offset: the last page shows the last line.
+func (p *Pane) last() int { return max(len(p.screen)-p.height, 0) }
+
+func (p *Pane) clamp(offset int) int { return min(max(offset, 0), p.last()) }
 
 // Animating is false: nothing here changes with time alone.
 func (p *Pane) Animating() bool { return false }
@@ -92,17 +128,19 @@ func (p *Pane) Animating() bool { return false }
 // Capturing is always false: the pane takes no text input.
 func (p *Pane) Capturing() bool { return false }
 
-// View renders exactly width×height cells.
-func (p *Pane) View(width, height int, focused bool, now time.Time) string {
+// View renders exactly the SetSize width×height cells.
+func (p *Pane) View(focused bool, now time.Time) string {
+	width, height := p.width, p.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), width, height)
 	}
-	screen := layoutLines(p.lines, width)
-	p.page, p.total = height, len(screen)
-	p.offset = p.clamp(p.offset, height)
-	end := min(p.offset+height, len(screen))
-	return cell.Block(strings.Join(screen[p.offset:end], "\n"), width, height)
+	end := min(p.offset+height, len(p.screen))
+	out := cell.Block(strings.Join(p.screen[p.offset:end], "\n"), width, height)
+	if p.stale {
+		return pane.Dim(p.theme, out)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package checklist
 
 import (
+	"github.com/flywake/flywake/ui/uitest"
 	"reflect"
 	"strings"
 	"testing"
@@ -64,7 +65,7 @@ func TestFailingItemsShowEvidenceAndFix(t *testing.T) {
 			if p.Cursor() != tc.id {
 				t.Fatalf("cursor on %q after %v, want %q", p.Cursor(), tc.steps, tc.id)
 			}
-			collapsed := p.View(100, 40, true, t0)
+			collapsed := uitest.View(p, 100, 40, true, t0)
 			if h := headLine(t, collapsed, tc.title); !strings.Contains(h, "✗ fail") || !strings.HasPrefix(h, "›") {
 				t.Errorf("row %q: want the cursor and ✗ fail", h)
 			}
@@ -74,7 +75,7 @@ func TestFailingItemsShowEvidenceAndFix(t *testing.T) {
 
 			press(p, "enter")
 			it := itemOf(t, p, tc.id)
-			view := flat(p.View(120, 60, true, t0))
+			view := flat(uitest.View(p, 120, 60, true, t0))
 			for _, w := range tc.want {
 				if !strings.Contains(view, w) {
 					t.Errorf("expanded view lacks %q:\n%s", w, view)
@@ -90,7 +91,7 @@ func TestFailingItemsShowEvidenceAndFix(t *testing.T) {
 			}
 
 			press(p, "enter")
-			if strings.Contains(flat(p.View(120, 60, true, t0)), tc.want[0]) {
+			if strings.Contains(flat(uitest.View(p, 120, 60, true, t0)), tc.want[0]) {
 				t.Error("a second enter did not collapse the item")
 			}
 		})
@@ -122,7 +123,7 @@ func TestKeysMoveBetweenItems(t *testing.T) {
 			}
 			// The marked row on screen is the cursor's item, even at a size
 			// where the list has to scroll.
-			view := plain(p.View(40, 8, true, t0))
+			view := plain(uitest.View(p, 40, 8, true, t0))
 			marked := ""
 			for _, l := range strings.Split(view, "\n") {
 				if strings.HasPrefix(l, "›") {
@@ -156,7 +157,7 @@ func TestCursorAndExpansionSurviveSetData(t *testing.T) {
 	if s := itemOf(t, p, checklist.IDSleepWake).Status; s != checklist.Fail {
 		t.Errorf("sleep & wake after the meminfo probes = %s, want fail", s)
 	}
-	view := flat(p.View(120, 80, true, t0))
+	view := flat(uitest.View(p, 120, 80, true, t0))
 	for _, w := range []string{"0 kB used on 3 machines probed", "24 boots, 1 release in 24 h"} {
 		if !strings.Contains(view, w) {
 			t.Errorf("an expanded item closed on refresh: %q missing", w)
@@ -191,11 +192,11 @@ func TestWaitsForARunningMachine(t *testing.T) {
 				t.Fatalf("bytecode = %s needs=%v, want unknown waiting for a machine", it.Status, it.NeedsRunningMachine)
 			}
 			press(p, "n", "n")
-			if h := headLine(t, p.View(100, 30, true, t0), "Bytecode cache"); !strings.Contains(h, "? unknown") || !strings.Contains(h, "waits for a running machine") {
+			if h := headLine(t, uitest.View(p, 100, 30, true, t0), "Bytecode cache"); !strings.Contains(h, "? unknown") || !strings.Contains(h, "waits for a running machine") {
 				t.Errorf("collapsed row %q", h)
 			}
 			press(p, "enter")
-			if view := flat(p.View(100, 30, true, t0)); !strings.Contains(view, tc.want) {
+			if view := flat(uitest.View(p, 100, 30, true, t0)); !strings.Contains(view, tc.want) {
 				t.Errorf("want %q in:\n%s", tc.want, view)
 			}
 
@@ -203,7 +204,7 @@ func TestWaitsForARunningMachine(t *testing.T) {
 			if it := itemOf(t, p, checklist.IDBytecode); it.Status != checklist.Fail {
 				t.Errorf("bytecode after the probe = %s, want fail", it.Status)
 			}
-			view := flat(p.View(100, 30, true, t0))
+			view := flat(uitest.View(p, 100, 30, true, t0))
 			if strings.Contains(view, "needs a running machine") {
 				t.Errorf("still waiting after the probe answered:\n%s", view)
 			}
@@ -244,7 +245,7 @@ func TestProgressAndSummary(t *testing.T) {
 				p = New(pane.Context{Theme: theme.New(true), Keys: &km}, nil, nil, checklist.Options{})
 			}
 			p.SetData(tc.app, t0)
-			lines := strings.Split(plain(p.View(100, 20, true, t0)), "\n")
+			lines := strings.Split(plain(uitest.View(p, 100, 20, true, t0)), "\n")
 			if !strings.HasPrefix(lines[0], tc.progress) {
 				t.Errorf("progress line %q, want %q", lines[0], tc.progress)
 			}
@@ -252,7 +253,7 @@ func TestProgressAndSummary(t *testing.T) {
 				t.Errorf("summary line %q, want %q", last, tc.summary)
 			}
 			// A narrow pane keeps the counts and the exit status, not the words.
-			narrow := strings.Split(plain(p.View(34, 8, true, t0)), "\n")[7]
+			narrow := strings.Split(plain(uitest.View(p, 34, 8, true, t0)), "\n")[7]
 			counts, _, _ := strings.Cut(tc.summary, " — ")
 			if !strings.HasPrefix(narrow, strings.Fields(counts)[0]) || strings.Contains(narrow, "`flywake check`") {
 				t.Errorf("narrow summary %q, want the counts of %q", narrow, tc.summary)

@@ -32,7 +32,7 @@ func (m *walkthrough) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.p.Update(msg)
 }
 
-func (m *walkthrough) View() string { return m.p.View(m.w, m.h, true, t0) }
+func (m *walkthrough) View() string { return uitest.View(m.p, m.w, m.h, true, t0) }
 
 // runWalkthrough steps onto release work and opens it in an 80×24
 // terminal, then returns the final frame.

@@ -23,7 +23,11 @@ type Pane struct {
 
 	project     *repo.Project
 	projectErrs []error
+	projectNote string // why the project files are not judged yet, "" once read
 	opts        checklist.Options
+
+	app *snapshot.App // the last model, to judge again when the files arrive
+	now time.Time
 
 	items    []checklist.Item
 	machines machineState
@@ -32,11 +36,20 @@ type Pane struct {
 	expanded map[string]bool // item id -> evidence shown
 
 	offset int  // first body line on screen
-	follow bool // scroll so the cursor's item is in view at the next View
-	page   int  // body lines on screen at the last View
+	follow bool // keep the cursor's item in view
+	page   int  // body lines a page moves, from the size
+
+	width, height int
+	stale         bool
 }
 
-var _ pane.Pane = (*Pane)(nil)
+var _ pane.Overlay = (*Pane)(nil)
+
+// ID is the checklist's ID.
+const ID pane.ID = "checklist"
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
 
 // machineState is what the pane knows about running machines, to say why
 // an item that needs one is still waiting.
@@ -72,16 +85,43 @@ func New(ctx pane.Context, project *repo.Project, projectErrs []error, opts chec
 // Title names the pane.
 func (p *Pane) Title() string { return "Pre-deploy checklist" }
 
+// Open shows the checklist as it stands; it needs nothing fetched.
+func (p *Pane) Open() tea.Cmd { return nil }
+
+// CanClose: esc always closes the checklist.
+func (p *Pane) CanClose() bool { return true }
+
+// SetSize is the size View draws at.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = max(width, 0), max(height, 0)
+	p.relayout()
+}
+
+// SetStale dims the items: the evidence behind them may be old.
+func (p *Pane) SetStale(stale bool) { p.stale = stale }
+
+// Height is every line of the walkthrough: the items with what is
+// expanded, the progress and the summary line.
+func (p *Pane) Height(width int) int {
+	lines, _ := p.body(width, false)
+	return len(lines) + 2
+}
+
+// Keys are the walkthrough's: items, evidence, and scrolling.
+func (p *Pane) Keys() []key.Binding {
+	k := p.keys
+	return []key.Binding{
+		pane.Pair(k.NextItem, k.PrevItem, "next/prev"),
+		pane.Relabel(k.Enter, "", "evidence"),
+		pane.Pair(k.PageUp, k.PageDown, "scroll"),
+	}
+}
+
 // SetData re-evaluates every item from the app's model, as `flywake check`
 // does. A nil model keeps the local checks alone.
 func (p *Pane) SetData(a *snapshot.App, now time.Time) {
-	if a == nil {
-		p.machines = machinesNotListed
-		p.setItems(checklist.Evaluate(checklist.Evidence{Project: p.project, ProjectErrors: p.projectErrs}, p.opts))
-		return
-	}
-	p.machines = startedState(a)
-	p.setItems(checklist.Evaluate(a.Evidence(now, p.project, p.projectErrs), p.opts))
+	p.app, p.now = a, now
+	p.evaluate()
 }
 
 func startedState(a *snapshot.App) machineState {
@@ -105,6 +145,7 @@ func (p *Pane) setItems(items []checklist.Item) {
 			p.cursorID = items[0].ID
 		}
 	}
+	p.relayout()
 }
 
 // Cursor is the id of the item under the cursor ("" when there are none).
@@ -125,6 +166,10 @@ func (p *Pane) indexOf(id string) int {
 // Update moves between items (n/p, up/down, home/end), expands or
 // collapses the current one (enter) and scrolls the body (pgup/pgdn).
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	if pm, ok := msg.(ProjectMsg); ok {
+		p.onProject(pm)
+		return nil
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok || len(p.items) == 0 {
 		return nil
@@ -149,6 +194,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.offset = max(p.offset-p.page, 0)
 		p.follow = false
 	}
+	p.relayout()
 	return nil
 }
 

@@ -7,29 +7,46 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/pane"
 )
 
-// View renders exactly width×height cells: the progress line on top, the
-// items (scrolled so the current one is in view) and the summary at the
-// bottom. Below three lines only the items are drawn.
-func (p *Pane) View(width, height int, focused bool, _ time.Time) string {
+// bodyHeight is the item lines a view of height shows: all but the
+// progress and summary lines, below three lines all of it.
+func bodyHeight(height int) int {
+	if height >= 3 {
+		return height - 2
+	}
+	return height
+}
+
+// relayout scrolls the body for the size: so the current item is in view
+// while following the cursor, and never past the end.
+func (p *Pane) relayout() {
+	if p.width <= 0 || len(p.items) == 0 {
+		return
+	}
+	lines, spans := p.body(p.width, false)
+	bodyH := bodyHeight(p.height)
+	p.page = max(bodyH-1, 1)
+	if i := p.indexOf(p.cursorID); p.follow && i >= 0 {
+		p.offset = reveal(p.offset, spans[i], bodyH)
+	}
+	p.offset = min(max(p.offset, 0), max(len(lines)-bodyH, 0))
+}
+
+// View renders exactly the SetSize width×height cells: the progress line
+// on top, the items (scrolled so the current one is in view) and the
+// summary at the bottom. Below three lines only the items are drawn.
+func (p *Pane) View(focused bool, _ time.Time) string {
+	width, height := p.width, p.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	if len(p.items) == 0 {
 		return cell.Block(p.theme.Dim.Render("no checklist items"), width, height)
 	}
-	lines, spans := p.body(width, focused)
-	bodyH := height
-	if height >= 3 {
-		bodyH = height - 2
-	}
-	p.page = max(bodyH-1, 1)
-	if i := p.indexOf(p.cursorID); p.follow && i >= 0 {
-		p.offset = reveal(p.offset, spans[i], bodyH)
-	}
-	p.offset = min(max(p.offset, 0), max(len(lines)-bodyH, 0))
-
+	lines, _ := p.body(width, focused)
+	bodyH := bodyHeight(height)
 	out := make([]string, 0, height)
 	if height >= 3 {
 		out = append(out, p.header(width, len(lines) > bodyH))
@@ -39,7 +56,11 @@ func (p *Pane) View(width, height int, focused bool, _ time.Time) string {
 		out = padLines(out, height-1)
 		out = append(out, p.summary(width))
 	}
-	return cell.Block(strings.Join(out, "\n"), width, height)
+	view := cell.Block(strings.Join(out, "\n"), width, height)
+	if p.stale {
+		return pane.Dim(p.theme, view)
+	}
+	return view
 }
 
 // padLines adds blank lines until there are n.
@@ -61,6 +82,9 @@ func reveal(offset int, s span, h int) int {
 // header is "5 of 8 checked" with the walkthrough's keys on the right.
 func (p *Pane) header(width int, overflow bool) string {
 	left := p.label.Render(progressText(p.items))
+	if p.projectNote != "" {
+		left += p.theme.Dim.Render(" · " + p.projectNote)
+	}
 	hints := []string{
 		p.keys.NextItem.Help().Key + "/" + p.keys.PrevItem.Help().Key + " item",
 		p.keys.Enter.Help().Key + " evidence",

@@ -27,17 +27,17 @@ func TestViewIsExactAtEverySize(t *testing.T) {
 				press(p, "home")
 				for i := 0; i < len(checklist.IDs); i++ {
 					for _, focused := range []bool{true, false} {
-						uitest.AssertSize(t, p.View(w, h, focused, t0), w, h)
+						uitest.AssertSize(t, uitest.View(p, w, h, focused, t0), w, h)
 					}
 					p.expanded[p.Cursor()] = i%2 == 0 // every other item open
 					press(p, "n")
 				}
 				for i := 0; i < 12; i++ {
 					press(p, "pgdown")
-					uitest.AssertSize(t, p.View(w, h, true, t0), w, h)
+					uitest.AssertSize(t, uitest.View(p, w, h, true, t0), w, h)
 				}
 				press(p, "pgup", "pgup")
-				out := p.View(w, h, true, t0)
+				out := uitest.View(p, w, h, true, t0)
 				uitest.AssertSize(t, out, w, h)
 				if h >= 8 && w >= 30 {
 					lines := strings.Split(plain(out), "\n")
@@ -60,12 +60,12 @@ func TestLongEvidenceWrapsAndScrolls(t *testing.T) {
 	const w, h = 40, 12
 	p := newPane(t, theme.New(true), demoDay)
 	press(p, "n", "n", "enter") // bytecode: long facts and a long fix
-	first := plain(p.View(w, h, true, t0))
+	first := plain(uitest.View(p, w, h, true, t0))
 	if !strings.Contains(first, "›▾ 3") {
 		t.Fatalf("the open item's head is not in view:\n%s", first)
 	}
 	press(p, "pgdown")
-	second := plain(p.View(w, h, true, t0))
+	second := plain(uitest.View(p, w, h, true, t0))
 	if second == first {
 		t.Fatal("pgdown did not scroll")
 	}
@@ -73,11 +73,11 @@ func TestLongEvidenceWrapsAndScrolls(t *testing.T) {
 		t.Errorf("pgdown kept the head in view; the page did not move far enough:\n%s", second)
 	}
 	press(p, "pgup")
-	if got := plain(p.View(w, h, true, t0)); got != first {
+	if got := plain(uitest.View(p, w, h, true, t0)); got != first {
 		t.Errorf("pgup did not come back:\n%s\nwant:\n%s", got, first)
 	}
 	press(p, "pgdown", "pgdown", "n")
-	if got := plain(p.View(w, h, true, t0)); !strings.Contains(got, "›▸ 4") {
+	if got := plain(uitest.View(p, w, h, true, t0)); !strings.Contains(got, "›▸ 4") {
 		t.Errorf("after n the cursor's item is off screen:\n%s", got)
 	}
 }
@@ -127,7 +127,7 @@ func TestHostileEvidence(t *testing.T) {
 	p.cursorID = "x"
 	press(p, "enter")
 	for _, sz := range uitest.Sizes {
-		out := p.View(sz[0], sz[1], true, t0)
+		out := uitest.View(p, sz[0], sz[1], true, t0)
 		uitest.AssertSize(t, out, sz[0], sz[1])
 		for _, bad := range []string{"\x1b[2J", "\x1b]0;", "\x07", "\x1b[1A", "\x1b[H", "\x1b[31m"} {
 			if strings.Contains(out, bad) {
@@ -135,7 +135,7 @@ func TestHostileEvidence(t *testing.T) {
 			}
 		}
 	}
-	if v := flat(p.View(100, 20, true, t0)); !strings.Contains(v, "Dockerfile:9") || !strings.Contains(v, "CMD evil") {
+	if v := flat(uitest.View(p, 100, 20, true, t0)); !strings.Contains(v, "Dockerfile:9") || !strings.Contains(v, "CMD evil") {
 		t.Errorf("cleaned text missing:\n%s", v)
 	}
 }

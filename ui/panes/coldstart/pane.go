@@ -3,6 +3,7 @@ package coldstart
 import (
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -23,8 +24,17 @@ type Pane struct {
 
 	cursor int // index into d.history
 	offset int // first history row on screen
-	page   int // history rows on screen at the last View
+	page   int // history rows on screen, from the size
+
+	width, height int
+	stale         bool
 }
+
+// ID is the cold starts pane's ID.
+const ID pane.ID = "coldstart"
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
 
 var _ pane.Pane = (*Pane)(nil)
 
@@ -60,12 +70,44 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.loaded = a != nil
 	p.d = derive(a, now)
 	p.cursor = min(max(p.cursor, 0), max(len(p.d.history)-1, 0))
+	p.relayout()
+}
+
+// SetSize is the size View draws at.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = max(width, 0), max(height, 0)
+	p.relayout()
+}
+
+// SetStale dims the pane: the logs behind it may be behind.
+func (p *Pane) SetStale(stale bool) { p.stale = stale }
+
+// relayout fits the history window to the size: how many rows it shows
+// and which, keeping the cursor on screen.
+func (p *Pane) relayout() {
+	p.page = max(p.height-len(p.d.live[:min(len(p.d.live), liveRoom(p.height))])-summaryLines-historyChrome, 1)
+	p.offset = clampOffset(p.offset, p.cursor, p.page, len(p.d.history))
+}
+
+// Height is everything the pane has: the live timers, the summary, and
+// the whole history with its title, header and legend.
+func (p *Pane) Height(int) int {
+	return len(p.d.live) + summaryLines + historyChrome + max(len(p.d.history), 1)
+}
+
+// Keys: the history's cursor moves when there is a history.
+func (p *Pane) Keys() []key.Binding {
+	if len(p.d.history) < 2 {
+		return nil
+	}
+	return []key.Binding{pane.Arrows(&p.keys, "select boot"), pane.Pair(p.keys.PageUp, p.keys.PageDown, "page")}
 }
 
 // Update scrolls the history with the navigation keys.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
 		p.cursor, _ = p.keys.Scroll(km, p.cursor, p.page, len(p.d.history)-1)
+		p.relayout()
 	}
 	return nil
 }

@@ -9,13 +9,34 @@ import (
 
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
+	"github.com/flywake/flywake/ui/pane"
 )
 
 // emptyText is shown when the logs hold no boot at all.
 const emptyText = "no boots in the last 24 h of logs"
 
-// View renders exactly width×height cells.
-func (p *Pane) View(width, height int, focused bool, now time.Time) string {
+// summaryLines and historyChrome are the lines around the history rows:
+// the summary above, and the history's title, header and legend.
+const (
+	summaryLines  = 5
+	historyChrome = 3
+)
+
+// liveRoom is how many live timers a pane of height lines shows: a quarter
+// of it (at least one), so the history stays visible.
+func liveRoom(height int) int { return max(1, height/4) }
+
+// View renders exactly the SetSize width×height cells.
+func (p *Pane) View(focused bool, now time.Time) string {
+	out := p.view(focused, now)
+	if p.stale {
+		return pane.Dim(p.theme, out)
+	}
+	return out
+}
+
+func (p *Pane) view(focused bool, now time.Time) string {
+	width, height := p.width, p.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -27,7 +48,7 @@ func (p *Pane) View(width, height int, focused bool, now time.Time) string {
 		return cell.Block(p.theme.Dim.Render(emptyText), width, height)
 	}
 	lines = append(lines, p.summaryLines(width)...)
-	rows := height - len(lines) - 3 // history title, column header, legend
+	rows := height - len(lines) - historyChrome
 	lines = append(lines, p.historyLines(width, max(rows, 0), focused)...)
 	return cell.Block(strings.Join(lines, "\n"), width, height)
 }
@@ -36,7 +57,7 @@ func (p *Pane) View(width, height int, focused bool, now time.Time) string {
 // of the pane (and at least one line) so the history stays visible.
 func (p *Pane) liveLines(height int, now time.Time) []string {
 	live := p.d.live
-	room := max(1, height/4)
+	room := liveRoom(height)
 	var out []string
 	for i, b := range live {
 		if i == room-1 && len(live) > room {
@@ -154,8 +175,6 @@ func layoutColumns(width int) columns {
 // window of boots, and the legend of the selected boot.
 func (p *Pane) historyLines(width, rows int, focused bool) []string {
 	h := p.d.history
-	p.page = max(rows, 1)
-	p.offset = clampOffset(p.offset, p.cursor, p.page, len(h))
 	last := min(p.offset+rows, len(h))
 
 	title := fmt.Sprintf("history · %s boots in 24 h, newest first", cell.Thousands(len(h)))

@@ -73,7 +73,7 @@ func TestDetailTitleNamesActionKeysUnlessReadOnly(t *testing.T) {
 		p.SetSize(120, 10)
 		p.SetData(appOf(machine("aa1", "started")), t0)
 		p.Update(uitest.Key("enter"))
-		title := strings.SplitN(ansi.Strip(p.View(120, 10, true, t0)), "\n", 2)[0]
+		title := strings.SplitN(ansi.Strip(uitest.View(p, 120, 10, true, t0)), "\n", 2)[0]
 		if got := strings.Contains(title, "s/S/Z start/stop/suspend"); got == readOnly {
 			t.Errorf("readonly=%v: title %q names the action keys = %v", readOnly, title, got)
 		}

@@ -47,6 +47,13 @@ func (d *detail) handleKey(km tea.KeyMsg, k keys.KeyMap) {
 	d.clamp()
 }
 
+// setPage fits the scrolling to a view of height lines: a title line and
+// a position line around the page.
+func (d *detail) setPage(height int) {
+	d.page = max(height-2, 1)
+	d.clamp()
+}
+
 func (d *detail) clamp() {
 	d.offset = min(max(d.offset, 0), max(len(d.lines)-d.page, 0))
 }
@@ -61,8 +68,6 @@ func (d *detail) view(th *theme.Theme, width, height int) string {
 	if height <= 2 {
 		return cell.Block(title, width, height)
 	}
-	d.page = height - 2
-	d.clamp()
 	end := min(d.offset+d.page, len(d.lines))
 	body := d.lines[d.offset:end]
 	pos := th.Dim.Render(cell.Fit(positionText(d.offset, end, len(d.lines)), width, cell.Right))

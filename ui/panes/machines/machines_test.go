@@ -197,7 +197,7 @@ func TestDetail(t *testing.T) {
 		if !p.InDetail() {
 			t.Fatalf("%s: enter did not open the detail", c.name)
 		}
-		view := ansi.Strip(p.View(200, 60, true, t0))
+		view := ansi.Strip(uitest.View(p, 200, 60, true, t0))
 		for _, w := range c.want {
 			if !strings.Contains(view, w) {
 				t.Errorf("%s: detail lacks %q:\n%s", c.name, w, view)
@@ -215,7 +215,7 @@ func TestViewIsExactSize(t *testing.T) {
 	p.SetData(appOf(machine("a", "started"), machine("b", "stopped")), t0)
 	for _, size := range [][2]int{{78, 20}, {40, 5}, {156, 24}, {1, 1}} {
 		w, h := size[0], size[1]
-		lines := strings.Split(p.View(w, h, true, t0), "\n")
+		lines := strings.Split(uitest.View(p, w, h, true, t0), "\n")
 		if len(lines) != h {
 			t.Errorf("%dx%d: %d lines", w, h, len(lines))
 		}

@@ -27,7 +27,11 @@ type Model struct {
 	detail *detail // non-nil while drilled into one machine
 	width  int
 	height int
+	stale  bool
 }
+
+// ID is the machines pane's ID; the root addresses its replies with it.
+const ID pane.ID = "machines"
 
 // New returns an empty Machines pane.
 func New(ctx pane.Context) *Model {
@@ -37,6 +41,9 @@ func New(ctx pane.Context) *Model {
 }
 
 var _ pane.Pane = (*Model)(nil)
+
+// ID names the pane.
+func (m *Model) ID() pane.ID { return ID }
 
 // Title is the pane's name.
 func (m *Model) Title() string { return "Machines" }
@@ -48,12 +55,31 @@ func (m *Model) Animating() bool { return false }
 func (m *Model) Capturing() bool { return m.filtering }
 
 // SetStale dims every row: the data is the last good listing, not a fresh one.
-func (m *Model) SetStale(stale bool) { m.table.SetDim(stale) }
+func (m *Model) SetStale(stale bool) {
+	m.stale = stale
+	m.table.SetDim(stale)
+}
 
 // SetSize tells the pane the body size it will be drawn at.
 func (m *Model) SetSize(width, height int) {
-	m.width, m.height = width, height
-	m.table.SetHeight(m.tableHeight(height))
+	m.width, m.height = max(width, 0), max(height, 0)
+	m.table.SetHeight(m.tableHeight(m.height))
+	if m.detail != nil {
+		m.detail.setPage(m.height)
+	}
+}
+
+// Height is a line per machine (as filtered), the header and the position
+// line, and the filter line while it is typed; in the drill-down, its lines.
+func (m *Model) Height(int) int {
+	if m.detail != nil {
+		return len(m.detail.lines) + 2
+	}
+	h := max(m.table.Len(), 1) + 2
+	if m.filtering {
+		h++
+	}
+	return h
 }
 
 func (m *Model) tableHeight(h int) int {
@@ -139,6 +165,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		if id, ok := m.Selected(); ok {
 			m.detail = newDetail(id, actionHint(keys))
 			m.detail.refresh(m.app, m.ctx.Theme, m.now)
+			m.detail.setPage(m.height)
 		}
 	default:
 		m.table.HandleKey(km, keys)

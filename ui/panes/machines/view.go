@@ -4,15 +4,21 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/pane"
 )
 
-// View renders exactly width×height cells.
-func (m *Model) View(width, height int, focused bool, now time.Time) string {
+// View renders exactly the SetSize width×height cells.
+func (m *Model) View(focused bool, now time.Time) string {
+	width, height := m.width, m.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	if m.detail != nil {
-		return m.detail.view(m.ctx.Theme, width, height)
+		out := m.detail.view(m.ctx.Theme, width, height)
+		if m.stale {
+			out = pane.Dim(m.ctx.Theme, out)
+		}
+		return out
 	}
 	if !m.filtering {
 		return m.table.View(width, height)

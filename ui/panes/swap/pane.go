@@ -4,10 +4,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
@@ -22,12 +22,21 @@ type Pane struct {
 	keys  keys.KeyMap
 	table table.Model
 
-	loaded  bool
-	verdict diagnose.Verdict
-	cost    string
+	loaded bool
+	lines  []string // the verdict and the cost line
+	head   []string // lines, wrapped to the width when there is room
+
+	width, height int
+	stale         bool
 }
 
 var _ pane.Pane = (*Pane)(nil)
+
+// ID is the swap pane's ID.
+const ID pane.ID = "swap"
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
@@ -53,10 +62,43 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	if a == nil {
 		return
 	}
-	p.verdict = a.Swap()
-	p.cost = costLine(a)
+	v := a.Swap()
+	p.lines = []string{p.theme.Level(v.Level).Render() + " " + cell.Sanitize(v.Line), costLine(a)}
 	p.table.SetRows(buildRows(p.theme, a, now))
+	p.relayout()
 }
+
+// SetSize is the size View draws at.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = max(width, 0), max(height, 0)
+	p.relayout()
+}
+
+// SetStale dims the verdict and the rows: they are the last good listing's.
+func (p *Pane) SetStale(stale bool) {
+	p.stale = stale
+	p.table.SetDim(stale)
+}
+
+// relayout wraps the head to the width and gives the table the rest.
+func (p *Pane) relayout() {
+	p.head = p.lines
+	// Wrap the two sentences when that still leaves the table half the pane:
+	// their ends ("it only blocks suspend") are the point.
+	if wrapped := wrapLines(p.lines, p.width); len(wrapped) <= p.height/2 {
+		p.head = wrapped
+	}
+	p.table.SetHeight(max(p.height-len(p.head), 0))
+}
+
+// Height is the wrapped head, then a row per machine with the table's
+// header and position line.
+func (p *Pane) Height(width int) int {
+	return len(wrapLines(p.lines, width)) + max(p.table.Len(), 1) + 2
+}
+
+// Keys: none beyond moving the cursor, which the help lists.
+func (p *Pane) Keys() []key.Binding { return nil }
 
 // Update moves the table cursor.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
@@ -72,29 +114,25 @@ func (p *Pane) Animating() bool { return false }
 // Capturing is always false: the pane takes no text input.
 func (p *Pane) Capturing() bool { return false }
 
-// View renders exactly width×height cells: the verdict, the cost, the table.
-func (p *Pane) View(width, height int, focused bool, now time.Time) string {
+// View renders exactly the SetSize width×height cells: the verdict, the
+// cost, the table.
+func (p *Pane) View(focused bool, now time.Time) string {
+	width, height := p.width, p.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), width, height)
 	}
-	head := []string{
-		p.theme.Level(p.verdict.Level).Render() + " " + cell.Sanitize(p.verdict.Line),
-		p.cost,
+	head := strings.Join(p.head, "\n")
+	if p.stale {
+		head = pane.Dim(p.theme, cell.Block(head, width, min(len(p.head), height)))
 	}
-	// Wrap the two sentences when that still leaves the table half the pane:
-	// their ends ("it only blocks suspend") are the point.
-	if wrapped := wrapLines(head, width); len(wrapped) <= height/2 {
-		head = wrapped
-	}
-	rest := height - len(head)
+	rest := height - len(p.head)
 	if rest <= 0 {
-		return cell.Block(strings.Join(head, "\n"), width, height)
+		return cell.Block(head, width, height)
 	}
-	p.table.SetHeight(rest)
-	return cell.Block(strings.Join(head, "\n"), width, len(head)) + "\n" + p.table.View(width, rest)
+	return cell.Block(head, width, len(p.head)) + "\n" + p.table.View(width, rest)
 }
 
 // wrapLines wraps each line to width, continuation lines indented by two.

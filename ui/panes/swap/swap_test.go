@@ -90,7 +90,7 @@ func TestSwapPane(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPane(theme.New(true))
 			p.SetData(build(c.specs), t0)
-			out := ansi.Strip(p.View(160, 48, true, t0))
+			out := ansi.Strip(uitest.View(p, 160, 48, true, t0))
 			uitest.AssertMentions(t, out, c.want, c.notWant)
 		})
 	}
@@ -127,10 +127,10 @@ func TestSwapViewIsExactAtEverySize(t *testing.T) {
 			}
 			for _, sz := range uitest.Sizes {
 				for _, focused := range []bool{false, true} {
-					uitest.AssertSize(t, p.View(sz[0], sz[1], focused, t0), sz[0], sz[1])
+					uitest.AssertSize(t, uitest.View(p, sz[0], sz[1], focused, t0), sz[0], sz[1])
 				}
 			}
-			if out := p.View(0, 3, true, t0); out != "" {
+			if out := uitest.View(p, 0, 3, true, t0); out != "" {
 				t.Errorf("%s: zero width gave %q", name, out)
 			}
 		}
@@ -143,14 +143,14 @@ func TestSwapLevelLooks(t *testing.T) {
 		th := theme.New(false)
 		p := newPane(th)
 		p.SetData(build(fleet(2, nil)), t0)
-		if out := p.View(160, 20, false, t0); !strings.Contains(out, th.Level(diagnose.Warn).Render()) {
+		if out := uitest.View(p, 160, 20, false, t0); !strings.Contains(out, th.Level(diagnose.Warn).Render()) {
 			t.Error("verdict not drawn in the warn look")
 		}
 	})
 	t.Run("NO_COLOR", func(t *testing.T) {
 		p := newPane(theme.New(true))
 		p.SetData(build(fleet(2, func(i int, s *spec) { s.ooms = 1 })), t0)
-		out := p.View(160, 20, false, t0)
+		out := uitest.View(p, 160, 20, false, t0)
 		if !strings.HasPrefix(ansi.Strip(out), "! warn ") {
 			t.Errorf("level glyph and word lost: %q", strings.SplitN(ansi.Strip(out), "\n", 2)[0])
 		}
@@ -174,7 +174,7 @@ func TestSwapFitsEightyColumns(t *testing.T) {
 			s.probe, s.ooms = "", 1
 		}
 	})), t0)
-	out := ansi.Strip(p.View(78, 22, true, t0))
+	out := ansi.Strip(uitest.View(p, 78, 22, true, t0))
 	flat := strings.Join(strings.Fields(out), " ")
 	if want := "0 kB in use now but 1 OOM kill: check memory before removing it"; !strings.Contains(flat, want) {
 		t.Errorf("verdict lost its end %q:\n%s", want, out)

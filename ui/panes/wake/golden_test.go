@@ -33,7 +33,7 @@ func (m *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.p.Update(msg)
 }
 
-func (m *host) View() string { return m.p.View(m.w, m.h, true, t0) }
+func (m *host) View() string { return uitest.View(m.p, m.w, m.h, true, t0) }
 
 // frameAfter drives the pane in an 80×24 terminal: keys, each after the
 // output shows its marker, then the final frame once it shows last.

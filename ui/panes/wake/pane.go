@@ -94,10 +94,18 @@ type Pane struct {
 	notice    string
 
 	offset int // first line shown in the scrollable views
-	page   int // lines on screen at the last SetSize
+	page   int // lines a page moves, from the size
+
+	width, height int
 }
 
-var _ pane.Pane = (*Pane)(nil)
+var _ pane.Overlay = (*Pane)(nil)
+
+// ID is the wake test's ID.
+const ID pane.ID = "wake"
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
 
 // New builds the pane for one app.
 func New(pctx pane.Context, opts Options) *Pane {
@@ -136,8 +144,17 @@ func (p *Pane) SavedPath() string { return p.savedPath }
 // so the targets shown are exactly the ones the confirmation names.
 func (p *Pane) SetData(*snapshot.App, time.Time) {}
 
-// SetSize remembers the body height, for paging.
-func (p *Pane) SetSize(_, height int) { p.page = max(height-1, 1) }
+// SetSize is the size View draws at.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = max(width, 0), max(height, 0)
+	p.page = max(height-1, 1)
+}
+
+// SetStale changes nothing: the test reads the machines itself.
+func (p *Pane) SetStale(bool) {}
+
+// Height: the wake test is an overlay and takes the body it is given.
+func (p *Pane) Height(int) int { return p.height }
 
 // Animating is true while a run is in progress.
 func (p *Pane) Animating() bool { return p.stage == StageRunning || p.stage == StageAborting }

@@ -1,6 +1,7 @@
 package wake
 
 import (
+	"github.com/flywake/flywake/ui/uitest"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-func plainView(p *Pane, w, h int) string { return ansi.Strip(p.View(w, h, true, t0)) }
+func plainView(p *Pane, w, h int) string { return ansi.Strip(uitest.View(p, w, h, true, t0)) }
 
 func TestStages(t *testing.T) {
 	tests := []struct {

@@ -152,8 +152,9 @@ func (p *Pane) toggleCompare() {
 	p.offset = 0
 }
 
-// scroll moves the scrollable views; View clamps the offset.
+// scroll moves the scrollable views, up to the last line.
 func (p *Pane) scroll(msg tea.KeyMsg) {
+	defer func() { p.offset = min(p.offset, p.lastOffset()) }()
 	switch {
 	case key.Matches(msg, p.keys.Down):
 		p.offset++

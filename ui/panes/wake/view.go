@@ -4,34 +4,52 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/pane"
 )
 
-// View draws the current stage in exactly width×height cells.
-func (p *Pane) View(width, height int, _ bool, _ time.Time) string {
-	if width <= 0 || height <= 0 {
+// View draws the current stage in exactly the SetSize width×height cells.
+func (p *Pane) View(_ bool, _ time.Time) string {
+	if p.width <= 0 || p.height <= 0 {
 		return ""
 	}
-	var lines []string
-	var hint string
-	scrolls := false
+	lines, hint, scrolls := p.frame()
+	return p.compose(lines, hint, scrolls, p.width, p.height)
+}
+
+// frame is the current stage's body lines and key hint, and whether the
+// body scrolls.
+func (p *Pane) frame() (lines []string, hint string, scrolls bool) {
+	width, height := p.width, p.height
+	hint = p.hints(p.keyPairs()...)
 	switch p.stage {
 	case StageReadOnly:
-		lines, hint = p.readOnlyLines(width), p.hints("esc", "close")
+		lines = p.readOnlyLines(width)
 	case StageClosed, StageSetup:
-		lines, hint, scrolls = p.setupLines(width), p.setupHint(), true
+		lines, scrolls = p.setupLines(width), true
 	case StageConfirm:
-		lines, hint = p.confirmLines(width), p.hints("y", "start the test", "any other key", "back")
+		lines = p.confirmLines(width)
 	case StageRunning:
-		lines, hint = p.liveLines(width, height-p.footerLines()), p.hints("esc", "abort")
+		lines = p.liveLines(width, height-p.footerLines())
+		hint = p.hints("esc", "abort") // ctrl+c is the footer's: it is the way out past the pane
 	case StageAborting:
 		lines, hint = p.liveLines(width, height-p.footerLines()), p.theme.Dim.Render("aborting…")
 	case StageDone:
-		lines, hint, scrolls = p.resultLines(width), p.doneHint(), true
+		lines, scrolls = p.resultLines(width), true
 	}
-	return p.compose(lines, hint, scrolls, width, height)
+	return lines, hint, scrolls
+}
+
+// lastOffset is the greatest scroll offset of the current view.
+func (p *Pane) lastOffset() int {
+	lines, _, scrolls := p.frame()
+	if !scrolls {
+		return 0
+	}
+	return max(len(lines)-max(p.height-p.footerLines(), 0), 0)
 }
 
 // footerLines are the notice (when set) and the key hint.
@@ -52,14 +70,12 @@ func (p *Pane) compose(lines []string, hint string, scrolls bool, width, height 
 	bodyH := max(height-len(foot), 0)
 	if scrolls && len(lines) > bodyH {
 		last := max(len(lines)-bodyH, 0)
-		p.offset = min(p.offset, last) // View clamps so paging past the end stops there
-		lines = lines[p.offset:]
-		if p.offset < last && bodyH > 0 {
+		offset := min(p.offset, last) // Update clamps too; a resize may leave it past the end
+		lines = lines[offset:]
+		if offset < last && bodyH > 0 {
 			lines = append(lines[:bodyH-1:bodyH-1], p.theme.Dim.Render(
-				"↓ "+itoa(last-p.offset)+" more lines (↑/↓ scroll)"))
+				"↓ "+itoa(last-offset)+" more lines (↑/↓ scroll)"))
 		}
-	} else if scrolls {
-		p.offset = 0
 	}
 	if len(lines) > bodyH {
 		lines = lines[:bodyH]
@@ -79,20 +95,46 @@ func (p *Pane) hints(pairs ...string) string {
 	return strings.Join(parts, p.theme.Help.ShortSeparator.Render(" · "))
 }
 
-func (p *Pane) setupHint() string {
-	return p.hints("enter", "start", "←/→", "mode", "+/-", "requests", "r", "re-read", "esc", "close")
+// keyPairs are the keys that act at the current stage, as key/description
+// pairs: the pane's own hint line and the footer (Keys) both show them.
+func (p *Pane) keyPairs() []string {
+	switch p.stage {
+	case StageReadOnly:
+		return []string{"esc", "close"}
+	case StageClosed, StageSetup:
+		return []string{"enter", "start", "←/→", "mode", "+/-", "requests", "r", "re-read", "esc", "close"}
+	case StageConfirm:
+		return []string{"y", "start the test", "any other key", "back"}
+	case StageRunning:
+		return []string{"esc", "abort", "ctrl+c", "quit now, leaving machines as they are"}
+	case StageDone:
+		pairs := []string{"enter", "new test"}
+		if p.previous != nil {
+			if p.compare {
+				pairs = append(pairs, "v", "hide previous")
+			} else {
+				pairs = append(pairs, "v", "beside previous")
+			}
+		}
+		return append(pairs, "↑/↓", "scroll", "esc", "close")
+	}
+	return nil
 }
 
-func (p *Pane) doneHint() string {
-	pairs := []string{"enter", "new test"}
-	if p.previous != nil {
-		if p.compare {
-			pairs = append(pairs, "v", "hide previous")
-		} else {
-			pairs = append(pairs, "v", "beside previous")
-		}
+// Keys are the stage's keys for the footer.
+func (p *Pane) Keys() []key.Binding {
+	pairs := p.keyPairs()
+	if p.stage == StageAborting {
+		pairs = []string{"ctrl+c", "quit now, leaving machines as they are"}
 	}
-	return p.hints(append(pairs, "↑/↓", "scroll", "esc", "close")...)
+	out := make([]key.Binding, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i] == "esc" && p.CanClose() {
+			continue // closing is the root's: its footer names esc
+		}
+		out = append(out, pane.Hint(pairs[i], pairs[i+1]))
+	}
+	return out
 }
 
 func (p *Pane) readOnlyLines(width int) []string {

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
 
@@ -15,15 +16,20 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(m.startFetching()...)
 }
 
+// startFetching is the first listing, every feed, the clock and whatever
+// the panes were built with (the project files).
 func (m *Model) startFetching() []tea.Cmd {
-	return []tea.Cmd{m.listCmd(), m.logsCmd(), m.metricsCmd(), m.clockCmd()}
+	cmds := append([]tea.Cmd{m.listCmd(), m.clockCmd()}, m.feedCmds()...)
+	cmds = append(cmds, m.pending...)
+	m.pending = nil
+	return cmds
 }
 
 // Update routes one message. It never blocks: I/O runs in the commands.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm := next.(Model)
-	nm.resize() // the banner or the switcher may have changed the body's size
+	nm.relayout() // data, the banner, a prompt or a key may have changed what each pane needs
 	return nm, cmd
 }
 
@@ -31,10 +37,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.resize()
 		return m, nil
 	case tea.KeyMsg:
 		return m.updateKey(msg)
+	case pane.Msg:
+		return m.deliver(msg)
 	case clockMsg:
 		m.ticking = false
 		if m.fatal == nil {
@@ -43,35 +50,54 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case machinesMsg:
 		return m, tea.Batch(m.onMachines(msg)...)
+	case listPollMsg:
+		return m, m.onListPoll(msg)
 	case waitMsg:
 		return m, m.onWait(msg)
-	case logsMsg:
-		return m, m.onLogs(msg)
 	case probeMsg:
 		return m, tea.Batch(m.onProbe(msg)...)
-	case metricsMsg:
-		return m, m.onMetrics(msg)
+	case feedMsg:
+		return m, m.onFeed(msg)
+	case feedPollMsg:
+		return m, m.onFeedPoll(msg)
 	case appsMsg:
 		if msg.gen == m.gen && m.switcher != nil {
 			m.switcher.setApps(msg.apps, msg.err)
 		}
 		return m, nil
-	case pollMsg:
-		return m, m.onPoll(msg)
-	case machines.ActionRequest:
-		return m.onActionRequest(msg)
 	case actionMsg:
 		return m, m.onAction(msg)
 	case noticeMsg:
 		m.onNoticeTimer(msg)
 		return m, nil
 	}
-	// Anything else (a pane's own messages) goes to every pane.
-	var cmds []tea.Cmd
-	for _, p := range m.allPanes() {
-		cmds = append(cmds, p.Update(msg))
+	return m, nil // nobody's: a message no pane asked for reaches no pane
+}
+
+// deliver hands an addressed message to its pane only, unless it is a
+// request to the root (a machine action the machines pane asks for).
+func (m Model) deliver(msg pane.Msg) (tea.Model, tea.Cmd) {
+	if msg.Gen != m.gen {
+		return m, nil // for the panes of an app no longer shown
 	}
-	return m, tea.Batch(cmds...)
+	if r, ok := msg.Msg.(machines.ActionRequest); ok && msg.To == machines.ID {
+		return m.onActionRequest(r)
+	}
+	p := m.paneByID(msg.To)
+	if p == nil {
+		return m, nil
+	}
+	return m, m.updatePane(p, msg.Msg)
+}
+
+// updatePane gives p a message; the command it returns answers to p.
+func (m *Model) updatePane(p pane.Pane, msg tea.Msg) tea.Cmd {
+	return m.addressed(p.ID(), p.Update(msg))
+}
+
+// addressed wraps cmd so its reply comes back to pane id of this generation.
+func (m *Model) addressed(id pane.ID, cmd tea.Cmd) tea.Cmd {
+	return pane.Address(id, m.gen, cmd)
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
@@ -79,8 +105,8 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
-// updateKey routes a key: the y/N prompt, the switcher and typing panes first, then global keys,
-// then the focused pane.
+// updateKey routes a key: the y/N prompt, the switcher and typing panes
+// first, then global keys, then the focused pane.
 func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	if msg.Type == tea.KeyCtrlC {
@@ -107,12 +133,15 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.overlay != nil {
+	if m.open != nil {
 		return m.updateOverlayKey(msg)
 	}
 	focused := m.panes[m.focus]
 	if focused.Capturing() {
-		return m, focused.Update(msg)
+		return m, m.updatePane(focused, msg)
+	}
+	if o, ok := m.overlayFor(msg); ok {
+		return m, m.openOverlay(o)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -123,18 +152,15 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.focus = (m.focus + 1) % len(m.panes)
 	case key.Matches(msg, k.PrevPane):
 		m.focus = (m.focus + len(m.panes) - 1) % len(m.panes)
+	case key.Matches(msg, k.Zoom) && m.canZoom():
+		m.zoom = !m.zoom
 	case key.Matches(msg, k.Command):
 		m.switcher = newSwitcher()
 		return m, m.appsCmd()
-	case key.Matches(msg, k.Checklist):
-		m.openOverlay(m.checklist)
-	case key.Matches(msg, k.WakeTest): // disabled in read-only mode
-		m.openOverlay(m.wake)
-		return m, m.wake.Open()
 	case key.Matches(msg, k.Refresh):
-		return m, tea.Batch(m.listCmd(), m.logsCmd())
+		return m, tea.Batch(append(m.feedCmds(), m.listCmd())...)
 	default:
-		return m, focused.Update(msg)
+		return m, m.updatePane(focused, msg)
 	}
 	return m, nil
 }

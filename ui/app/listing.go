@@ -10,9 +10,11 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
-// Every command here captures what it needs by value and runs under the
-// generation's context with its own deadline, so quitting or switching apps
-// ends it promptly and its reply can be matched to its request.
+// The machines listing and what it drives: wait long-polls for machines in
+// transition and exec probes on started ones. Every command here captures
+// what it needs by value and runs under the generation's context with its
+// own deadline, so quitting or switching apps ends it promptly and its reply
+// can be matched to its request.
 
 func (m *Model) nextReq() req {
 	m.seq++
@@ -29,42 +31,13 @@ func (m *Model) listCmd() tea.Cmd {
 		return nil
 	}
 	m.fetch.listing = true
-	delete(m.fetch.timers, pollMachines) // the reply arms the next timer
+	m.fetch.listTimer = 0 // the reply arms the next timer
 	r, ctx, src, app := m.nextReq(), m.genCtx, m.cfg.Source, m.app.Name
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, listTimeout)
 		defer cancel()
 		l, err := src.Machines(ctx, app)
 		return machinesMsg{req: r, listing: l, err: err}
-	}
-}
-
-// logsCmd pages the logs forward from the last token.
-func (m *Model) logsCmd() tea.Cmd {
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil || m.fetch.logsBusy {
-		return nil
-	}
-	m.fetch.logsBusy = true
-	r, ctx, src, app, token := m.nextReq(), m.genCtx, m.cfg.Source, m.app.Name, m.fetch.logsToken
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, logsTimeout)
-		defer cancel()
-		lines, next, err := src.Logs(ctx, app, token)
-		return logsMsg{req: r, lines: lines, token: next, err: err}
-	}
-}
-
-// metricsCmd queries the edge and origin response counts.
-func (m *Model) metricsCmd() tea.Cmd {
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil || m.fetch.metricsBusy {
-		return nil
-	}
-	m.fetch.metricsBusy = true
-	r, ctx, src, app := m.nextReq(), m.genCtx, m.cfg.Source, m.app.Name
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, metricTimeout)
-		defer cancel()
-		return metricsMsg{req: r, metrics: src.EdgeOrigin(ctx, app)}
 	}
 }
 
@@ -165,12 +138,20 @@ func (m *Model) appsCmd() tea.Cmd {
 	}
 }
 
-// pollAfter arms the refresh timer of kind; an older timer of that kind is
-// ignored when it fires.
-func (m *Model) pollAfter(kind pollKind, d time.Duration) tea.Cmd {
+// listAfter arms the listing's refresh timer; an older one is ignored
+// when it fires.
+func (m *Model) listAfter(d time.Duration) tea.Cmd {
 	r := m.nextReq()
-	m.fetch.timers[kind] = r.id
-	return tea.Tick(d, func(time.Time) tea.Msg { return pollMsg{req: r, kind: kind} })
+	m.fetch.listTimer = r.id
+	return tea.Tick(d, func(time.Time) tea.Msg { return listPollMsg{req: r} })
+}
+
+// onListPoll lists again when the listing's current timer fired.
+func (m *Model) onListPoll(msg listPollMsg) tea.Cmd {
+	if msg.gen != m.gen || m.fetch.listTimer != msg.id || m.fatal != nil {
+		return nil
+	}
+	return m.listCmd()
 }
 
 // clockCmd is the 1 s tick; only one runs at a time.
@@ -180,4 +161,71 @@ func (m *Model) clockCmd() tea.Cmd {
 	}
 	m.ticking = true
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg{at: t} })
+}
+
+// Each reply handler drops replies from another app generation, applies
+// the data, hands it to the panes and arms what comes next.
+
+func (m *Model) onMachines(msg machinesMsg) []tea.Cmd {
+	if msg.gen != m.gen || msg.id < m.fetch.listApplied {
+		return nil
+	}
+	m.fetch.listing = false
+	m.fetch.listApplied = msg.id
+	if msg.err != nil {
+		if isFatal(msg.err) {
+			m.fatal = msg.err
+			return nil
+		}
+		delay := m.fail.next()
+		m.fail = failure{err: msg.err, delay: delay, retryAt: m.wall().Add(delay)}
+		m.setStale(true)
+		m.fetch.relist = false
+		return []tea.Cmd{m.listAfter(delay)}
+	}
+	m.fail = failure{}
+	m.setStale(false)
+	m.app.ApplyListing(msg.listing, m.now())
+	m.setData()
+	var cmds []tea.Cmd
+	if m.fetch.relist {
+		m.fetch.relist = false
+		cmds = append(cmds, m.listCmd())
+	} else {
+		cmds = append(cmds, m.listAfter(m.listInterval()))
+	}
+	cmds = append(cmds, m.waitCmds()...)
+	return append(cmds, m.probeCmds()...)
+}
+
+// listInterval adapts to what the machines are doing.
+func (m *Model) listInterval() time.Duration {
+	if m.app.Transitioning() {
+		return listFast
+	}
+	return listSteady
+}
+
+func (m *Model) onWait(msg waitMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return nil
+	}
+	delete(m.fetch.waits, msg.machine)
+	m.fetch.waitEnded[msg.machine] = m.wall()
+	if m.ctx.Err() != nil {
+		return nil // quitting
+	}
+	// Reached, timed out or failed: the listing says what the machine is now.
+	// (waitCooldown keeps a wait that fails at once from spinning.)
+	return m.listCmd()
+}
+
+func (m *Model) onProbe(msg probeMsg) []tea.Cmd {
+	if msg.gen != m.gen {
+		return nil
+	}
+	delete(m.fetch.probes, probeKey(msg.probe))
+	m.app.ApplyProbe(msg.probe, msg.result, m.now())
+	m.setData()
+	return m.probeCmds()
 }

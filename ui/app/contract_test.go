@@ -1,0 +1,299 @@
+package app
+
+import (
+	"fmt"
+	"hash/fnv"
+	"io"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
+)
+
+// The root–pane contract, checked over every registered pane and overlay,
+// so a pane added later is covered without touching these tests.
+
+// spy stands in for a registered pane: it records what reaches it and
+// answers "ping" with a command whose reply is "pong".
+type spy struct {
+	pane.Pane
+	got *[]string
+}
+
+type ping struct{}
+type pong struct{ from pane.ID }
+
+func (s spy) Update(msg tea.Msg) tea.Cmd {
+	*s.got = append(*s.got, fmt.Sprintf("%s:%T", s.ID(), msg))
+	if _, ok := msg.(ping); ok {
+		id := s.ID()
+		// A batch of two: each reply must come back addressed.
+		return tea.Batch(func() tea.Msg { return pong{id} }, func() tea.Msg { return pong{id} })
+	}
+	return nil
+}
+
+// spied replaces every tile and overlay of m by a spy around it.
+func spied(m Model) (Model, *[]string) {
+	got := &[]string{}
+	for i, p := range m.panes {
+		m.panes[i] = spy{p, got}
+	}
+	for i, o := range m.overlays {
+		m.overlays[i].pane = spyOverlay{spy{o.pane, got}, o.pane}
+	}
+	return m, got
+}
+
+type spyOverlay struct {
+	spy
+	o pane.Overlay
+}
+
+func (s spyOverlay) Open() tea.Cmd  { return s.o.Open() }
+func (s spyOverlay) CanClose() bool { return s.o.CanClose() }
+
+// run executes cmd as the runtime would, batches included, and returns
+// the messages it produced.
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, run(c)...)
+		}
+		return out
+	case nil:
+		return nil
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+func TestAddressedMessagesReachOnlyTheirPane(t *testing.T) {
+	m, got := spied(offline(t, false))
+	all := m.allPanes()
+	if len(all) < 2 {
+		t.Fatalf("%d panes registered", len(all))
+	}
+	for _, target := range all {
+		id := target.ID()
+		*got = nil
+		next, cmd := m.Update(pane.Msg{To: id, Gen: m.gen, Msg: ping{}})
+		m = next.(Model)
+		if want := []string{string(id) + ":app.ping"}; !reflect.DeepEqual(*got, want) {
+			t.Errorf("ping to %s reached %v, want only %v", id, *got, want)
+		}
+		// The pane's replies come back addressed to it, and only it sees them.
+		replies := run(cmd)
+		if len(replies) != 2 {
+			t.Fatalf("ping to %s: %d replies, want 2 (%v)", id, len(replies), replies)
+		}
+		*got = nil
+		for _, r := range replies {
+			pm, ok := r.(pane.Msg)
+			if !ok || pm.To != id || pm.Gen != m.gen || pm.Msg != (pong{id}) {
+				t.Fatalf("reply of %s is %#v, want pong addressed to it", id, r)
+			}
+			m = send(m, r)
+		}
+		if want := []string{string(id) + ":app.pong", string(id) + ":app.pong"}; !reflect.DeepEqual(*got, want) {
+			t.Errorf("replies of %s reached %v, want %v", id, *got, want)
+		}
+	}
+
+	// A message for the previous app's panes, and one nobody asked for,
+	// reach no pane.
+	*got = nil
+	m = send(m, pane.Msg{To: all[0].ID(), Gen: m.gen - 1, Msg: ping{}})
+	m = send(m, ping{})
+	_ = send(m, pane.Msg{To: "no-such-pane", Gen: m.gen, Msg: ping{}})
+	if len(*got) != 0 {
+		t.Errorf("stale or unaddressed messages reached %v", *got)
+	}
+}
+
+func TestAddressWrapsBatchesAndSequences(t *testing.T) {
+	a := func() tea.Msg { return ping{} }
+	for name, cmd := range map[string]tea.Cmd{
+		"batch":    tea.Batch(a, a),
+		"sequence": tea.Sequence(a, a),
+	} {
+		msg := pane.Address("x", 7, cmd)()
+		v := reflect.ValueOf(msg)
+		if v.Kind() != reflect.Slice || v.Len() != 2 {
+			t.Fatalf("%s: %T is not a list of two commands", name, msg)
+		}
+		for i := range v.Len() {
+			inner := v.Index(i).Interface().(tea.Cmd)()
+			if inner != (pane.Msg{To: "x", Gen: 7, Msg: ping{}}) {
+				t.Errorf("%s: command %d answers %#v", name, i, inner)
+			}
+		}
+	}
+	if msg := pane.Address("x", 7, tea.Quit)(); msg != (tea.QuitMsg{}) {
+		t.Errorf("tea.Quit became %#v: the runtime's own messages must pass unwrapped", msg)
+	}
+}
+
+// fingerprint hashes everything reachable from v (unexported fields,
+// pointers, maps, slices), except the shared theme and renderer, whose
+// caches may legitimately fill on a first render, and funcs and channels.
+func fingerprint(v any) uint64 {
+	h := fnv.New64a()
+	seen := map[uintptr]bool{}
+	walk(h, reflect.ValueOf(v), seen, 0)
+	return h.Sum64()
+}
+
+var skipTypes = map[reflect.Type]bool{
+	reflect.TypeOf(&theme.Theme{}):       true,
+	reflect.TypeOf(&lipgloss.Renderer{}): true,
+}
+
+func walk(w io.Writer, v reflect.Value, seen map[uintptr]bool, depth int) {
+	if !v.IsValid() || depth > 64 {
+		return
+	}
+	if skipTypes[v.Type()] {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			fmt.Fprint(w, "nil")
+			return
+		}
+		if seen[v.Pointer()] {
+			return
+		}
+		seen[v.Pointer()] = true
+		walk(w, v.Elem(), seen, depth+1)
+	case reflect.Interface:
+		if v.IsNil() {
+			fmt.Fprint(w, "nil")
+			return
+		}
+		fmt.Fprint(w, v.Elem().Type().String())
+		walk(w, v.Elem(), seen, depth+1)
+	case reflect.Struct:
+		if v.Type().PkgPath() == "context" || v.Type().PkgPath() == "sync" || strings.HasPrefix(v.Type().PkgPath(), "sync/") {
+			return
+		}
+		for i := range v.NumField() {
+			fmt.Fprint(w, v.Type().Field(i).Name, "=")
+			walk(w, v.Field(i), seen, depth+1)
+		}
+	case reflect.Slice, reflect.Array:
+		fmt.Fprint(w, v.Len(), "[")
+		for i := range v.Len() {
+			walk(w, v.Index(i), seen, depth+1)
+		}
+	case reflect.Map:
+		keys := v.MapKeys()
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			var b strings.Builder
+			walk(&b, k, map[uintptr]bool{}, depth+1)
+			b.WriteString(":")
+			walk(&b, v.MapIndex(k), map[uintptr]bool{}, depth+1)
+			parts = append(parts, b.String())
+		}
+		sort.Strings(parts)
+		fmt.Fprint(w, parts)
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+	default:
+		fmt.Fprint(w, v.String(), ";", fmtValue(v))
+	}
+}
+
+func fmtValue(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Bool:
+		return fmt.Sprint(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fmt.Sprint(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return fmt.Sprint(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		return fmt.Sprint(v.Float())
+	case reflect.String:
+		return v.String()
+	}
+	return v.Kind().String()
+}
+
+// TestViewIsPure draws every registered pane and overlay, in several
+// states (scrolled, drilled in, expanded) and sizes, and checks View
+// changed nothing: the pane's whole state hashes the same before and after,
+// and a second View draws the same frame.
+func TestViewIsPure(t *testing.T) {
+	fx := newFixture(10, t0)
+	m := fedRoot(t, fx, quietClient(t), false, 160, 48)
+	steps := []tea.KeyMsg{uitest.Key("down"), uitest.Key("down"), uitest.Key("enter"), uitest.Key("pgdown"), uitest.Key("end")}
+	for _, p := range m.allPanes() {
+		for _, sz := range [][2]int{{78, 20}, {158, 12}, {40, 6}} {
+			p.SetSize(sz[0], sz[1])
+			for i := 0; i <= len(steps); i++ {
+				for _, focused := range []bool{true, false} {
+					before := fingerprint(p)
+					first := p.View(focused, t0)
+					if after := fingerprint(p); after != before {
+						t.Errorf("%s at %dx%d after %d keys: View(focused=%v) changed the pane's state", p.ID(), sz[0], sz[1], i, focused)
+					}
+					if second := p.View(focused, t0); second != first {
+						t.Errorf("%s at %dx%d after %d keys: a second View drew another frame", p.ID(), sz[0], sz[1], i)
+					}
+					uitest.AssertSize(t, first, sz[0], sz[1])
+				}
+				if i < len(steps) && !p.Capturing() {
+					p.Update(steps[i])
+				}
+			}
+			p.Update(uitest.Key("esc"))
+		}
+	}
+}
+
+var faint = regexp.MustCompile(`\x1b\[(?:[0-9]+;)*2(?:;[0-9]+)*m`)
+
+// TestEveryPaneDimsStaleData: with the API down, every tile and overlay
+// draws its last good data dimmed, not as fresh.
+func TestEveryPaneDimsStaleData(t *testing.T) {
+	pinColour(t)
+	fx := newFixture(10, t0)
+	// Without colour, faint (SGR 2) is the one mark of dimmed text.
+	m := fedRoot(t, fx, quietClient(t), true, 160, 48)
+	fresh := map[pane.ID]string{}
+	for _, p := range m.allPanes() {
+		fresh[p.ID()] = p.View(false, t0)
+	}
+	m.setStale(true)
+	for _, p := range m.allPanes() {
+		if p.ID() == "wake" {
+			continue // it shows no platform data: it reads the machines itself when it runs
+		}
+		stale := p.View(false, t0)
+		if stale == fresh[p.ID()] {
+			t.Errorf("%s draws stale data exactly as fresh", p.ID())
+		}
+		for i, l := range strings.Split(stale, "\n") {
+			if strings.TrimSpace(ansi.Strip(l)) != "" && !faint.MatchString(l) {
+				t.Errorf("%s line %d is not dimmed: %q", p.ID(), i, l)
+				break
+			}
+		}
+	}
+}

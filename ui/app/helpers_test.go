@@ -1,0 +1,42 @@
+package app
+
+import (
+	"testing"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/panes/machines"
+)
+
+// machinesOf is the root's machines pane.
+func machinesOf(m Model) *machines.Model { return m.paneByID(machines.ID).(*machines.Model) }
+
+// feedReply is what a fetch of the named feed would answer, applying apply.
+func feedReply(tb testing.TB, m Model, name, cursor string, apply func(*snapshot.App)) feedMsg {
+	tb.Helper()
+	for i, f := range m.feeds {
+		if f.Name == name {
+			return feedMsg{req: req{gen: m.gen, id: m.seq + 1}, feed: i, res: watch.Result{Apply: apply, Cursor: cursor}}
+		}
+	}
+	tb.Fatalf("no feed %q registered", name)
+	return feedMsg{}
+}
+
+// logsReply and metricsReply answer the logs and edge/origin feeds.
+func logsReply(tb testing.TB, m Model, fx fixtureData) feedMsg {
+	return feedReply(tb, m, "logs", "1", func(a *snapshot.App) { a.ApplyLogs(fx.logs) })
+}
+
+func metricsReply(tb testing.TB, m Model, fx fixtureData) feedMsg {
+	return feedReply(tb, m, "metrics", "", func(a *snapshot.App) { a.ApplyEdgeOrigin(fx.metrics) })
+}
+
+// openOverlay is the root's open overlay's ID, "" when none is open.
+func openOverlay(m Model) pane.ID {
+	if m.open == nil {
+		return ""
+	}
+	return m.open.ID()
+}

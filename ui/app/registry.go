@@ -1,0 +1,37 @@
+package app
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/panes/bytecode"
+	"github.com/flywake/flywake/ui/panes/coldstart"
+	"github.com/flywake/flywake/ui/panes/machines"
+	"github.com/flywake/flywake/ui/panes/swap"
+)
+
+// buildPanes is the registry of the dashboard's tiles: adding a pane is
+// one line here. The order is the tab order and the tiling's: the first
+// pane spans the top, the others share the rows below (see layout.go).
+func buildPanes(ctx pane.Context) []pane.Pane {
+	return []pane.Pane{
+		machines.New(ctx),
+		coldstart.New(ctx),
+		swap.New(ctx),
+		bytecode.New(ctx),
+	}
+}
+
+// overlay is a pane that opens over the tiles with its key.
+type overlay struct {
+	key  key.Binding
+	pane pane.Overlay
+}
+
+// buildOverlays is the registry of the overlays and the keys that open them.
+func (m *Model) buildOverlays(ctx pane.Context) []overlay {
+	return []overlay{
+		{m.keys.Checklist, m.buildChecklist(ctx)},
+		{m.keys.WakeTest, m.buildWake(ctx)}, // the key is off in read-only mode
+	}
+}

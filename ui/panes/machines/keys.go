@@ -1,0 +1,35 @@
+package machines
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+)
+
+// Keys are the bindings that act in the pane now: the filter's while it is
+// typed, the drill-down's while it is open, the table's otherwise.
+func (m *Model) Keys() []key.Binding {
+	k := *m.ctx.Keys
+	switch {
+	case m.filtering:
+		return []key.Binding{pane.Hint("enter", "keep filter"), pane.Relabel(k.Back, "", "clear filter"), pane.Arrows(&k, "move")}
+	case m.detail != nil:
+		return append([]key.Binding{pane.Relabel(k.Back, "", "back"), pane.Arrows(&k, "scroll")}, m.actionKeys(k)...)
+	}
+	out := []key.Binding{k.Filter, pane.Relabel(k.Enter, "", "drill in")}
+	if m.table.Filter() != "" {
+		out = append(out, pane.Relabel(k.Back, "", "clear filter"))
+	}
+	return append(out, m.actionKeys(k)...)
+}
+
+// actionKeys is one hint for s/S/Z, or none when they are off.
+func (m *Model) actionKeys(k keys.KeyMap) []key.Binding {
+	if m.ctx.ReadOnly || k.IsReadOnly() || !k.Start.Enabled() || !k.Stop.Enabled() || !k.Suspend.Enabled() {
+		return nil
+	}
+	ks := append(append(append([]string{}, k.Start.Keys()...), k.Stop.Keys()...), k.Suspend.Keys()...)
+	help := k.Start.Help().Key + "/" + k.Stop.Help().Key + "/" + k.Suspend.Help().Key
+	return []key.Binding{key.NewBinding(key.WithKeys(ks...), key.WithHelp(help, "start/stop/suspend"))}
+}
