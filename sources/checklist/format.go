@@ -6,25 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 // count formats an integer with thousands separators: 5,707.
-func count(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func count(n int) string { return words.Thousands(n) }
 
 // countf rounds a metric count and formats it like count.
 func countf(f float64) string {
@@ -55,14 +42,6 @@ func dur(d time.Duration) string {
 		}
 		return fmt.Sprintf("%d min %d s", m, s)
 	}
-}
-
-// plural picks the singular or plural noun for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // andList joins words as "a", "a + b", "a, b + c".

@@ -1,6 +1,10 @@
 package checklist
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/flywake/flywake/sources/words"
+)
 
 // coldStartRule: how long from boot until the app answers a real request,
 // against the longest any client in front of it will wait.
@@ -19,8 +23,8 @@ func coldStartRule(e Evidence, opts Options) Item {
 	if cs.PerDay > 0 {
 		perDay = fmt.Sprintf(", %s a day", count(cs.PerDay))
 	}
-	b.note(cs.Source, "boot until serving: p50 %s, p95 %s, max %s over %s %s%s",
-		dur(cs.P50), dur(cs.P95), dur(cs.Max), count(cs.Boots), plural(cs.Boots, "boot", "boots"), perDay)
+	b.note(cs.Source, "boot until serving: p50 %s, p95 %s, max %s over %s%s",
+		dur(cs.P50), dur(cs.P95), dur(cs.Max), words.Count(cs.Boots, "boot", "boots"), perDay)
 	if cs.Dominant != "" {
 		kind := ""
 		if cs.DominantReleaseWork {

@@ -1,5 +1,7 @@
 package checklist
 
+import "github.com/flywake/flywake/sources/words"
+
 const crashFix = "Roll back to the previous release and read the first crash's log lines. Judge a deploy by the newest crash timestamp, not a crash count: the platform keeps only the newest 5 events per machine, so a count stops moving once the list is full."
 
 // crashLoopRule: the current release's crash-loop verdict.
@@ -35,7 +37,7 @@ func crashLoopRule(e Evidence) Item {
 		b.judge(Pass, c.Source, "%s", reason)
 	}
 	if c != nil && c.Machines > 0 {
-		b.note(c.Source, "%s %s judged", count(c.Machines), plural(c.Machines, "machine", "machines"))
+		b.note(c.Source, "%s judged", words.Count(c.Machines, "machine", "machines"))
 	}
 	b.fix(crashFix)
 	return b.done()

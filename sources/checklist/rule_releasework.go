@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/words"
 )
 
 const releaseWorkFix = "Run migrations once per release with `[deploy] release_command = \"python manage.py migrate --noinput\"` and collect static files in the image build; or guard them with a release gate keyed on FLY_IMAGE_REF (else FLY_MACHINE_VERSION) whose every uncertain path (no Redis, no image ref, timeout) falls back to \"prepare\": a wrong skip serves an unmigrated database, a wrong prepare only repeats a no-op migration."
@@ -78,7 +79,7 @@ func releaseWorkLogs(b *itemBuilder, l *ReleaseWorkLogs) {
 	if what == "" {
 		what = "release work"
 	}
-	releases := fmt.Sprintf("%s %s in %s", count(l.Releases), plural(l.Releases, "release", "releases"), window)
+	releases := fmt.Sprintf("%s in %s", words.Count(l.Releases, "release", "releases"), window)
 	switch {
 	case l.BootsWithWork > l.Releases && l.BootsWithWork == l.Boots:
 		b.judge(Fail, l.Source, "%s run on every boot: %s boots, %s", what, count(l.Boots), releases)

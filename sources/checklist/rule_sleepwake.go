@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // suspendMaxMemoryMB is the documented ceiling for suspendable machines.
@@ -130,8 +131,8 @@ func sleepSwap(b *itemBuilder, c sleepConfig, sw *SleepWake) {
 	slices.Sort(ids)
 	probed := max(sw.MachinesProbed, len(ids))
 	if used == 0 {
-		b.judge(Fail, c.swapSrc, "%s MB of swap configured, 0 kB used on %s %s probed: insurance against an event that never happened, and it blocks suspend",
-			count(c.swapMB), count(probed), plural(probed, "machine", "machines"))
+		b.judge(Fail, c.swapSrc, "%s MB of swap configured, 0 kB used on %s probed: insurance against an event that never happened, and it blocks suspend",
+			count(c.swapMB), words.Count(probed, "machine", "machines"))
 		b.fix("Remove swap_size_mb (it was never used; keep the memory guard in the app server, e.g. granian --workers-max-rss).")
 		return
 	}

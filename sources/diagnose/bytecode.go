@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 // A Python image with PYTHONDONTWRITEBYTECODE=1 and no compileall step has no
@@ -120,7 +122,7 @@ func BytecodeVerdict(r BytecodeReport) Verdict {
 func bytecodeVerdict(r BytecodeReport, sp, app BytecodeTree) Verdict {
 	foreign := foreignLine(r)
 	if sp.Py > 0 && share(sp) < bytecodeFailShare {
-		line := fmt.Sprintf("%s of %s .py files in site-packages have bytecode", commas(sp.Usable()), commas(sp.Py))
+		line := fmt.Sprintf("%s of %s .py files in site-packages have bytecode", words.Thousands(sp.Usable()), words.Thousands(sp.Py))
 		level := Fail
 		if r.DontWriteBytecode {
 			line += "; PYTHONDONTWRITEBYTECODE=1 and no compileall: every start compiles the dependency tree"
@@ -139,22 +141,22 @@ func bytecodeVerdict(r BytecodeReport, sp, app BytecodeTree) Verdict {
 	}
 	if sp.Py > 0 && share(sp) < bytecodePassShare {
 		return Verdict{Warn, fmt.Sprintf("%s of %s .py files in site-packages have bytecode: the rest compile on every start",
-			commas(sp.Usable()), commas(sp.Py))}
+			words.Thousands(sp.Usable()), words.Thousands(sp.Py))}
 	}
 	if app.Py > 0 && share(app) < bytecodeFailShare && r.DontWriteBytecode {
 		return Verdict{Warn, fmt.Sprintf("site-packages compiled, but %s of %s app .py files have bytecode: add the app directories to compileall",
-			commas(app.Usable()), commas(app.Py))}
+			words.Thousands(app.Usable()), words.Thousands(app.Py))}
 	}
 	line := "bytecode cached"
 	if sp.Py > 0 {
-		line += fmt.Sprintf(": %s of %s site-packages files", commas(sp.Usable()), commas(sp.Py))
+		line += fmt.Sprintf(": %s of %s site-packages files", words.Thousands(sp.Usable()), words.Thousands(sp.Py))
 	}
 	if app.Py > 0 && !app.Skipped {
 		sep := ","
 		if sp.Py == 0 {
 			sep = ":"
 		}
-		line += fmt.Sprintf("%s %s of %s app files", sep, commas(app.Usable()), commas(app.Py))
+		line += fmt.Sprintf("%s %s of %s app files", sep, words.Thousands(app.Usable()), words.Thousands(app.Py))
 	}
 	if r.CacheTag != "" {
 		line += " (" + r.CacheTag + ")"
@@ -190,5 +192,5 @@ func foreignLine(r BytecodeReport) string {
 	if r.CacheTag != "" {
 		image = "a " + r.CacheTag + " image"
 	}
-	return fmt.Sprintf("%s .pyc built for %s in %s: ignored at run time", commas(n), built, image)
+	return fmt.Sprintf("%s .pyc built for %s in %s: ignored at run time", words.Thousands(n), built, image)
 }

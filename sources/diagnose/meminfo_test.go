@@ -101,11 +101,3 @@ func TestSwapVerdict(t *testing.T) {
 		}
 	}
 }
-
-func TestCommas(t *testing.T) {
-	for in, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 5707: "5,707", 200000: "200,000", 1234567: "1,234,567", -5707: "-5,707"} {
-		if got := commas(in); got != want {
-			t.Errorf("commas(%d) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 // Sockets in CLOSE_WAIT are connections the client already closed while the
@@ -150,7 +152,7 @@ func BacklogVerdict(closeWait int, hardLimit *int) Verdict {
 		return Verdict{Unknown, "CLOSE_WAIT not probed"}
 	}
 	limited := hardLimit != nil && *hardLimit > 0
-	count := plural(closeWait, "socket", "sockets") + " in CLOSE_WAIT"
+	count := words.Count(closeWait, "socket", "sockets") + " in CLOSE_WAIT"
 	switch {
 	case closeWait >= CloseWaitFail && !limited:
 		return Verdict{Fail, count + " and no hard limit: the proxy keeps feeding a drowning machine"}

@@ -1,6 +1,10 @@
 package diagnose
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/flywake/flywake/sources/words"
+)
 
 // Swap on a Fly machine blocks suspend. The seed's app carried 2 GB of swap
 // that never held a page; removing it was what made suspend possible. This
@@ -52,7 +56,7 @@ func SwapVerdict(facts []SwapFacts) Verdict {
 
 	if len(withSwap) == 0 {
 		if oom > 0 {
-			return Verdict{Warn, fmt.Sprintf("no swap configured; %s: memory is short", plural(oom, "OOM kill", "OOM kills"))}
+			return Verdict{Warn, fmt.Sprintf("no swap configured; %s: memory is short", words.Count(oom, "OOM kill", "OOM kills"))}
 		}
 		return Verdict{Pass, "no swap configured"}
 	}
@@ -68,10 +72,10 @@ func SwapVerdict(facts []SwapFacts) Verdict {
 		return Verdict{Unknown, head + ", usage unknown: no running machine to probe"}
 	case inUse > 0:
 		return Verdict{Warn, fmt.Sprintf("swap in use on %s (up to %s): add memory before removing it",
-			plural(inUse, "machine", "machines"), formatKB(maxUsedKB))}
+			words.Count(inUse, "machine", "machines"), formatKB(maxUsedKB))}
 	case oom > 0:
 		return Verdict{Warn, fmt.Sprintf("%s, 0 kB in use now but %s: check memory before removing it",
-			head, plural(oom, "OOM kill", "OOM kills"))}
+			head, words.Count(oom, "OOM kill", "OOM kills"))}
 	}
 	coverage := "all probed"
 	if len(probed) < len(withSwap) {
@@ -86,11 +90,4 @@ func formatKB(kb int64) string {
 		return fmt.Sprintf("%d kB", kb)
 	}
 	return fmt.Sprintf("%d MB", (kb+512)/1024)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", one)
-	}
-	return fmt.Sprintf("%s %s", commas(n), many)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 // Row is one line of the side-by-side table: a label and one cell per run.
@@ -44,7 +46,7 @@ func Table(runs []Run) (header []string, rows []Row) {
 	add("statuses", func(r Run) string { return statusLine(r) })
 	add("p50 / p95 / max", func(r Run) string {
 		if r.Sent == 0 {
-			return "—"
+			return words.Missing
 		}
 		return fmt.Sprintf("%s / %s / %s", FormatMS(r.P50MS), FormatMS(r.P95MS), FormatMS(r.MaxMS))
 	})
@@ -61,7 +63,7 @@ func Table(runs []Run) (header []string, rows []Row) {
 	add("suspend", func(r Run) string {
 		switch {
 		case r.Mode == ModeStop:
-			return "—"
+			return words.Missing
 		case len(r.SuspendBlockedBy) > 0:
 			s := "blocked by: " + strings.Join(r.SuspendBlockedBy, "; ")
 			if r.FellBackToStop {
@@ -78,13 +80,13 @@ func Table(runs []Run) (header []string, rows []Row) {
 			}
 		}
 		if n == 0 {
-			return "—" // not run, or aborted before any machine got there
+			return words.Missing // not run, or aborted before any machine got there
 		}
 		return fmt.Sprintf("%d suspended", n)
 	})
 	add("missing", func(r Run) string {
 		if r.Missing == "" {
-			return "—"
+			return words.Missing
 		}
 		return r.Missing
 	})
@@ -92,11 +94,11 @@ func Table(runs []Run) (header []string, rows []Row) {
 }
 
 // FormatMS renders platform milliseconds for people: "840 ms", "31.2 s";
-// "—" for -1 (never happened).
+// words.Missing ("–") for -1 (never happened).
 func FormatMS(ms int64) string {
 	switch {
 	case ms < 0:
-		return "—"
+		return words.Missing
 	case ms < 1000:
 		return fmt.Sprintf("%d ms", ms)
 	case ms < 100_000:
@@ -107,7 +109,7 @@ func FormatMS(ms int64) string {
 
 func statusLine(r Run) string {
 	if len(r.ByStatus) == 0 {
-		return "—"
+		return words.Missing
 	}
 	keys := make([]string, 0, len(r.ByStatus))
 	for k := range r.ByStatus {
@@ -128,7 +130,7 @@ func statusLine(r Run) string {
 // gapLine summarises the started-to-serving gaps: "min–max (n machines)".
 func gapLine(gaps map[string]int64) string {
 	if len(gaps) == 0 {
-		return "—"
+		return words.Missing
 	}
 	lo, hi := int64(-1), int64(-1)
 	for _, g := range gaps {

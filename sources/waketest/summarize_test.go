@@ -8,6 +8,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/edge"
+	"github.com/flywake/flywake/sources/words"
 )
 
 func TestMissingText(t *testing.T) {
@@ -147,7 +148,7 @@ func TestTableAndFormat(t *testing.T) {
 		"p50 / p95 / max":   {"27.9 s / 30.3 s / 31.0 s", "300 ms / 420 ms / 430 ms"},
 		"machines woken":    {"3 (1 served none of ours)", "3"},
 		"started → serving": {"26.4 s – 26.7 s (2 machines)", "40 ms (1 machine)"},
-		"suspend":           {"—", "blocked by: failed_precondition: Machines with swap cannot be suspended → fell back to stop"},
+		"suspend":           {words.Missing, "blocked by: failed_precondition: Machines with swap cannot be suspended → fell back to stop"},
 	}
 	seen := 0
 	for _, r := range rows {
@@ -161,7 +162,7 @@ func TestTableAndFormat(t *testing.T) {
 	if seen != len(want) {
 		t.Errorf("saw %d of %d rows", seen, len(want))
 	}
-	for ms, want := range map[int64]string{-1: "—", 0: "0 ms", 999: "999 ms", 2100: "2.1 s", 125_000: "125 s"} {
+	for ms, want := range map[int64]string{-1: words.Missing, 0: "0 ms", 999: "999 ms", 2100: "2.1 s", 125_000: "125 s"} {
 		if got := FormatMS(ms); got != want {
 			t.Errorf("FormatMS(%d) = %q, want %q", ms, got, want)
 		}
@@ -174,10 +175,10 @@ func TestTableSuspendCell(t *testing.T) {
 		run  Run
 		want string
 	}{
-		{"not run", Run{Mode: ModeSuspend, Aborted: true, Missing: "run not started: aborted"}, "—"},
+		{"not run", Run{Mode: ModeSuspend, Aborted: true, Missing: "run not started: aborted"}, words.Missing},
 		{"suspended", Run{Mode: ModeSuspend, Machines: []MachineRun{{Target: true, Slept: "suspended"}, {Target: true, Slept: "suspended"}, {Slept: ""}}}, "2 suspended"},
 		{"fell back without text", Run{Mode: ModeSuspend, FellBackToStop: true}, "fell back to stop"},
-		{"stop run", Run{Mode: ModeStop}, "—"},
+		{"stop run", Run{Mode: ModeStop}, words.Missing},
 	}
 	for _, tt := range tests {
 		_, rows := Table([]Run{tt.run})

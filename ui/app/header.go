@@ -53,5 +53,3 @@ func (m Model) headerLine() string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -64,7 +65,7 @@ func (m Model) boxTitle(p pane.Pane) string {
 		title += " · esc back"
 	case m.open != nil: // esc aborts or answers no now: the overlay says so itself
 	case len(m.tiles) == 1 && len(m.panes) > 1:
-		title += " · " + itoa(m.focus+1) + "/" + itoa(len(m.panes)) + " · tab next"
+		title += " · " + strconv.Itoa(m.focus+1) + "/" + strconv.Itoa(len(m.panes)) + " · tab next"
 	}
 	return title
 }

@@ -3,36 +3,13 @@ package cell
 import (
 	"strconv"
 	"time"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
-// Thousands formats n with comma separators: 1000 → "1,000".
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	if len(s) <= 3 {
-		if neg {
-			return "-" + s
-		}
-		return s
-	}
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	if neg {
-		out = append(out, '-')
-	}
-	head := len(s) % 3
-	if head == 0 {
-		head = 3
-	}
-	out = append(out, s[:head]...)
-	for i := head; i < len(s); i += 3 {
-		out = append(out, ',')
-		out = append(out, s[i:i+3]...)
-	}
-	return string(out)
-}
+// Thousands formats n with comma separators: 1000 → "1,000" (words.Thousands,
+// under the name the panes use).
+func Thousands(n int) string { return words.Thousands(n) }
 
 // Duration formats d compactly for status lines, rounded down to a whole
 // second: "0s", "42s", "3m05s", "2h03m", "3d04h". Negative durations read "0s".

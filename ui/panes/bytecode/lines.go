@@ -6,6 +6,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -61,7 +62,7 @@ func lookFor(t *theme.Theme, v diagnose.Verdict, notPython bool) theme.StateLook
 // imageLines describes one image. withVerdict adds the image's own verdict
 // (when several images run, the pane's head verdict covers only the main one).
 func imageLines(t *theme.Theme, img image, withVerdict bool) []line {
-	head := fmt.Sprintf("image %s · %s, %d running", snapshot.ShortDigest(img.Digest), plural(img.Machines, "machine"), img.Running)
+	head := fmt.Sprintf("image %s · %s, %d running", snapshot.ShortDigest(img.Digest), words.Count(img.Machines, "machine", "machines"), img.Running)
 	out := []line{{text: t.TableHeader.Render(head)}}
 	wrapped := func(s string) line { return line{text: "  " + s, wrap: true} }
 	switch {
@@ -185,11 +186,4 @@ func orUnknown(s string) string {
 		return "?"
 	}
 	return cell.Sanitize(s)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return cell.Thousands(n) + " " + word + "s"
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -74,9 +75,9 @@ func summaryLine(m snapshot.Machine, th *theme.Theme) string {
 	if m.Name != "" {
 		parts = append(parts, m.Name)
 	}
-	parts = append(parts, "region "+orDash(m.Region))
+	parts = append(parts, "region "+words.OrMissing(m.Region))
 	if m.Config != nil {
-		parts = append(parts, "group "+orDash(m.ProcessGroup))
+		parts = append(parts, "group "+words.OrMissing(m.ProcessGroup))
 		if m.Release != "" {
 			parts = append(parts, "release v"+m.Release)
 		}
@@ -95,7 +96,7 @@ func configLines(cfg *snapshot.Config) []string {
 	row := func(k, v string) string { return fmt.Sprintf("  %-12s %s", k, v) }
 	var out []string
 	if cfg.CPUKind != "" || cfg.CPUs > 0 || cfg.MemoryMB > 0 {
-		out = append(out, row("guest", fmt.Sprintf("%s · %d CPU · %d MB", orDash(cfg.CPUKind), cfg.CPUs, cfg.MemoryMB)))
+		out = append(out, row("guest", fmt.Sprintf("%s · %d CPU · %d MB", words.OrMissing(cfg.CPUKind), cfg.CPUs, cfg.MemoryMB)))
 	} else {
 		out = append(out, row("guest", "–"))
 	}
@@ -114,7 +115,7 @@ func configLines(cfg *snapshot.Config) []string {
 	}
 	for _, s := range cfg.Services {
 		if c := s.Concurrency; c != nil {
-			out = append(out, row("concurrency", fmt.Sprintf("%s · soft %d · hard %d", orDash(c.Type), c.SoftLimit, c.HardLimit)))
+			out = append(out, row("concurrency", fmt.Sprintf("%s · soft %d · hard %d", words.OrMissing(c.Type), c.SoftLimit, c.HardLimit)))
 		}
 	}
 	for _, s := range cfg.Services {
@@ -126,18 +127,18 @@ func configLines(cfg *snapshot.Config) []string {
 		out = append(out, row("check", c.Name+": "+describeCheck(c)))
 	}
 	if cfg.RestartPolicy != "" || cfg.RestartRetries > 0 {
-		p := orDash(cfg.RestartPolicy)
+		p := words.OrMissing(cfg.RestartPolicy)
 		if cfg.RestartRetries > 0 {
 			p += fmt.Sprintf(" (max %d retries)", cfg.RestartRetries)
 		}
 		out = append(out, row("restart", p))
 	}
-	out = append(out, row("image", orDash(cfg.Image)))
+	out = append(out, row("image", words.OrMissing(cfg.Image)))
 	return out
 }
 
 func describeCheck(c snapshot.ConfigCheck) string {
-	s := orDash(c.Type)
+	s := words.OrMissing(c.Type)
 	if c.Port != 0 {
 		s += fmt.Sprintf(" :%d", c.Port)
 	}
@@ -238,13 +239,6 @@ func maxEvents(a *snapshot.App) int {
 
 func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
 func kb(v int64) string        { return cell.Thousands(int(v)) }
-
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
-}
 
 func onOff(b bool) string {
 	if b {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -292,7 +293,7 @@ func TestStatusKeys(t *testing.T) {
 	}
 	var got []string
 	for _, c := range sortedStatuses(m) {
-		got = append(got, c.key+"×"+itoa(c.n))
+		got = append(got, c.key+"×"+cell.Thousands(c.n))
 	}
 	if s := strings.Join(got, " "); s != "200×2 502×1 503×1 cut off×1 timeout×1" {
 		t.Errorf("statuses %q", s)

@@ -74,7 +74,7 @@ func (p *Pane) compose(lines []string, hint string, scrolls bool, width, height 
 		lines = lines[offset:]
 		if offset < last && bodyH > 0 {
 			lines = append(lines[:bodyH-1:bodyH-1], p.theme.Dim.Render(
-				"↓ "+itoa(last-offset)+" more lines (↑/↓ scroll)"))
+				"↓ "+cell.Thousands(last-offset)+" more lines (↑/↓ scroll)"))
 		}
 	}
 	if len(lines) > bodyH {
@@ -159,5 +159,3 @@ func indentWrap(s string, width, n int) []string {
 	}
 	return lines
 }
-
-func itoa(n int) string { return cell.Thousands(n) }

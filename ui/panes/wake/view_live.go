@@ -53,9 +53,9 @@ func (p *Pane) liveLines(width, height int) []string {
 	}
 
 	pr := l.progress
-	text := fmt.Sprintf(" %s/%s answered · %s ok · %s failed", itoa(pr.OK+pr.Failed), itoa(pr.Planned), itoa(pr.OK), itoa(pr.Failed))
+	text := fmt.Sprintf(" %s/%s answered · %s ok · %s failed", cell.Thousands(pr.OK+pr.Failed), cell.Thousands(pr.Planned), cell.Thousands(pr.OK), cell.Thousands(pr.Failed))
 	if cut := pr.Done - pr.OK - pr.Failed; cut > 0 { // in flight when aborted: no outcome
-		text += " · " + itoa(cut) + " cut off"
+		text += " · " + cell.Thousands(cut) + " cut off"
 	}
 	lines = append(lines, progressBar(t, pr, min(max(width-ansi.StringWidth(text), 10), maxBarW))+text)
 	lines = append(lines, p.statusLine(l.statuses))
@@ -104,7 +104,7 @@ func (p *Pane) statusLine(m map[string]int) string {
 		if okStatus(c.key) {
 			style = t.Pass
 		}
-		s += " " + style.Render(cell.Sanitize(c.key)+"×"+itoa(c.n))
+		s += " " + style.Render(cell.Sanitize(c.key)+"×"+cell.Thousands(c.n))
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -25,7 +26,7 @@ func (p *Pane) resultLines(width int) []string {
 		return lines
 	}
 	head := p.bold.Render("Wake test of "+r.App) + t.Dim.Render(fmt.Sprintf(" · %s · release %s · %s%s",
-		r.Mode, orDash(r.Release), r.URL, r.Path))
+		r.Mode, words.OrMissing(r.Release), r.URL, r.Path))
 	lines := wrap(cell.Sanitize(head), width)
 	if !r.Representative {
 		lines = append(lines, t.Fail.Render("NOT REPRESENTATIVE: every request was pinned with fly-force-instance-id"))
@@ -59,7 +60,7 @@ func (p *Pane) resultLines(width int) []string {
 	if p.compare && p.previous != nil {
 		pv := p.previous
 		lines = append(lines, wrap(t.Dim.Render(fmt.Sprintf("before = the saved test of %s (release %s, %s%s)",
-			pv.StartedAt.Format("2006-01-02 15:04"), orDash(pv.Release), pv.URL, pv.Path)), width)...)
+			pv.StartedAt.Format("2006-01-02 15:04"), words.OrMissing(pv.Release), pv.URL, pv.Path)), width)...)
 	}
 
 	lines = append(lines, p.machineLines(r, width)...)
@@ -226,11 +227,4 @@ func (p *Pane) tableLines(runs []waketest.Run, header []string, width int) []str
 		emit(r.Label, r.Cells, false)
 	}
 	return lines
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }

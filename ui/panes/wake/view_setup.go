@@ -91,7 +91,7 @@ func seconds(d time.Duration) string {
 func (p *Pane) requestsText() string {
 	t := p.theme
 	n := p.shownRequests()
-	s := p.bold.Render(itoa(n))
+	s := p.bold.Render(cell.Thousands(n))
 	switch {
 	case p.plan == nil:
 	case p.requests == 0 || p.requests == p.plan.Requests:
@@ -164,7 +164,7 @@ func (p *Pane) confirmLines(width int) []string {
 	lines := wrap(t.Warn.Render(cell.Sanitize(q)), width)
 	lines = append(lines, "")
 	lines = append(lines, wrap(fmt.Sprintf("Then %s requests go at once to %s%s through the edge, the way users arrive; "+
-		"anyone using %s meanwhile waits for the machines to wake too.", itoa(p.plannedRequests()),
+		"anyone using %s meanwhile waits for the machines to wake too.", cell.Thousands(p.plannedRequests()),
 		plan.URL, plan.Path, plan.Setup.App), width)...)
 	if n := len(plan.Warnings); n > 0 {
 		lines = append(lines, "")

@@ -1,0 +1,44 @@
+// Package words formats numbers and nouns the same way in every pane,
+// report and command: "5,707", "1 machine", "3 boots", "–".
+package words
+
+import "strconv"
+
+// Missing stands for a value there is none of (not measured, not set).
+const Missing = "–"
+
+// OrMissing is s, or Missing when s is empty.
+func OrMissing(s string) string {
+	if s == "" {
+		return Missing
+	}
+	return s
+}
+
+// Thousands writes n with comma separators: 5707 → "5,707".
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		out = append(out, '-')
+	}
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+// Count is n and the noun that fits it: "1 machine", "5,707 files".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
+}
