@@ -128,9 +128,9 @@ func runWake(cmd *cobra.Command, g *globalFlags, w *wakeFlags) error {
 		}
 	}
 
-	dir := ""
-	if home, herr := os.UserHomeDir(); herr == nil {
-		dir = waketest.StateDir(os.Getenv, home)
+	dir, dirErr := waketest.UserStateDir()
+	if dirErr != nil {
+		fmt.Fprintln(stderr, "flywake: the result will not be saved:", dirErr)
 	}
 	var previous *waketest.Report
 	if dir != "" {

@@ -166,10 +166,14 @@ func TestRedact(t *testing.T) {
 		{"Bearer fo1_abcdefgh", "Bearer fo1_abcdefgh", "[REDACTED]"},
 		{"nothing secret", "", "nothing secret"},
 		{"a b c", "a", "a b c"}, // too short to redact safely
+		{`{"w":"tok fm2_ab\u003ccd\u003eef"}`, "fm2_ab<cd>ef", `{"w":"tok [REDACTED]"}`}, // as JSON escapes it
 	}
 	for _, tt := range tests {
 		if got := Redact(tt.s, tt.token); got != tt.want {
 			t.Errorf("Redact(%q, %q) = %q, want %q", tt.s, tt.token, got, tt.want)
 		}
+	}
+	if got := Redact("a fo1_first and a fo1_second", "fo1_first", "", "fo1_second"); got != "a [REDACTED] and a [REDACTED]" {
+		t.Errorf("several secrets: %q", got)
 	}
 }

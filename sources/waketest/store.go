@@ -9,12 +9,13 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	flyc "github.com/flywake/flywake/sources/fly"
 )
 
-const redacted = "[REDACTED]"
-
-// StateDir is where results are kept: $XDG_STATE_HOME/flywake/wake, else
-// ~/.local/state/flywake/wake. Pure: pass os.Getenv and the home directory.
+// StateDir is where results are kept: $XDG_STATE_HOME/flywake/wake (an
+// absolute path, as the XDG spec requires), else ~/.local/state/flywake/wake.
+// Pure: pass os.Getenv and the home directory.
 func StateDir(getenv func(string) string, home string) string {
 	if x := strings.TrimSpace(getenv("XDG_STATE_HOME")); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "flywake", "wake")
@@ -22,23 +23,27 @@ func StateDir(getenv func(string) string, home string) string {
 	return filepath.Join(home, ".local", "state", "flywake", "wake")
 }
 
+// UserStateDir is StateDir for this process. Without a usable
+// XDG_STATE_HOME it needs the home directory, and says so when there is none.
+func UserStateDir() (string, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		if dir := StateDir(os.Getenv, ""); filepath.IsAbs(dir) {
+			return dir, nil
+		}
+		return "", fmt.Errorf("no directory for wake test results: set XDG_STATE_HOME or HOME (%w)", err)
+	}
+	return StateDir(os.Getenv, home), nil
+}
+
 // Encode renders the report as indented JSON with every secret the setup
-// named replaced, whatever field it might have slipped into.
+// named redacted (fly.Redact), whatever field it might have slipped into.
 func (r *Report) Encode() ([]byte, error) {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	s := string(b)
-	for _, sec := range r.secrets {
-		if len(sec) < 6 { // never blank short common substrings
-			continue
-		}
-		s = strings.ReplaceAll(s, sec, redacted)
-		if q, err := json.Marshal(sec); err == nil { // its JSON-escaped form too
-			s = strings.ReplaceAll(s, strings.Trim(string(q), `"`), redacted)
-		}
-	}
+	s := flyc.Redact(string(b), r.secrets...)
 	return []byte(s + "\n"), nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/fly"
 )
 
 func TestStateDir(t *testing.T) {
@@ -51,7 +53,7 @@ func TestSaveLoadLastAndScrub(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(b), "supersecret") || !strings.Contains(string(b), redacted) {
+		if strings.Contains(string(b), "supersecret") || !strings.Contains(string(b), fly.Redacted) {
 			t.Errorf("%s holds the secret or was not scrubbed:\n%s", path, b)
 		}
 		if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
@@ -76,5 +78,21 @@ func TestSaveLoadLastAndScrub(t *testing.T) {
 	}
 	if _, _, err := LoadLast(dir, "api"); err == nil {
 		t.Error("a corrupt newest file gave no error")
+	}
+}
+
+func TestUserStateDir(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/x/state")
+	t.Setenv("HOME", "")
+	if dir, err := UserStateDir(); err != nil || dir != "/x/state/flywake/wake" {
+		t.Errorf("XDG_STATE_HOME without HOME: %q, %v", dir, err)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	if dir, err := UserStateDir(); err == nil {
+		t.Errorf("neither XDG_STATE_HOME nor HOME: %q, want an error", dir)
+	}
+	t.Setenv("HOME", "/home/u")
+	if dir, err := UserStateDir(); err != nil || dir != "/home/u/.local/state/flywake/wake" {
+		t.Errorf("HOME only: %q, %v", dir, err)
 	}
 }

@@ -123,9 +123,4 @@ func (m *Model) onAction(msg actionMsg) tea.Cmd {
 
 // redact scrubs every secret (the token) from s; the client's errors are
 // already clean, this is the second line of defence.
-func (m *Model) redact(s string) string {
-	for _, sec := range m.cfg.Secrets {
-		s = fly.Redact(s, sec)
-	}
-	return s
-}
+func (m *Model) redact(s string) string { return fly.Redact(s, m.cfg.Secrets...) }

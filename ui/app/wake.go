@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"os"
 	"time"
 
 	"github.com/flywake/flywake/sources/waketest"
@@ -55,7 +54,7 @@ func (r engineRunner) Run(ctx context.Context, plan *waketest.Plan, onEvent func
 // Save writes the report under the state dir, named by the wall clock as
 // the headless command names it.
 func (r engineRunner) Save(rep *waketest.Report) (string, error) {
-	dir, err := stateDir()
+	dir, err := waketest.UserStateDir()
 	if err != nil {
 		return "", err
 	}
@@ -64,17 +63,9 @@ func (r engineRunner) Save(rep *waketest.Report) (string, error) {
 
 // LoadLast reads the app's newest saved report.
 func (r engineRunner) LoadLast(app string) (*waketest.Report, string, error) {
-	dir, err := stateDir()
+	dir, err := waketest.UserStateDir()
 	if err != nil {
 		return nil, "", err
 	}
 	return waketest.LoadLast(dir, app)
-}
-
-func stateDir() (string, error) {
-	home, err := os.UserHomeDir()
-	if err != nil && os.Getenv("XDG_STATE_HOME") == "" {
-		return "", err
-	}
-	return waketest.StateDir(os.Getenv, home), nil
 }

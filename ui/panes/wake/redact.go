@@ -11,9 +11,5 @@ func (p *Pane) errLine(err error) string {
 	if err == nil {
 		return ""
 	}
-	s := err.Error()
-	for _, sec := range p.base.Secrets {
-		s = fly.Redact(s, sec)
-	}
-	return cell.Sanitize(s)
+	return cell.Sanitize(fly.Redact(err.Error(), p.base.Secrets...))
 }
