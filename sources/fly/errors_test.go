@@ -166,7 +166,8 @@ func TestRedact(t *testing.T) {
 		{"Bearer fo1_abcdefgh", "Bearer fo1_abcdefgh", "[REDACTED]"},
 		{"nothing secret", "", "nothing secret"},
 		{"a b c", "a", "a b c"}, // too short to redact safely
-		{`{"w":"tok fm2_ab\u003ccd\u003eef"}`, "fm2_ab<cd>ef", `{"w":"tok [REDACTED]"}`}, // as JSON escapes it
+		// A secret as JSON escapes it.
+		{`{"w":"tok fm2_ab\u003ccd\u003eef"}`, "fm2_ab<cd>ef", `{"w":"tok [REDACTED]"}`},
 	}
 	for _, tt := range tests {
 		if got := Redact(tt.s, tt.token); got != tt.want {
