@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -79,4 +80,21 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(body))
+}
+
+// serveLease answers the lease calls every start, stop and suspend makes
+// (none held, then granted and released) and reports whether r was one.
+func serveLease(w http.ResponseWriter, r *http.Request) bool {
+	if !strings.HasSuffix(r.URL.Path, "/lease") {
+		return false
+	}
+	switch r.Method {
+	case http.MethodGet:
+		writeJSON(w, 404, `{"error":"lease not found"}`)
+	case http.MethodPost:
+		writeJSON(w, 201, `{"status":"success","data":{"nonce":"n0nce","expires_at":1900000000,"owner":"me@example.com","version":"v1"}}`)
+	default:
+		writeJSON(w, 200, `{"status":"success","data":{"ok":true}}`)
+	}
+	return true
 }

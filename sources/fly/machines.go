@@ -46,7 +46,8 @@ func (c *Client) GetMachine(ctx context.Context, app, id string) (*Machine, erro
 	return m, nil
 }
 
-// Start starts (or resumes) a machine; PreviousState tells which.
+// Start starts (or resumes) a machine under its lease (lease.go);
+// PreviousState tells which. A lease someone else holds is ErrLeaseHeld.
 func (c *Client) Start(ctx context.Context, app, id string) (*MachineStartResponse, error) {
 	k, err := machineCall("start machine", app, id)
 	if err != nil {
@@ -54,15 +55,19 @@ func (c *Client) Start(ctx context.Context, app, id string) (*MachineStartRespon
 	}
 	ctx, cancel := withDeadline(ctx, defaultDeadline)
 	defer cancel()
-	res, err := c.flaps.Start(ctx, app, id, "")
+	var res *MachineStartResponse
+	err = c.withLease(ctx, k, func(ctx context.Context, nonce string) error {
+		res, err = c.flaps.Start(ctx, app, id, nonce)
+		return c.fail(ctx, k, err)
+	})
 	if err != nil {
-		return nil, c.fail(ctx, k, err)
+		return nil, err
 	}
 	return res, nil
 }
 
-// Stop stops a machine; signal "" and timeout 0 leave the machine's own
-// stop_config in charge.
+// Stop stops a machine under its lease; signal "" and timeout 0 leave the
+// machine's own stop_config in charge.
 func (c *Client) Stop(ctx context.Context, app, id, signal string, timeout time.Duration) error {
 	k, err := machineCall("stop machine", app, id)
 	if err != nil {
@@ -71,10 +76,13 @@ func (c *Client) Stop(ctx context.Context, app, id, signal string, timeout time.
 	ctx, cancel := withDeadline(ctx, defaultDeadline+max(timeout, 0))
 	defer cancel()
 	in := flygo.StopMachineInput{ID: id, Signal: strings.ToUpper(signal), Timeout: flygo.Duration{Duration: max(timeout, 0)}}
-	return c.fail(ctx, k, c.flaps.Stop(ctx, app, in, ""))
+	return c.withLease(ctx, k, func(ctx context.Context, nonce string) error {
+		return c.fail(ctx, k, c.flaps.Stop(ctx, app, in, nonce))
+	})
 }
 
-// Suspend suspends a machine; a machine with swap answers ErrPrecondition.
+// Suspend suspends a machine under its lease; a machine with swap answers
+// ErrPrecondition.
 func (c *Client) Suspend(ctx context.Context, app, id string) error {
 	k, err := machineCall("suspend machine", app, id)
 	if err != nil {
@@ -82,7 +90,9 @@ func (c *Client) Suspend(ctx context.Context, app, id string) error {
 	}
 	ctx, cancel := withDeadline(ctx, defaultDeadline)
 	defer cancel()
-	return c.fail(ctx, k, c.flaps.Suspend(ctx, app, id, ""))
+	return c.withLease(ctx, k, func(ctx context.Context, nonce string) error {
+		return c.fail(ctx, k, c.flaps.Suspend(ctx, app, id, nonce))
+	})
 }
 
 // Wait makes one long-poll until the machine is in one of states (default

@@ -21,9 +21,16 @@ func TestMachineCallsSendWhatTheAPIExpects(t *testing.T) {
 		retry := !first[r.URL.Path]
 		first[r.URL.Path] = true
 		mu.Unlock()
+		if r.URL.Path != "/v1/apps/app1/machines/m1/exec" && r.URL.Path != "/v1/apps/app1/machines/m1/lease" &&
+			r.Header.Get("fly-machine-lease-nonce") != "n0nce" {
+			t.Errorf("%s %s sent without the lease nonce", r.Method, r.URL.Path)
+		}
 		if retry { // every POST is throttled once, so its body must be replayed
 			w.Header().Set("Retry-After", "1")
 			writeJSON(w, 429, `{"error":"rate limit exceeded"}`)
+			return
+		}
+		if serveLease(w, r) {
 			return
 		}
 		switch r.URL.Path {

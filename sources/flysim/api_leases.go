@@ -51,9 +51,10 @@ func (s *Sim) heldBy(m *machine, l *lease) string {
 		s.leaseExpiry(l).UTC().Format(time.RFC3339))
 }
 
-// leaseExpiry is the lease's end on the platform clock.
+// leaseExpiry is the lease's end on the platform clock: when the platform
+// clock will read as the lease's wall-clock expiry passes.
 func (s *Sim) leaseExpiry(l *lease) time.Time {
-	return s.now().Add(l.expires.Sub(s.opts.Wall()))
+	return s.now().Add(s.clock.PlatformDuration(l.expires.Sub(s.opts.Wall())))
 }
 
 // leaseBlocks refuses a mutating call on a leased machine without the

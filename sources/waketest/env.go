@@ -18,6 +18,10 @@ type API interface {
 	Start(ctx context.Context, app, id string) (*fly.MachineStartResponse, error)
 	Stop(ctx context.Context, app, id, signal string, timeout time.Duration) error
 	Suspend(ctx context.Context, app, id string) error
+	// CheckLease is ErrLeaseHeld when someone else holds the machine's
+	// lease (a deploy in progress). Start, Stop and Suspend run under the
+	// lease themselves.
+	CheckLease(ctx context.Context, app, id string) error
 	Wait(ctx context.Context, app, id, instanceID string, timeout time.Duration, states ...string) error
 }
 

@@ -131,6 +131,12 @@ func (r *runner) runOne(ctx context.Context) (Run, error) {
 		return stopEarly(err, "could not list the machines")
 	}
 	r.initObs(ms)
+	// A deploy (or anyone) holding a target's lease: refuse before any change.
+	for _, t := range p.Targets {
+		if err := r.api().CheckLease(ctx, r.app(), t.ID); err != nil {
+			return stopEarly(err, "a target's lease is held: "+err.Error())
+		}
+	}
 
 	r.emit(Event{Kind: EventPhase, Phase: PhaseSleeping,
 		Text: fmt.Sprintf("putting %d machines to sleep (%s)", len(p.Targets), r.mode)})

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
 )
 
@@ -297,5 +298,47 @@ func checkNoToken(t *testing.T, rep *Report, token string) {
 	last, lpath, err := LoadLast(dir, rep.App)
 	if err != nil || lpath != path || last.Runs[0].OK != rep.Runs[0].OK || filepath.Dir(lpath) != dir {
 		t.Errorf("LoadLast = %v, %s, %v", last != nil, lpath, err)
+	}
+}
+
+// A deploy holding a target's lease: the run is refused before any change,
+// naming the holder and the expiry.
+func TestLeaseHeldRefusesTheRun(t *testing.T) {
+	t.Parallel()
+	d := startDemo(t, flysim.Options{Speed: 20, Seed: 6, NoTraffic: true})
+	p, err := Prepare(context.Background(), d.env(), d.setup(flysim.DemoTuned, ModeBoth))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := p.Targets[len(p.Targets)-1].ID
+	if _, err := d.sim.HoldLease(flysim.DemoTuned, target, "deployer@example.com", "fly deploy", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	before, err := d.client.ListMachines(context.Background(), flysim.DemoTuned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.sim.ResetAPICalls()
+	rep, err := p.Run(context.Background(), nil)
+	var held fly.ErrLeaseHeld
+	if !errors.As(err, &held) || held.Owner != "deployer@example.com" || held.Machine != target || held.Expires.IsZero() {
+		t.Fatalf("Run = %v, want ErrLeaseHeld naming the holder and the expiry", err)
+	}
+	for k, n := range d.sim.APICalls() {
+		if action, _, _ := strings.Cut(k, ":"); n > 0 && (action == "start" || action == "stop" || action == "suspend" || action == "lease_create") {
+			t.Errorf("%s sent %d times under someone else's lease", k, n)
+		}
+	}
+	after, err := d.client.ListMachines(context.Background(), flysim.DemoTuned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range before {
+		if before[i].State != after[i].State {
+			t.Errorf("%s went %s → %s", before[i].ID, before[i].State, after[i].State)
+		}
+	}
+	if len(rep.Runs) == 0 || !strings.Contains(rep.Runs[0].Missing, "leased by deployer@example.com") {
+		t.Errorf("the report does not say why: %+v", rep.Runs)
 	}
 }

@@ -12,8 +12,10 @@ import (
 
 // Machine actions (s start, S stop, Z suspend) go: the machines pane asks
 // (machines.ActionRequest), the root refuses what makes no sense or asks
-// "Stop machine … (started) of app? y/N", and only y sends the call. One
-// action is in flight at a time, so its reply is never confused with another.
+// "Stop machine … (started) of app? y/N", and only y sends the call. The
+// client runs each call under the machine's lease, so a deploy holding it
+// refuses the action before anything changes. One action is in flight at a
+// time, so its reply is never confused with another.
 
 // confirm is an open y/N question.
 type confirm struct {
@@ -109,9 +111,13 @@ func (m *Model) onAction(msg actionMsg) tea.Cmd {
 	verb := msg.action.String()
 	var note tea.Cmd
 	var pre fly.ErrPrecondition
+	var held fly.ErrLeaseHeld
 	switch {
 	case msg.err == nil:
 		note = m.setNotice(noticeInfo, verb+" sent to "+msg.machine+" — watching it settle")
+	case errors.As(msg.err, &held):
+		// A deploy (or another operator) holds the machine: nothing was sent.
+		note = m.setNotice(noticeWarn, verb+" not sent: "+m.redact(oneLine(held.Error())))
 	case errors.As(msg.err, &pre):
 		// The API's own words, as they came: they say what the platform wants.
 		note = m.setNotice(noticeFail, "Fly refused to "+verb+" "+msg.machine+": "+m.redact(pre.Text))

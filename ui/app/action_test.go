@@ -39,15 +39,41 @@ func (p *platformCalls) list() []string {
 }
 
 // actionPlatform answers start, stop and suspend with status (200: accepted)
-// and body, and records them; anything else fails the test.
+// and body, and records them; the lease calls around them find no lease,
+// grant one and release it; anything else fails the test.
 func actionPlatform(t *testing.T, status int, body string) (*watch.Source, *platformCalls) {
+	return leasedPlatform(t, status, body, "")
+}
+
+// leasedPlatform is actionPlatform whose machines are leased by holder
+// (none when "").
+func leasedPlatform(t *testing.T, status int, body, holder string) (*watch.Source, *platformCalls) {
 	t.Helper()
 	calls := &platformCalls{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/lease") {
+			calls.add(r.Method + " lease")
+			switch {
+			case r.Method == http.MethodGet && holder != "":
+				_, _ = w.Write([]byte(`{"status":"success","data":{"nonce":"theirs","expires_at":1900000000,"owner":"` + holder + `","version":"v1"}}`))
+			case r.Method == http.MethodGet:
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = w.Write([]byte(`{"error":"lease not found"}`))
+			case r.Method == http.MethodPost:
+				w.WriteHeader(http.StatusCreated)
+				_, _ = w.Write([]byte(`{"status":"success","data":{"nonce":"ours","expires_at":1900000000,"owner":"me@example.com","version":"v1"}}`))
+			default:
+				_, _ = w.Write([]byte(`{"status":"success","data":{"ok":true}}`))
+			}
+			return
+		}
 		for _, verb := range []string{"/start", "/stop", "/suspend"} {
 			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, verb) {
+				if r.Header.Get("fly-machine-lease-nonce") != "ours" {
+					t.Errorf("%s sent without our lease's nonce", r.URL.Path)
+				}
 				calls.add(r.URL.Path)
-				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(status)
 				_, _ = w.Write([]byte(body))
 				return
@@ -185,8 +211,9 @@ func TestOnlyYProceeds(t *testing.T) {
 		if !ok || reply.err != nil {
 			t.Fatalf("%s: reply %#v", c.name, reply)
 		}
-		if got := calls.list(); len(got) != 1 || got[0] != "/v1/apps/sleepy-api/machines/up/stop" {
-			t.Errorf("%s: platform calls %v", c.name, got)
+		want := []string{"GET lease", "POST lease", "/v1/apps/sleepy-api/machines/up/stop", "DELETE lease"}
+		if got := calls.list(); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: platform calls %v, want %v", c.name, got, want)
 		}
 		next, cmd = m.Update(reply)
 		m = next.(Model)
@@ -278,8 +305,8 @@ func TestAPIRefusalShownVerbatim(t *testing.T) {
 		t.Fatal("y did not send")
 	}
 	m = send(m, cmd())
-	if len(calls.list()) != 1 {
-		t.Fatalf("platform calls %v", calls.list())
+	if got := calls.list(); len(got) != 4 || got[2] != "/v1/apps/sleepy-api/machines/up/suspend" {
+		t.Fatalf("platform calls %v, want the suspend between the lease's look-up, take and release", got)
 	}
 	if !strings.Contains(m.notice.text, "Fly refused to suspend up: "+text) || m.notice.kind != noticeFail {
 		t.Errorf("notice %q (kind %d), want the API's text verbatim", m.notice.text, m.notice.kind)
@@ -366,5 +393,20 @@ func TestLongNoticeKeepsTheFrameSize(t *testing.T) {
 		if flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " "); !strings.Contains(flat, "swap (512 MB)") {
 			t.Errorf("%dx%d: the reason was cut:\n%s", sz[0], sz[1], ansi.Strip(m.View()))
 		}
+	}
+}
+
+func TestActionRefusedUnderSomeoneElsesLease(t *testing.T) {
+	src, calls := leasedPlatform(t, http.StatusOK, `{"ok":true}`, "deployer@example.com")
+	m := ask(t, actionModel(t, src, false), "up", "S")
+	next, cmd := m.Update(runes("y"))
+	m = next.(Model)
+	m = send(m, cmd())
+	if got := calls.list(); len(got) != 1 || got[0] != "GET lease" {
+		t.Errorf("platform calls %v, want only the lease look-up", got)
+	}
+	want := "machine up is leased by deployer@example.com until 2030-03-17T17:46:40Z — nothing was changed"
+	if !strings.Contains(m.notice.text, want) || m.notice.kind != noticeWarn {
+		t.Errorf("notice %q (kind %d), want %q", m.notice.text, m.notice.kind, want)
 	}
 }
