@@ -68,7 +68,9 @@ var swaggerExceptions = []swaggerException{
 		// types) writes null for unset fields, as the docs' own update
 		// example shows ("env": null, "metadata": null).
 		"unset fields are null",
-		func(v violation) bool { return v.where == "response" && v.value == nil && strings.Contains(v.reason, "not nullable") },
+		func(v violation) bool {
+			return v.where == "response" && v.value == nil && strings.Contains(v.reason, "not nullable")
+		},
 	},
 	{
 		// The document describes fly.Duration as the Go struct
@@ -84,13 +86,17 @@ var swaggerExceptions = []swaggerException{
 		// The document says boolean; Fly sends false (off), true (stop) or
 		// "suspend" (fly-go's MachineAutostop marshalling).
 		"autostop is a string when it is suspend",
-		func(v violation) bool { return v.where == "response" && lastSegment(v.path) == "autostop" && v.value == "suspend" },
+		func(v violation) bool {
+			return v.where == "response" && lastSegment(v.path) == "autostop" && v.value == "suspend"
+		},
 	},
 	{
 		// The document says exec answers the raw output bytes; Fly answers
 		// {"exit_code","exit_signal","stdout","stderr"}, which fly-go decodes.
 		"exec answers JSON",
-		func(v violation) bool { return v.op == "Machines_exec" && v.where == "response" && v.status == 200 && v.path == "" },
+		func(v violation) bool {
+			return v.op == "Machines_exec" && v.where == "response" && v.status == 200 && v.path == ""
+		},
 	},
 	{
 		// The document's state enum is started|stopped|destroyed; Fly also
@@ -104,7 +110,9 @@ var swaggerExceptions = []swaggerException{
 		// The docs' machines-resource page answers a new lease with 201
 		// Created; the document lists only 200.
 		"lease create answers 201",
-		func(v violation) bool { return v.op == "Machines_create_lease" && v.where == "status" && v.status == 201 },
+		func(v violation) bool {
+			return v.op == "Machines_create_lease" && v.where == "status" && v.status == 201
+		},
 	},
 	{
 		// A lease conflict is the docs' {"status":"error","message":…,"code":"invalid"},
