@@ -284,8 +284,7 @@ func recordStates(t *testing.T, s *Sim, app string) *stateRecorder {
 	rec := &stateRecorder{seen: map[string]bool{}, stop: make(chan struct{})}
 	t.Cleanup(func() { close(rec.stop) })
 	watched := map[*machine]bool{}
-	var watch func(m *machine)
-	watch = func(m *machine) {
+	watch := func(m *machine) {
 		for {
 			s.mu.Lock()
 			state, ch := m.state, m.changed
