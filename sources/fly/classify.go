@@ -2,6 +2,7 @@ package fly
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 
 	flygo "github.com/superfly/fly-go"
 	"github.com/superfly/fly-go/flaps"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // scope says what a 404 means for a call.
@@ -49,8 +52,9 @@ type httpStatusError struct {
 func (e *httpStatusError) Error() string { return fmt.Sprintf("HTTP %d: %s", e.Status, e.Text) }
 
 // classify turns an error from fly-go or this package into one of the typed
-// errors, with every string redacted. ctxErr is the caller context's Err().
-func classify(ctxErr error, c call, err error, token string) error {
+// errors, with every string redacted and inert. ctxErr is the caller
+// context's Err(); rep is what the transport saw during the call.
+func classify(ctxErr error, c call, err error, token string, rep answerFacts) error {
 	if err == nil {
 		return nil
 	}
@@ -63,12 +67,17 @@ func classify(ctxErr error, c call, err error, token string) error {
 		return ErrAPIDown{Op: c.op, Detail: "no answer before the deadline", cause: context.DeadlineExceeded}
 	}
 	status, text, ok := statusOf(err)
-	text = Redact(text, token)
+	text = sanitize.Line(Redact(text, token))
 	if !ok {
-		if isNetworkError(err) {
-			return ErrAPIDown{Op: c.op, Detail: Redact(networkReason(err), token)}
+		switch {
+		case rep.badAnswer != "":
+			return ErrBadAnswer{Op: c.op, What: rep.badAnswer}
+		case isShapeError(err):
+			return ErrBadAnswer{Op: c.op, What: "JSON of another shape (" + sanitize.Line(Redact(shapeReason(err), token)) + ")"}
+		case isNetworkError(err):
+			return ErrAPIDown{Op: c.op, Detail: sanitize.Line(Redact(networkReason(err), token))}
 		}
-		return fmt.Errorf("%s: %s", c.op, Redact(err.Error(), token))
+		return fmt.Errorf("%s: %s", c.op, sanitize.Line(Redact(err.Error(), token)))
 	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
@@ -86,7 +95,7 @@ func classify(ctxErr error, c call, err error, token string) error {
 	case status == http.StatusPreconditionFailed:
 		return ErrPrecondition{Op: c.op, Text: text}
 	case status == http.StatusTooManyRequests:
-		return ErrRateLimited{Op: c.op}
+		return ErrRateLimited{Op: c.op, RetryAfter: rep.retryAfter}
 	case status >= 500:
 		return ErrAPIDown{Op: c.op, Status: status, Detail: text}
 	default:
@@ -149,6 +158,27 @@ func isNetworkError(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "request canceled") || strings.Contains(msg, "connection reset") ||
 		strings.Contains(msg, "connection refused") || strings.Contains(msg, "server closed")
+}
+
+// isShapeError: the answer was JSON, but not what fly-go decodes there
+// (an object for a list, a string for a number).
+func isShapeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	return errors.As(err, &te) || errors.As(err, &se)
+}
+
+// shapeReason is the decoder's own words, without fly-go's prefixes.
+func shapeReason(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return te.Error()
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	return err.Error()
 }
 
 // networkReason drops url.Error's "Get <url>:" prefix: the URL there is the

@@ -123,12 +123,14 @@ func (c *Client) Close() { c.netT.CloseIdleConnections() }
 
 // fail classifies err for c's calls.
 func (c *Client) fail(ctx context.Context, k call, err error) error {
-	return classify(ctx.Err(), k, err, c.token)
+	return classify(ctx.Err(), k, err, c.token, reportOf(ctx).get())
 }
 
 // withDeadline applies d unless the caller already set a deadline: fly-go's
-// http.Client has no timeout of its own.
+// http.Client has no timeout of its own. It also gives the call a report,
+// where the transport notes what the answer held (see classify).
 func withDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, _ = withReport(ctx)
 	if _, ok := ctx.Deadline(); ok {
 		return ctx, func() {}
 	}

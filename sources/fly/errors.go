@@ -61,12 +61,22 @@ func (e ErrBadToken) Error() string {
 }
 func (ErrBadToken) Is(target error) bool { _, ok := target.(ErrBadToken); return ok }
 
-// ErrRateLimited: still 429 after this client's retries.
-type ErrRateLimited struct{ Op string }
+// ErrRateLimited: still 429 after this client's retries, or asked to wait
+// (Retry-After) longer than the caller's deadline allows.
+type ErrRateLimited struct {
+	Op string
+	// RetryAfter is how long the API asked to wait (capped at
+	// MaxRetryAfter); 0 when it did not say.
+	RetryAfter time.Duration
+}
 
 func (e ErrRateLimited) Error() string {
-	return fmt.Sprintf("%s: the Machines API is rate-limiting us (429) even after %d retries — wait a few seconds; "+
-		"other tools using the same token share Fly's limits", e.Op, maxRetries)
+	wait := "wait a few seconds"
+	if e.RetryAfter > 0 {
+		wait = fmt.Sprintf("it asked to wait %s", e.RetryAfter.Round(time.Second))
+	}
+	return fmt.Sprintf("%s: the Machines API is rate-limiting us (429) — %s; "+
+		"other tools using the same token share Fly's limits", e.Op, wait)
 }
 func (ErrRateLimited) Is(target error) bool { _, ok := target.(ErrRateLimited); return ok }
 
@@ -89,6 +99,19 @@ func (e ErrAPIDown) Error() string {
 }
 func (ErrAPIDown) Is(target error) bool { _, ok := target.(ErrAPIDown); return ok }
 func (e ErrAPIDown) Unwrap() error      { return e.cause }
+
+// ErrBadAnswer: the API answered 2xx with something fly-go cannot decode:
+// not JSON (an HTML page from a proxy, a truncated body), an empty body, or
+// JSON of another shape. What says which, quoting the first bytes inertly.
+type ErrBadAnswer struct {
+	Op   string
+	What string
+}
+
+func (e ErrBadAnswer) Error() string {
+	return fmt.Sprintf("%s: the API answered %s — a proxy or an API change may be in the way; retrying", e.Op, e.What)
+}
+func (ErrBadAnswer) Is(target error) bool { _, ok := target.(ErrBadAnswer); return ok }
 
 // ErrPrecondition: 412 failed_precondition; Text is the API's own words,
 // e.g. "failed_precondition: Machines with swap cannot be suspended".

@@ -64,7 +64,8 @@ func TestListUnderEachFault(t *testing.T) {
 		{"500", flysim.Fault{Rate5xx: 1, Status5xx: 500}, ErrAPIDown{}, [2]int{1, 1}, "HTTP 500"},
 		{"502", flysim.Fault{Rate5xx: 1, Status5xx: 502}, ErrAPIDown{}, [2]int{4, 4}, "HTTP 502"},
 		{"503", flysim.Fault{Rate5xx: 1, Status5xx: 503}, ErrAPIDown{}, [2]int{4, 4}, "HTTP 503"},
-		{"malformed JSON", flysim.Fault{Malformed: true}, nil, [2]int{1, 1}, "list machines of"},
+		{"malformed JSON", flysim.Fault{Malformed: true}, ErrBadAnswer{}, [2]int{1, 1}, `list machines of snappy-api: the API answered something that is not JSON: "{\"id\":"`},
+		{"an HTML 200", flysim.Fault{Body: "<html><title>502 Bad Gateway</title></html>"}, ErrBadAnswer{}, [2]int{1, 1}, "not JSON: \"<html><title>502 Bad Gateway"},
 		{"reset connection", flysim.Fault{Reset: true}, ErrAPIDown{}, [2]int{1, 8}, "not answering"},
 	}
 	for _, c := range cases {
@@ -95,9 +96,8 @@ func TestListUnderEachFault(t *testing.T) {
 			if took > defaultDeadline {
 				t.Errorf("took %s, past the %s deadline", took, defaultDeadline)
 			}
-			// A truncated 200 is an HTTP success to the transport, so only
-			// the other faults show up as Stats' last error.
-			if st := client.Stats(); (st.LastError == "" && !c.fault.Malformed) || strings.Contains(st.LastError, faultToken) {
+			// Every fault is the last error, a bad 200 included.
+			if st := client.Stats(); st.LastError == "" || strings.Contains(st.LastError, faultToken) {
 				t.Errorf("Stats.LastError %q: want the failure, redacted", st.LastError)
 			}
 			// The fault ends: the same client recovers at once.

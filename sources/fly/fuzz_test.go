@@ -1,9 +1,14 @@
 package fly
 
 import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -79,6 +84,62 @@ func FuzzDiscoverTokenConfig(f *testing.F) {
 		}
 		if token == "" || token != strings.TrimSpace(token) || source != "~/.fly/config.yml" {
 			t.Errorf("DiscoverToken = %q from %q", token, source)
+		}
+	})
+}
+
+// A machines listing is whatever the API (or a proxy before it) answered:
+// through the real transport and fly-go's decoding, List never panics, and
+// what it returns holds no nil machine, check or event.
+func FuzzListMachines(f *testing.F) {
+	for _, s := range []string{
+		`[]`, `null`, `[null]`, `[{}]`, `{}`, ``, `[{"id":"m1"`, `<html></html>`, `[42,"x",true]`,
+		`[{"id":"m1","state":"started","checks":[null],"events":[null],"containers":[null],"cordoned":true}]`,
+		`[{"id":"m1","config":null,"incomplete_config":{"services":[null],"checks":{"a":null}},"host_status":"unreachable"}]`,
+		`[{"id":"m1","events":[{"type":"exit","request":{"exit_event":null,"MonitorEvent":{"exit_event":{"exit_code":1}}}}]}]`,
+		`[{"id":"m1","config":{"guest":null,"init":{"swap_size_mb":null},"restart":null,"services":[{"autostop":"nope","concurrency":null}]}}]`,
+		`[{"id":"m1","checks":"x"},{"id":"m2","state":5}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	var body atomic.Pointer[[]byte]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(*body.Load())
+	}))
+	defer srv.Close()
+	c, err := newClient(context.Background(), Config{FlapsURL: srv.URL, APIURL: srv.URL},
+		func(string) string { return "" }, newFakeClock())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer c.Close()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		body.Store(&b)
+		l, err := c.List(context.Background(), "app1")
+		if err != nil {
+			if !errors.Is(err, ErrBadAnswer{}) {
+				t.Fatalf("List = %T %v, want ErrBadAnswer for a bad answer", err, err)
+			}
+			return
+		}
+		if l.Malformed < 0 {
+			t.Fatalf("Malformed = %d", l.Malformed)
+		}
+		for _, m := range l.Machines {
+			if m == nil {
+				t.Fatal("a nil machine")
+			}
+			for _, c := range m.Checks {
+				if c == nil {
+					t.Fatal("a nil check")
+				}
+			}
+			for _, e := range m.Events {
+				if e == nil {
+					t.Fatal("a nil event")
+				}
+			}
 		}
 	})
 }

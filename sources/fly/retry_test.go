@@ -52,8 +52,8 @@ func TestRetryOn429And408(t *testing.T) {
 			[]time.Duration{2 * time.Second, 2 * time.Second}, 3, 2},
 		{"429 without Retry-After backs off exponentially, gives up", []int{429}, "", ErrRateLimited{},
 			[]time.Duration{time.Second, 2 * time.Second, 4 * time.Second}, 4, 4},
-		{"huge Retry-After is capped", []int{429, 200}, "3600", nil,
-			[]time.Duration{maxRetryAfter}, 2, 1},
+		{"Retry-After beyond the deadline is answered at once", []int{429, 200}, "3600", ErrRateLimited{},
+			nil, 1, 1},
 		{"408 is retried", []int{408, 200}, "", nil,
 			[]time.Duration{time.Second}, 2, 0},
 		{"500 is not retried here", []int{500, 200}, "", ErrAPIDown{},
@@ -82,6 +82,56 @@ func TestRetryOn429And408(t *testing.T) {
 			}
 			if len(tt.wantSleeps) > 0 && st.BackoffUntil.IsZero() {
 				t.Error("BackoffUntil not set after a backoff")
+			}
+		})
+	}
+}
+
+// Retry-After is honoured up to MaxRetryAfter (60 s) when the caller's
+// deadline leaves room; beyond the deadline the 429 is answered at once with
+// the wait it asked for, so the caller's own retry can honour it.
+func TestRetryAfterHonouredUpToTheCap(t *testing.T) {
+	tests := []struct {
+		name       string
+		retryAfter string
+		deadline   time.Duration
+		wantSleeps []time.Duration
+		wantErr    bool
+		wantAsked  time.Duration
+	}{
+		{"30 s within a 2 min deadline", "30", 2 * time.Minute, []time.Duration{30 * time.Second}, false, 0},
+		{"3600 s is capped to 60 s", "3600", 2 * time.Minute, []time.Duration{MaxRetryAfter}, false, 0},
+		{"30 s past a 20 s deadline", "30", 20 * time.Second, nil, true, 30 * time.Second},
+		{"an HTTP date 45 s ahead", "Fri, 01 May 2026 12:00:45 GMT", 20 * time.Second, nil, true, 45 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := &scriptedServer{statuses: []int{429, 200}, retryAfter: tt.retryAfter, okBody: `{"id":"m1"}`}
+			c, clk := newTestClient(t, newLocalServer(t, srv).URL, "")
+			ctx, cancel := context.WithTimeout(context.Background(), tt.deadline)
+			defer cancel()
+			_, err := c.GetMachine(ctx, "app1", "m1")
+			if got := clk.sleeps(); !equalDurations(got, tt.wantSleeps) {
+				t.Errorf("sleeps = %v, want %v", got, tt.wantSleeps)
+			}
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatalf("GetMachine: %v", err)
+				}
+				return
+			}
+			var rl ErrRateLimited
+			if !errors.As(err, &rl) || rl.RetryAfter != tt.wantAsked {
+				t.Fatalf("GetMachine = %#v, want ErrRateLimited asking %s", err, tt.wantAsked)
+			}
+			if !strings.Contains(err.Error(), "asked to wait "+tt.wantAsked.String()) {
+				t.Errorf("error %q does not say how long", err)
+			}
+			if until := c.Stats().BackoffUntil; until.Sub(clk.Now()) != tt.wantAsked {
+				t.Errorf("BackoffUntil is %s ahead, want %s", until.Sub(clk.Now()), tt.wantAsked)
+			}
+			if srv.n.Load() != 1 {
+				t.Errorf("%d attempts, want 1: waiting past the deadline is pointless", srv.n.Load())
 			}
 		})
 	}

@@ -16,7 +16,7 @@ import (
 
 const (
 	maxRetries      = 3                // for 408/429, on top of the first attempt
-	maxRetryAfter   = 10 * time.Second // cap on a server-requested wait
+	MaxRetryAfter   = 60 * time.Second // cap on a server-requested wait (Retry-After)
 	firstBackoff    = time.Second      // when the server gives no Retry-After
 	maxBackoff      = 8 * time.Second
 	maxBufferedBody = 8 << 20 // request bodies are small JSON; refuse absurd ones
@@ -40,6 +40,7 @@ type apiTransport struct {
 
 func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
+	rep := reportOf(ctx)
 	body, err := bufferBody(req)
 	if err != nil {
 		return nil, err
@@ -64,20 +65,40 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		status := resp.StatusCode
+		what := fmt.Sprintf("%s %s: ", req.Method, req.URL.Path)
+		if status/100 == 2 && req.Method != http.MethodHead && status != http.StatusNoContent {
+			bad, err := t.inspect(req, resp, rep)
+			if err != nil {
+				t.state.stats.failed(what + err.Error())
+				return nil, err
+			}
+			if bad != "" {
+				t.state.stats.failed(what + "the API answered " + bad)
+				return resp, nil // fly-go's decoding fails, and the error names this
+			}
+		}
 		if isWait && status == http.StatusRequestTimeout {
 			status = http.StatusOK // an expired long-poll is a normal answer, not an API problem
 		}
-		t.state.stats.answered(t.state.clock.Now(), status,
-			fmt.Sprintf("%s %s: %s", req.Method, req.URL.Path, resp.Status))
+		t.state.stats.answered(t.state.clock.Now(), status, what+resp.Status)
 		retryable := resp.StatusCode == http.StatusTooManyRequests ||
 			(resp.StatusCode == http.StatusRequestTimeout && !no408Retry)
-		if !retryable || attempt >= maxRetries {
+		if !retryable {
 			return resp, nil
 		}
-		delay := retryDelay(resp.Header.Get("Retry-After"), attempt, t.state.clock.Now())
+		now := t.state.clock.Now()
+		delay, asked := retryDelay(resp.Header.Get("Retry-After"), attempt, now)
+		if asked {
+			rep.set(func(r *report) { r.retryAfter = delay })
+		}
+		t.state.stats.backoff(now.Add(delay))
+		// A wait past the caller's deadline would only end in "no answer":
+		// answer the 429 now, and the caller retries when it was asked to.
+		if dl, ok := ctx.Deadline(); attempt >= maxRetries || (ok && time.Until(dl) < delay) {
+			return resp, nil
+		}
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		_ = resp.Body.Close()
-		t.state.stats.backoff(t.state.clock.Now().Add(delay))
 		if err := t.state.clock.Sleep(ctx, delay); err != nil {
 			return nil, err
 		}
@@ -148,13 +169,13 @@ func bufferBody(req *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// retryDelay honours Retry-After (seconds or an HTTP date), capped, else
-// doubles from firstBackoff.
-func retryDelay(retryAfter string, attempt int, now time.Time) time.Duration {
+// retryDelay honours Retry-After (seconds or an HTTP date) up to
+// MaxRetryAfter, else doubles from firstBackoff; asked says the server set it.
+func retryDelay(retryAfter string, attempt int, now time.Time) (delay time.Duration, asked bool) {
 	if d, ok := parseRetryAfter(retryAfter, now); ok {
-		return min(d, maxRetryAfter)
+		return min(d, MaxRetryAfter), true
 	}
-	return min(firstBackoff<<attempt, maxBackoff)
+	return min(firstBackoff<<attempt, maxBackoff), false
 }
 
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {

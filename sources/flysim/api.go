@@ -127,9 +127,11 @@ func (s *Sim) wrap(ri routeInfo, h http.HandlerFunc) http.Handler {
 		}
 		key := ri.keyOf(r)
 		s.countCall(ri.action, key)
-		if s.applyFault(w, r, ri.action) {
+		w, finish, answered := s.applyFault(w, r, ri.action)
+		if answered {
 			return
 		}
+		defer finish()
 		if ri.limit != nil && !s.allow(ri.op, ri.action, key, *ri.limit) {
 			hdr.Set("Retry-After", "1")
 			writeError(w, http.StatusTooManyRequests, "rate limit exceeded")

@@ -1,6 +1,8 @@
 package flysim
 
 import (
+	"bytes"
+	"encoding/json"
 	"net"
 	"net/http"
 	"time"
@@ -17,6 +19,19 @@ type Fault struct {
 	Malformed   bool          // 200 with a truncated JSON body
 	Reset       bool          // close the connection without any response
 	ExecTimeout bool          // exec hangs until its timeout, then 408
+	RetryAfter  string        // Retry-After of an injected 429 (default "1")
+
+	// Body answers 200 with this body instead (an HTML page from a proxy,
+	// garbage), as ContentType (default text/html).
+	Body        string
+	ContentType string
+
+	// These alter the real answer. NullEntries adds a null machine to a
+	// list, and a null check and a null event to every machine. Hostile is
+	// appended to every machine name and check output (list, get) and to
+	// every log message (logs): text carrying escape sequences.
+	NullEntries bool
+	Hostile     string
 }
 
 // SetFault installs f on an endpoint: an action name as in APICalls
@@ -52,12 +67,28 @@ func (s *Sim) faultFor(action string) (Fault, bool) {
 }
 
 // applyFault plays the endpoint's fault, if any, and reports whether it
-// answered the request itself.
-func (s *Sim) applyFault(w http.ResponseWriter, r *http.Request, action string) bool {
+// answered the request itself. Otherwise the handler writes to out, and
+// finish (always safe to call) alters that answer as the fault says.
+func (s *Sim) applyFault(w http.ResponseWriter, r *http.Request, action string) (out http.ResponseWriter, finish func(), answered bool) {
 	f, ok := s.faultFor(action)
 	if !ok {
-		return false
+		return w, func() {}, false
 	}
+	if s.answerFault(w, r, f) {
+		return w, func() {}, true
+	}
+	if !f.NullEntries && f.Hostile == "" {
+		return w, func() {}, false
+	}
+	rw := &rewriter{ResponseWriter: w, header: http.Header{}, status: http.StatusOK}
+	for k, v := range w.Header() {
+		rw.header[k] = v
+	}
+	return rw, func() { rw.finish(f) }, false
+}
+
+// answerFault plays the faults that answer in place of the handler.
+func (s *Sim) answerFault(w http.ResponseWriter, r *http.Request, f Fault) bool {
 	if f.Latency > 0 {
 		t := time.NewTimer(f.Latency)
 		select {
@@ -79,7 +110,11 @@ func (s *Sim) applyFault(w http.ResponseWriter, r *http.Request, action string) 
 	}
 	switch {
 	case f.Rate429 > 0 && roll429 < f.Rate429:
-		w.Header().Set("Retry-After", "1")
+		ra := f.RetryAfter
+		if ra == "" {
+			ra = "1"
+		}
+		w.Header().Set("Retry-After", ra)
 		writeError(w, http.StatusTooManyRequests, "rate limit exceeded")
 		return true
 	case f.Rate5xx > 0 && roll5xx < f.Rate5xx:
@@ -93,8 +128,101 @@ func (s *Sim) applyFault(w http.ResponseWriter, r *http.Request, action string) 
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte(`{"id": `))
 		return true
+	case f.Body != "":
+		ct := f.ContentType
+		if ct == "" {
+			ct = "text/html"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(f.Body))
+		return true
 	}
 	return false
+}
+
+// rewriter holds the handler's answer so a fault can alter it.
+type rewriter struct {
+	http.ResponseWriter
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (rw *rewriter) Header() http.Header         { return rw.header }
+func (rw *rewriter) WriteHeader(status int)      { rw.status = status }
+func (rw *rewriter) Write(b []byte) (int, error) { return rw.body.Write(b) }
+
+// finish alters a 200 JSON answer as f says and sends it.
+func (rw *rewriter) finish(f Fault) {
+	body := rw.body.Bytes()
+	if rw.status == http.StatusOK {
+		var v any
+		if json.Unmarshal(body, &v) == nil {
+			if b, err := json.Marshal(alter(v, f)); err == nil {
+				body = b
+			}
+		}
+	}
+	h := rw.ResponseWriter.Header()
+	for k, v := range rw.header {
+		h[k] = v
+	}
+	h.Del("Content-Length")
+	rw.ResponseWriter.WriteHeader(rw.status)
+	_, _ = rw.ResponseWriter.Write(body)
+}
+
+// alter applies f to a decoded answer: a machines list or machine, or a
+// logs page.
+func alter(v any, f Fault) any {
+	machine := func(m map[string]any) {
+		if f.Hostile != "" {
+			if name, ok := m["name"].(string); ok {
+				m["name"] = name + f.Hostile
+			}
+			if checks, ok := m["checks"].([]any); ok {
+				for _, c := range checks {
+					if c, ok := c.(map[string]any); ok {
+						out, _ := c["output"].(string)
+						c["output"] = out + f.Hostile
+					}
+				}
+			}
+		}
+		if f.NullEntries {
+			checks, _ := m["checks"].([]any)
+			events, _ := m["events"].([]any)
+			m["checks"], m["events"] = append(checks, nil), append([]any{nil}, events...)
+		}
+	}
+	switch v := v.(type) {
+	case []any: // a machines list
+		for _, m := range v {
+			if m, ok := m.(map[string]any); ok {
+				machine(m)
+			}
+		}
+		if f.NullEntries {
+			v = append([]any{nil}, v...)
+		}
+		return v
+	case map[string]any:
+		if data, ok := v["data"].([]any); ok { // a logs page
+			for _, d := range data {
+				d, _ := d.(map[string]any)
+				if attrs, ok := d["attributes"].(map[string]any); ok && f.Hostile != "" {
+					msg, _ := attrs["message"].(string)
+					attrs["message"] = msg + f.Hostile
+				}
+			}
+			return v
+		}
+		if _, ok := v["id"]; ok { // one machine
+			machine(v)
+		}
+	}
+	return v
 }
 
 // resetConn drops the connection with a TCP reset and no HTTP response.

@@ -1,9 +1,15 @@
 package snapshot
 
 import (
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	fly "github.com/superfly/fly-go"
+
+	flyapi "github.com/flywake/flywake/sources/fly"
 )
 
 // Exec output is whatever the guest printed: ApplyProbe takes any stdout,
@@ -50,5 +56,41 @@ func FuzzApplyProbe(f *testing.F) {
 		_ = a.BytecodeVerdict()
 		_ = a.CloseWait()
 		_ = a.ProbesDue(now)
+	})
+}
+
+// A listing is whatever fly-go decoded from the API's answer, nulls
+// included: ApplyListing and every verdict built on it never panic, and no
+// string in the model carries an escape.
+func FuzzApplyListing(f *testing.F) {
+	for _, s := range []string{
+		`[null,{"id":"m1","checks":[null],"events":[null]}]`,
+		`[{"id":"m1","state":"stopped","config":{"metadata":{"fly_release_version":"3"},"services":[{"autostop":"suspend","min_machines_running":0,"concurrency":{"soft_limit":-1}}],"init":{"swap_size_mb":-5}},"events":[{"type":"exit","timestamp":1,"request":{"exit_event":{"exit_code":1,"restarting":false}}}]}]`,
+		`[{"id":"m1","host_status":"unreachable","incomplete_config":{"guest":{"memory_mb":4096}}}]`,
+		`[{"id":"\u001b]0;x\u0007","name":"\u009b2J","events":[{"type":"start","status":"started","timestamp":-1}]}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	now := time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var ms []*fly.Machine
+		if json.Unmarshal(b, &ms) != nil {
+			return
+		}
+		a := New("org", "app", nil)
+		for look := 0; look < 2; look++ {
+			a.ApplyListing(flyapi.Listing{Machines: ms}, now.Add(time.Duration(look)*time.Minute))
+		}
+		_ = a.Evidence(now, nil, nil)
+		_, _ = a.Swap(), a.BytecodeVerdict()
+		_ = a.CrashBanner()
+		_ = a.ProbesDue(now)
+		for _, m := range a.Machines {
+			for _, s := range []string{m.ID, m.Name, m.State, m.Region, m.ProcessGroup, m.Release, m.ImageDigest} {
+				if strings.ContainsAny(s, "\x1b\u009b\x07") {
+					t.Fatalf("%q carries an escape", s)
+				}
+			}
+		}
 	})
 }

@@ -1,0 +1,282 @@
+package fly
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	flygo "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/sanitize"
+)
+
+// maxAnswerBody bounds one answer the transport reads (a listing of a few
+// thousand machines is a few MB).
+const maxAnswerBody = 32 << 20
+
+// report is what the transport saw while serving one call, for the call's
+// error and its result: kept in the call's context (see withDeadline).
+type report struct {
+	mu sync.Mutex
+	answerFacts
+}
+
+// answerFacts are a report's contents.
+type answerFacts struct {
+	badAnswer  string        // what a 2xx answer was instead of JSON; "" when it was JSON
+	retryAfter time.Duration // the newest Retry-After asked for (capped), 0 none
+	malformed  int           // null or unreadable entries dropped from a machines answer
+	cordoned   map[string]bool
+}
+
+type reportKey struct{}
+
+// withReport gives ctx a report unless it already has one.
+func withReport(ctx context.Context) (context.Context, *report) {
+	if r := reportOf(ctx); r != nil {
+		return ctx, r
+	}
+	r := &report{}
+	return context.WithValue(ctx, reportKey{}, r), r
+}
+
+func reportOf(ctx context.Context) *report {
+	r, _ := ctx.Value(reportKey{}).(*report)
+	return r
+}
+
+func (r *report) set(f func(r *report)) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f(r)
+}
+
+func (r *report) get() answerFacts {
+	if r == nil {
+		return answerFacts{}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.answerFacts
+}
+
+// inspect reads a 2xx answer whole and hands fly-go a copy it can decode
+// without crashing: the token is redacted from it, null entries of a
+// machines answer are dropped (fly-go v0.5.0 panics on them), and an answer
+// that is not JSON is named in the report so the error can say so. It
+// returns a description of a bad answer, "" when the answer is fine.
+func (t *apiTransport) inspect(req *http.Request, resp *http.Response, rep *report) (string, error) {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBody+1))
+	_ = resp.Body.Close()
+	if err != nil {
+		return "", err
+	}
+	bad := ""
+	switch {
+	case len(body) > maxAnswerBody:
+		bad = fmt.Sprintf("an answer over %d MB", maxAnswerBody>>20)
+	case len(bytes.TrimSpace(body)) == 0:
+		bad = "an empty body"
+	case !json.Valid(body):
+		bad = "something that is not JSON: " + quoteStart(body, resp.Header.Get("Content-Type"), t.state.stats.token)
+	default:
+		body = redactBody(body, t.state.stats.token)
+		if kind := machinesAnswer(req); kind != noMachines {
+			var n int
+			var cordoned map[string]bool
+			body, n, cordoned = cleanMachines(body, kind == machineList)
+			rep.set(func(r *report) { r.malformed, r.cordoned = n, cordoned })
+		}
+	}
+	if bad != "" {
+		// fly-go's decoder would read a valid prefix ("[null]" of
+		// "[null]0") and crash on it: it gets nothing, and fails cleanly.
+		body = nil
+	}
+	rep.set(func(r *report) { r.badAnswer = bad })
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Del("Content-Length")
+	return bad, nil
+}
+
+// quoteStart shows the first bytes of a bad answer, inert and redacted.
+func quoteStart(body []byte, contentType, token string) string {
+	const show = 60
+	s := string(body)
+	cut := len(s) > show
+	if cut {
+		s = s[:show]
+	}
+	s = strings.Join(strings.Fields(sanitize.Line(Redact(s, token))), " ")
+	q := fmt.Sprintf("%q", s)
+	if cut {
+		q += "…"
+	}
+	if ct := sanitize.Line(contentType); ct != "" {
+		q += " (" + ct + ")"
+	}
+	return q
+}
+
+// redactBody removes the token from an answer, in its plain form and as a
+// JSON encoder that escapes "/" writes it.
+func redactBody(body []byte, token string) []byte {
+	if token == "" {
+		return body
+	}
+	s := string(body)
+	out := Redact(s, token)
+	if strings.Contains(token, "/") {
+		out = Redact(out, strings.ReplaceAll(token, "/", `\/`))
+	}
+	if out == s {
+		return body
+	}
+	return []byte(out)
+}
+
+type machinesKind int
+
+const (
+	noMachines machinesKind = iota
+	machineList
+	oneMachine
+)
+
+// machinesAnswer says whether req's answer is a machines list or one machine.
+func machinesAnswer(req *http.Request) machinesKind {
+	if req.Method != http.MethodGet {
+		return noMachines
+	}
+	rest, ok := strings.CutPrefix(req.URL.Path, "/v1/apps/")
+	if !ok {
+		return noMachines
+	}
+	seg := strings.Split(strings.Trim(rest, "/"), "/")
+	switch {
+	case len(seg) == 2 && seg[1] == "machines":
+		return machineList
+	case len(seg) == 3 && seg[1] == "machines":
+		return oneMachine
+	}
+	return noMachines
+}
+
+// wireMachine is one machine as fly-go decodes it, plus "cordoned", which
+// fly-go v0.5.0 does not know.
+type wireMachine struct {
+	flygo.Machine
+	Cordoned bool `json:"cordoned"`
+}
+
+// cleanMachines drops what would crash fly-go or flywake from a machines
+// answer (a list, or one machine): a null or undecodable machine, and null
+// checks, events and containers. It returns the answer to decode, how many
+// entries it dropped and which machines are cordoned.
+func cleanMachines(body []byte, list bool) ([]byte, int, map[string]bool) {
+	cordoned := map[string]bool{}
+	if !list {
+		out, dropped, ok := cleanMachine(body, cordoned)
+		if !ok {
+			return body, 0, cordoned // not a machine: fly-go's own error says so
+		}
+		return out, dropped, cordoned
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(body, &elems); err != nil {
+		return body, 0, cordoned // not a list: fly-go's own error says so
+	}
+	dropped, changed := 0, false
+	kept := elems[:0]
+	for _, e := range elems {
+		out, n, ok := cleanMachine(e, cordoned)
+		if !ok {
+			dropped++
+			changed = true
+			continue
+		}
+		dropped += n
+		changed = changed || n > 0
+		kept = append(kept, out)
+	}
+	if !changed {
+		return body, 0, cordoned
+	}
+	out, err := json.Marshal(kept)
+	if err != nil {
+		return body, dropped, cordoned
+	}
+	return out, dropped, cordoned
+}
+
+// cleanMachine checks that raw decodes as a machine and drops its null
+// checks, events and containers. ok is false for null or anything fly-go
+// cannot decode as a machine.
+func cleanMachine(raw json.RawMessage, cordoned map[string]bool) (json.RawMessage, int, bool) {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, 0, false
+	}
+	var m wireMachine
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, 0, false
+	}
+	if m.Cordoned && m.ID != "" {
+		cordoned[m.ID] = true
+	}
+	nulls := countNil(m.Checks) + countNil(m.Events) + countNil(m.ContainerStatuses)
+	if nulls == 0 {
+		return raw, 0, true
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, 0, false
+	}
+	for _, k := range []string{"checks", "events", "containers"} {
+		if v, ok := fields[k]; ok {
+			fields[k] = dropNulls(v)
+		}
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return nil, 0, false
+	}
+	return out, nulls, true
+}
+
+func countNil[T any](ps []*T) int {
+	n := 0
+	for _, p := range ps {
+		if p == nil {
+			n++
+		}
+	}
+	return n
+}
+
+func dropNulls(list json.RawMessage) json.RawMessage {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(list, &elems); err != nil {
+		return list
+	}
+	kept := elems[:0]
+	for _, e := range elems {
+		if !bytes.Equal(bytes.TrimSpace(e), []byte("null")) {
+			kept = append(kept, e)
+		}
+	}
+	out, err := json.Marshal(kept)
+	if err != nil {
+		return list
+	}
+	return out
+}
