@@ -1,8 +1,10 @@
 package app
 
 import (
+	"errors"
 	"time"
 
+	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
@@ -69,10 +71,17 @@ type failure struct {
 	retryAt time.Time // wall
 }
 
-// next doubles the retry delay, from retryFirst up to retryMax.
-func (f failure) next() time.Duration {
-	if f.delay == 0 {
-		return retryFirst
+// next doubles the retry delay, from retryFirst up to retryMax; when the
+// API asked to wait longer (Retry-After, capped by the client at
+// fly.MaxRetryAfter), it waits that long instead.
+func (f failure) next(err error) time.Duration {
+	d := retryFirst
+	if f.delay != 0 {
+		d = min(f.delay*2, retryMax)
 	}
-	return min(f.delay*2, retryMax)
+	var rl fly.ErrRateLimited
+	if errors.As(err, &rl) {
+		d = max(d, min(rl.RetryAfter, fly.MaxRetryAfter))
+	}
+	return d
 }

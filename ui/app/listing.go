@@ -177,7 +177,7 @@ func (m *Model) onMachines(msg machinesMsg) []tea.Cmd {
 			m.fatal = msg.err
 			return nil
 		}
-		delay := m.fail.next()
+		delay := m.fail.next(msg.err)
 		m.fail = failure{err: msg.err, delay: delay, retryAt: m.wall().Add(delay)}
 		m.setStale(true)
 		m.fetch.relist = false

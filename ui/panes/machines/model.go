@@ -84,9 +84,12 @@ func (m *Model) Height(int) int {
 
 func (m *Model) tableHeight(h int) int {
 	if m.filtering {
-		return max(h-1, 0)
+		h--
 	}
-	return h
+	if malformedNote(m.app) != "" && h > 2 {
+		h--
+	}
+	return max(h, 0)
 }
 
 // InDetail reports whether a machine's detail view is open.
@@ -107,6 +110,7 @@ func (m *Model) SetData(a *snapshot.App, now time.Time) {
 	}
 	m.app, m.now = a, now
 	m.table.SetRows(buildRows(a, m.ctx.Theme, now))
+	m.table.SetHeight(m.tableHeight(m.height))
 	if a != nil && !a.ListedAt.Equal(m.lastListed) {
 		m.lastListed = a.ListedAt
 		var changed []string

@@ -1,8 +1,11 @@
 package machines
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/pane"
 )
@@ -20,12 +23,41 @@ func (m *Model) View(focused bool, now time.Time) string {
 		}
 		return out
 	}
-	if !m.filtering {
+	var top []string
+	if note := malformedNote(m.app); note != "" && height-btoi(m.filtering) > 2 {
+		top = append(top, m.ctx.Theme.Warn.Render(cell.Fit(note, width, cell.Left)))
+	}
+	if m.filtering {
+		top = append(top, cell.Fit(m.filter.view("/"), width, cell.Left))
+	}
+	if len(top) >= height {
+		return strings.Join(top[:height], "\n")
+	}
+	if len(top) == 0 {
 		return m.table.View(width, height)
 	}
-	input := cell.Fit(m.filter.view("/"), width, cell.Left)
-	if height == 1 {
-		return input
+	return strings.Join(top, "\n") + "\n" + m.table.View(width, height-len(top))
+}
+
+// malformedNote says the last listing held entries that were skipped.
+func malformedNote(a *snapshot.App) string {
+	if a == nil || a.Malformed == 0 {
+		return ""
 	}
-	return input + "\n" + m.table.View(width, height-1)
+	return fmt.Sprintf("! %d malformed %s skipped in the API's answer (a null machine, check or event)",
+		a.Malformed, plural(a.Malformed, "entry", "entries"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
