@@ -85,6 +85,7 @@ type statusReport struct {
 	Swap       statusVerdict   `json:"swap"`
 	Bytecode   statusVerdict   `json:"bytecode"`
 	CrashLoop  string          `json:"crash_loop"` // "" when no machine of the current release is crash-looping
+	Malformed  int             `json:"malformed_entries_skipped,omitempty"`
 	EdgeOrigin *statusEdge     `json:"edge_origin,omitempty"`
 }
 
@@ -138,7 +139,8 @@ func newStatusReport(a *snapshot.App, now time.Time) statusReport {
 			Resumes: cs.Resumes.Count, Dominant: cs.DominantSentence(), Live: len(a.LiveBoots()),
 		},
 		Swap: verdictOf(a.Swap()), Bytecode: verdictOf(a.BytecodeVerdict()), CrashLoop: a.CrashBanner(),
-		Machines: []statusMachine{},
+		Malformed: a.Malformed,
+		Machines:  []statusMachine{},
 	}
 	for _, m := range a.Machines {
 		sm := statusMachine{ID: m.ID, Name: m.Name, State: m.State, Region: m.Region, Autostop: "off", Release: m.Release}
@@ -182,6 +184,9 @@ func (r statusReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "  bytecode [%s] %s\n", r.Bytecode.Level, r.Bytecode.Line)
 	if r.CrashLoop != "" {
 		fmt.Fprintf(w, "  CRASH LOOP: %s\n", r.CrashLoop)
+	}
+	if r.Malformed > 0 {
+		fmt.Fprintf(w, "  ! %d malformed entries skipped in the API's answer (a null machine, check or event)\n", r.Malformed)
 	}
 	if e := r.EdgeOrigin; e != nil {
 		if e.Error != "" {

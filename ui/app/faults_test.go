@@ -37,6 +37,9 @@ type faultFrame struct {
 	listedAt  time.Time // platform time of the last good listing
 	ids       []string  // machine ids of the last good listing
 	probeErrs []string  // probe errors held in the snapshot
+	failErr   string    // the failing listing's error
+	malformed int       // entries the last listing skipped
+	view      string    // the screen, plain text, only while malformed > 0
 }
 
 // faultRecorder sees every frame, from inside the program's Update.
@@ -48,7 +51,14 @@ type faultRecorder struct {
 }
 
 func (r *faultRecorder) see(m *Model, msg tea.Msg) {
-	f := faultFrame{wall: time.Now(), failing: m.fail.err != nil, failDelay: m.fail.delay, fatal: m.fatal, listedAt: m.app.ListedAt}
+	f := faultFrame{wall: time.Now(), failing: m.fail.err != nil, failDelay: m.fail.delay, fatal: m.fatal, listedAt: m.app.ListedAt,
+		malformed: m.app.Malformed}
+	if m.fail.err != nil {
+		f.failErr = m.fail.err.Error()
+	}
+	if f.malformed > 0 && m.width > 0 {
+		f.view = ansi.Strip(m.View())
+	}
 	if m.width > 0 {
 		f.header = ansi.Strip(m.headerLine())
 	}
