@@ -1,11 +1,11 @@
 package machines
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/pane"
 )
@@ -44,15 +44,8 @@ func malformedNote(a *snapshot.App) string {
 	if a == nil || a.Malformed == 0 {
 		return ""
 	}
-	return fmt.Sprintf("! %d malformed %s skipped in the API's answer (a null machine, check or event)",
-		a.Malformed, plural(a.Malformed, "entry", "entries"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return "! " + words.Count(a.Malformed, "malformed entry", "malformed entries") +
+		" skipped in the API's answer (a null machine, check or event)"
 }
 
 func btoi(b bool) int {
