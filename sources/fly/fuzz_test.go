@@ -53,6 +53,41 @@ func FuzzParsePromQuery(f *testing.F) {
 	})
 }
 
+// A range query's answer comes from outside too: parsePromMatrix never
+// panics, and what it accepts has label maps and points in time order.
+func FuzzParsePromMatrix(f *testing.F) {
+	for _, s := range []string{
+		`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"status":"200"},"values":[[1764504000,"42"],[1764507600,"7.5"]]}]}}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"values":[[1,"NaN"],[1,"1"]]}]}}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"metric":null,"values":null}]}}`,
+		`{"status":"success","data":{"resultType":"vector","result":[]}}`,
+		`{"status":"error","errorType":"bad_data","error":"zero or negative query resolution step widths are not accepted"}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"values":[[1e400,"1"]]}]}}`,
+		`{"id": `, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		res, err := parsePromMatrix(body)
+		if err != nil {
+			if len(err.Error()) > 400 {
+				t.Errorf("error text of %d bytes: an answer is quoted whole", len(err.Error()))
+			}
+			return
+		}
+		for _, s := range res {
+			if s.Labels == nil {
+				t.Error("a series without a label map")
+			}
+			for i := 1; i < len(s.Points); i++ {
+				if !s.Points[i].Time.After(s.Points[i-1].Time) {
+					t.Errorf("points out of order: %v then %v", s.Points[i-1].Time, s.Points[i].Time)
+				}
+			}
+		}
+	})
+}
+
 // ~/.fly/config.yml is the user's file, and it holds the token: whatever it
 // contains, DiscoverToken never panics and never quotes the file in an error.
 func FuzzDiscoverTokenConfig(f *testing.F) {

@@ -29,21 +29,83 @@ type PromResult struct {
 // PromQuery runs an instant PromQL query against the org's managed
 // Prometheus. A zero at means "now" on the server.
 func (c *Client) PromQuery(ctx context.Context, org, query string, at time.Time) (PromResult, error) {
-	if err := checkName("organization", org); err != nil {
+	q := url.Values{"query": {query}}
+	if !at.IsZero() {
+		q.Set("time", promTime(at))
+	}
+	raw, err := c.promGet(ctx, org, "query", q)
+	if err != nil {
 		return PromResult{}, err
+	}
+	res, err := parsePromQuery(raw)
+	if err != nil {
+		return PromResult{}, c.fail(ctx, call{op: "query metrics of " + org, scope: otherScope}, err)
+	}
+	return res, nil
+}
+
+// PromSeries is one series of a range query: its labels and its points,
+// oldest first. A point Prometheus had no data for is absent, not zero.
+type PromSeries struct {
+	Labels map[string]string
+	Points []PromPoint
+}
+
+// PromPoint is one evaluation of a range query.
+type PromPoint struct {
+	Time  time.Time
+	Value float64
+}
+
+// PromMaxPoints is Prometheus's limit on points per series of one range
+// query (start to end in steps); a day at one-minute steps is 1,441.
+const PromMaxPoints = 11_000
+
+// PromQueryRange runs a PromQL range query (/api/v1/query_range, which Fly's
+// managed Prometheus serves): the expression evaluated at start, start+step,
+// … up to end.
+func (c *Client) PromQueryRange(ctx context.Context, org, query string, start, end time.Time, step time.Duration) ([]PromSeries, error) {
+	k := call{op: "query metrics of " + org, scope: otherScope}
+	switch {
+	case step <= 0:
+		return nil, c.fail(ctx, k, fmt.Errorf("range query step %v: want a positive step", step))
+	case end.Before(start):
+		return nil, c.fail(ctx, k, errors.New("range query ends before it starts"))
+	case end.Sub(start)/step >= PromMaxPoints:
+		return nil, c.fail(ctx, k, fmt.Errorf("range query of %v in %v steps exceeds Prometheus's %d points", end.Sub(start), step, PromMaxPoints))
+	}
+	q := url.Values{"query": {query}, "start": {promTime(start)}, "end": {promTime(end)},
+		"step": {strconv.FormatFloat(step.Seconds(), 'f', -1, 64)}}
+	raw, err := c.promGet(ctx, org, "query_range", q)
+	if err != nil {
+		return nil, err
+	}
+	res, err := parsePromMatrix(raw)
+	if err != nil {
+		return nil, c.fail(ctx, k, err)
+	}
+	return res, nil
+}
+
+// promTime spells a time as Prometheus's unix seconds with milliseconds.
+func promTime(t time.Time) string {
+	return strconv.FormatFloat(float64(t.UnixMilli())/1000, 'f', 3, 64)
+}
+
+// promGet sends one Prometheus API GET (endpoint "query" or "query_range")
+// and returns the raw answer of a 2xx.
+func (c *Client) promGet(ctx context.Context, org, endpoint string, q url.Values) (json.RawMessage, error) {
+	if err := checkName("organization", org); err != nil {
+		return nil, err
 	}
 	k := call{op: "query metrics of " + org, scope: otherScope}
 	ctx, cancel := withDeadline(ctx, defaultDeadline)
 	defer cancel()
-	q := url.Values{"query": {query}}
-	if !at.IsZero() {
-		q.Set("time", strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64))
-	}
-	u := c.apiBase.JoinPath("prometheus", org, "api", "v1", "query")
+	u := c.apiBase.JoinPath("prometheus", org, "api", "v1", endpoint)
 	u.RawQuery = q.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return PromResult{}, c.fail(ctx, k, err)
+		return nil, c.fail(ctx, k, err)
 	}
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	req.Header.Set("Accept", "application/json")
@@ -56,13 +118,9 @@ func (c *Client) PromQuery(ctx context.Context, org, query string, at time.Time)
 		if errors.As(err, &he) {
 			he.Text = promErrorText(he.Text)
 		}
-		return PromResult{}, c.fail(ctx, k, err)
+		return nil, c.fail(ctx, k, err)
 	}
-	res, err := parsePromQuery(raw)
-	if err != nil {
-		return PromResult{}, c.fail(ctx, k, err)
-	}
-	return res, nil
+	return raw, nil
 }
 
 type promEnvelope struct {
@@ -115,6 +173,46 @@ func parsePromQuery(body []byte) (PromResult, error) {
 		return PromResult{}, fmt.Errorf("prometheus result type %q is not supported (instant vector or scalar expected)", env.Data.ResultType)
 	}
 	return res, nil
+}
+
+// parsePromMatrix decodes a Prometheus /api/v1/query_range answer.
+func parsePromMatrix(body []byte) ([]PromSeries, error) {
+	var env promEnvelope
+	if err := json.Unmarshal(body, &env); err != nil {
+		return nil, fmt.Errorf("prometheus answer is not JSON: %w", err)
+	}
+	if env.Status != "success" {
+		return nil, fmt.Errorf("prometheus query failed (%s): %s", env.ErrorType, shorten(env.Error))
+	}
+	if env.Data.ResultType != "matrix" {
+		return nil, fmt.Errorf("prometheus result type %q is not supported (a range query answers a matrix)", shorten(env.Data.ResultType))
+	}
+	var series []struct {
+		Metric map[string]string `json:"metric"`
+		Values []json.RawMessage `json:"values"`
+	}
+	if err := json.Unmarshal(env.Data.Result, &series); err != nil {
+		return nil, fmt.Errorf("prometheus matrix result: %w", err)
+	}
+	out := make([]PromSeries, 0, len(series))
+	for i, s := range series {
+		ps := PromSeries{Labels: s.Metric, Points: make([]PromPoint, 0, len(s.Values))}
+		if ps.Labels == nil {
+			ps.Labels = map[string]string{}
+		}
+		for j, raw := range s.Values {
+			at, v, err := parsePromPoint(raw)
+			if err != nil {
+				return nil, fmt.Errorf("prometheus series %d point %d: %w", i, j, err)
+			}
+			if n := len(ps.Points); n > 0 && !at.After(ps.Points[n-1].Time) {
+				return nil, fmt.Errorf("prometheus series %d point %d: timestamps out of order", i, j)
+			}
+			ps.Points = append(ps.Points, PromPoint{Time: at, Value: v})
+		}
+		out = append(out, ps)
+	}
+	return out, nil
 }
 
 // parsePromPoint decodes [<unix seconds>, "<value>"].
