@@ -48,10 +48,11 @@ func byApp(r *http.Request) string     { return r.PathValue("app") }
 func byVolume(r *http.Request) string  { return r.PathValue("vol") }
 
 // Handler serves the Machines API (/v1), the logs API (/api/v1/apps/{app}/logs)
-// and the Prometheus API (/prometheus/{org}/api/v1/query).
+// and the Prometheus API (/prometheus/{org}/api/v1/query and query_range).
 func (s *Sim) Handler() http.Handler {
 	mux := http.NewServeMux()
 	org := func(*http.Request) string { return s.opts.Org }
+	byOrg := func(r *http.Request) string { return r.PathValue("org") }
 	perAction, getMachine := &defaultLimit, &getMachineLimit
 	handle := func(pattern string, ri routeInfo, h http.HandlerFunc) {
 		mux.Handle(pattern, s.wrap(ri, h))
@@ -101,7 +102,8 @@ func (s *Sim) Handler() http.Handler {
 		// The logs and Prometheus APIs share auth, headers, counters and faults
 		// but not the Machines API's rate limits.
 		{"GET /api/v1/apps/{app}/logs", routeInfo{"Logs_list", "logs", byApp, nil}, s.serveLogs},
-		{"GET /prometheus/{org}/api/v1/query", routeInfo{"Prometheus_query", "prom", func(r *http.Request) string { return r.PathValue("org") }, nil}, s.servePromQuery},
+		{"GET /prometheus/{org}/api/v1/query", routeInfo{"Prometheus_query", "prom", byOrg, nil}, s.servePromQuery},
+		{"GET /prometheus/{org}/api/v1/query_range", routeInfo{"Prometheus_query_range", "prom", byOrg, nil}, s.servePromQueryRange},
 	}
 	for _, rt := range routes {
 		handle(rt.pattern, rt.ri, rt.h)

@@ -26,8 +26,30 @@ func FuzzPromQL(f *testing.F) {
 			return
 		}
 		// The only query that parses yet cannot run is a bare range selector.
-		if _, err := evalPromQL(e, at, fakeSource); err != nil && !strings.Contains(err.Error(), "range selector") {
+		inst, err := evalPromQL(e, at, fakeSource)
+		if err != nil && !strings.Contains(err.Error(), "range selector") {
 			t.Errorf("%q parsed but failed to evaluate: %v", q, err)
+		}
+		// A range query is the instant query at each step: its last point
+		// of every series is the instant sample at the end.
+		times := []time.Time{at.Add(-2 * time.Hour), at.Add(-time.Hour), at}
+		series, rerr := evalPromQLRange(e, times, fakeSource)
+		if (err == nil) != (rerr == nil) {
+			t.Fatalf("%q: instant error %v, range error %v", q, err, rerr)
+		}
+		last := map[string]float64{}
+		for _, rs := range series {
+			if len(rs.times) == 0 || len(rs.times) != len(rs.values) {
+				t.Fatalf("%q: series %v has %d times and %d values", q, rs.labels, len(rs.times), len(rs.values))
+			}
+			if rs.times[len(rs.times)-1].Equal(at) {
+				last[labelKey(rs.labels)] = rs.values[len(rs.values)-1]
+			}
+		}
+		for _, smp := range inst {
+			if v, ok := last[labelKey(smp.labels)]; !ok || !(v == smp.value || v != v && smp.value != smp.value) {
+				t.Errorf("%q: instant %v = %v, range ends at %v (present %v)", q, smp.labels, smp.value, v, ok)
+			}
 		}
 	})
 }
@@ -70,6 +92,17 @@ func FuzzLogsNextToken(f *testing.F) {
 			if back, _, _ := parseNextToken(formatNextToken(at)); !back.Equal(at) {
 				t.Errorf("token %q does not round-trip", s)
 			}
+		}
+	})
+}
+
+func FuzzPromStep(f *testing.F) {
+	for _, s := range []string{"60", "1h", "0.5", "0", "-60", "1e300", "NaN", "", "1m30s", "+Inf"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if d, err := parsePromStep(s); err == nil && d <= 0 {
+			t.Errorf("parsePromStep(%q) accepted %v", s, d)
 		}
 	})
 }

@@ -47,16 +47,35 @@ func (c *counter) add(t time.Time, n float64, retention time.Duration) {
 	}
 }
 
-// increase is the count added in (from, to].
+// increase is the count added in [from, to) at minute resolution: the
+// minutes that begin in it. For minute-aligned bounds this is exact, so a
+// range query at one-minute steps returns each minute once.
 func (c *counter) increase(from, to time.Time) float64 {
-	lo, hi := from.Unix()/60, to.Unix()/60
+	lo, hi := minuteCeil(from), minuteCeil(to)
 	var sum float64
+	if hi-lo <= int64(len(c.minutes)) {
+		for k := lo; k < hi; k++ {
+			sum += c.minutes[k]
+		}
+		return sum
+	}
 	for k, v := range c.minutes {
-		if k > lo && k <= hi {
+		if k >= lo && k < hi {
 			sum += v
 		}
 	}
 	return sum
+}
+
+// minuteCeil is the first unix minute that begins at or after t.
+func minuteCeil(t time.Time) int64 {
+	ns := t.UnixNano()
+	const m = int64(time.Minute)
+	q := ns / m
+	if ns%m > 0 {
+		q++
+	}
+	return q
 }
 
 func (ms *metricStore) addEdge(app string, status int, t time.Time, n float64) {

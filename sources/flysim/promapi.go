@@ -72,6 +72,120 @@ func (s *Sim) servePromQuery(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, promResponse{Status: "success", Data: data})
 }
 
+type promMatrixData struct {
+	ResultType string           `json:"resultType"`
+	Result     []promMatrixItem `json:"result"`
+}
+
+type promMatrixItem struct {
+	Metric map[string]string `json:"metric"`
+	Values [][2]any          `json:"values"` // [[unix seconds, "value"], …]
+}
+
+// promMaxPoints is Prometheus's limit on the points of one series in a
+// range query.
+const promMaxPoints = 11000
+
+// servePromQueryRange answers Prometheus range queries (/api/v1/query_range):
+// the expression evaluated at start, start+step, … ≤ end, as a matrix.
+// Fly's managed Prometheus serves the same endpoint (VictoriaMetrics).
+func (s *Sim) servePromQueryRange(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("org") != s.opts.Org {
+		writePromError(w, http.StatusNotFound, "not_found", "organization not found")
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		writePromError(w, http.StatusBadRequest, "bad_data", "invalid form: "+err.Error())
+		return
+	}
+	query := r.Form.Get("query")
+	if query == "" {
+		writePromError(w, http.StatusBadRequest, "bad_data", `invalid parameter "query": empty query`)
+		return
+	}
+	now := s.now()
+	var start, end time.Time
+	for _, p := range []struct {
+		name string
+		dst  *time.Time
+	}{{"start", &start}, {"end", &end}} {
+		v := r.Form.Get(p.name)
+		if v == "" {
+			writePromError(w, http.StatusBadRequest, "bad_data", `invalid parameter "`+p.name+`": cannot parse "" to a valid timestamp`)
+			return
+		}
+		t, err := parsePromTime(v, now)
+		if err != nil {
+			writePromError(w, http.StatusBadRequest, "bad_data", `invalid parameter "`+p.name+`": `+err.Error())
+			return
+		}
+		*p.dst = t
+	}
+	if end.Before(start) {
+		writePromError(w, http.StatusBadRequest, "bad_data", `invalid parameter "end": end timestamp must not be before start time`)
+		return
+	}
+	step, err := parsePromStep(r.Form.Get("step"))
+	if err != nil {
+		writePromError(w, http.StatusBadRequest, "bad_data", `invalid parameter "step": `+err.Error())
+		return
+	}
+	if end.Sub(start)/step >= promMaxPoints {
+		writePromError(w, http.StatusBadRequest, "bad_data",
+			"exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)")
+		return
+	}
+	expr, err := parsePromQL(query)
+	if err != nil {
+		writePromError(w, http.StatusBadRequest, "bad_data", `invalid parameter "query": `+err.Error())
+		return
+	}
+	var times []time.Time
+	for t := start; !t.After(end); t = t.Add(step) {
+		times = append(times, t)
+	}
+	s.mu.Lock()
+	series, err := evalPromQLRange(expr, times, s.promSeries)
+	s.mu.Unlock()
+	if err != nil {
+		writePromError(w, http.StatusBadRequest, "bad_data", err.Error())
+		return
+	}
+	data := &promMatrixData{ResultType: "matrix", Result: make([]promMatrixItem, 0, len(series))}
+	for _, rs := range series {
+		item := promMatrixItem{Metric: rs.labels, Values: make([][2]any, len(rs.times))}
+		for i, t := range rs.times {
+			item.Values[i] = [2]any{float64(t.UnixMilli()) / 1000, formatPromValue(rs.values[i])}
+		}
+		data.Result = append(data.Result, item)
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Status string          `json:"status"`
+		Data   *promMatrixData `json:"data"`
+	}{"success", data})
+}
+
+// parsePromStep reads a range query's step: float seconds or a Prometheus
+// duration ("1m", "1h").
+func parsePromStep(v string) (time.Duration, error) {
+	if v == "" {
+		return 0, errors.New(`cannot parse "" to a valid duration`)
+	}
+	var d time.Duration
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		if math.IsNaN(f) || math.IsInf(f, 0) || f > 1e9 {
+			return 0, fmt.Errorf("cannot parse %q to a valid duration", v)
+		}
+		d = time.Duration(f * float64(time.Second))
+	} else if d, err = parsePromDuration(v); err != nil {
+		return 0, fmt.Errorf("cannot parse %q to a valid duration", v)
+	}
+	if d <= 0 {
+		return 0, errors.New("zero or negative query resolution step widths are not accepted. Try a positive integer")
+	}
+	return d, nil
+}
+
 // formatPromValue spells a sample the way Prometheus does.
 func formatPromValue(v float64) string {
 	switch {

@@ -374,8 +374,65 @@ type promSample struct {
 // a [range], as VictoriaMetrics (Fly's backend) allows: its default step.
 const promDefaultWindow = 5 * time.Minute
 
-// evalPromQL evaluates e at time at.
+// evalPromQL evaluates e at time at, samples in label order.
 func evalPromQL(e promExpr, at time.Time, src promSource) ([]promSample, error) {
+	out, err := evalNode(e, at, src)
+	if err != nil {
+		return nil, err
+	}
+	sortSamples(out)
+	return out, nil
+}
+
+// promRangeSeries is one series of a range query's matrix.
+type promRangeSeries struct {
+	labels map[string]string
+	times  []time.Time
+	values []float64
+}
+
+// evalPromQLRange evaluates e at each of times (oldest first) and gathers
+// the samples into series by label set, in label order. src is asked once
+// per metric, not once per step.
+func evalPromQLRange(e promExpr, times []time.Time, src promSource) ([]promRangeSeries, error) {
+	memo := map[string]map[string][]promSeries{}
+	cached := func(name string) map[string][]promSeries {
+		if m, ok := memo[name]; ok {
+			return m
+		}
+		m := src(name)
+		memo[name] = m
+		return m
+	}
+	byKey := map[string]*promRangeSeries{}
+	var keys []string
+	for _, at := range times {
+		samples, err := evalNode(e, at, cached)
+		if err != nil {
+			return nil, err
+		}
+		for _, smp := range samples {
+			k := labelKey(smp.labels)
+			rs := byKey[k]
+			if rs == nil {
+				rs = &promRangeSeries{labels: smp.labels}
+				byKey[k] = rs
+				keys = append(keys, k)
+			}
+			rs.times = append(rs.times, at)
+			rs.values = append(rs.values, smp.value)
+		}
+	}
+	sort.Strings(keys)
+	out := make([]promRangeSeries, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, *byKey[k])
+	}
+	return out, nil
+}
+
+// evalNode evaluates e at time at, in no particular order.
+func evalNode(e promExpr, at time.Time, src promSource) ([]promSample, error) {
 	var out []promSample
 	switch e := e.(type) {
 	case *promSelector:
@@ -412,7 +469,7 @@ func evalPromQL(e promExpr, at time.Time, src promSource) ([]promSample, error) 
 			}
 		}
 	case *promAgg:
-		in, err := evalPromQL(e.arg, at, src)
+		in, err := evalNode(e.arg, at, src)
 		if err != nil {
 			return nil, err
 		}
@@ -420,7 +477,6 @@ func evalPromQL(e promExpr, at time.Time, src promSource) ([]promSample, error) 
 	default:
 		return nil, errors.New("unsupported expression")
 	}
-	sortSamples(out)
 	return out, nil
 }
 
