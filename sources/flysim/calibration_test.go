@@ -31,7 +31,7 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 		case ln.Provider == "runner" && ln.Message == "Configuring firecracker":
 			f.coldStarts++
 			begun[ln.Machine] = ln.Time
-		case ln.Provider == "app" && strings.HasPrefix(ln.Message, `"GET `+s.apps[app].p.HealthPath+` HTTP/1.1" 200`):
+		case ln.Provider == "app" && strings.Contains(ln.Message, `"GET `+s.apps[app].p.HealthPath+` HTTP/1.1" 200`):
 			if t, ok := begun[ln.Machine]; ok {
 				f.boots = append(f.boots, ln.Time.Sub(t))
 				delete(begun, ln.Machine)

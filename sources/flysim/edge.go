@@ -38,6 +38,7 @@ type proxy struct {
 	// rng draws request ids, service times and traffic apart from s.rng, so
 	// outside requests never shift the platform's boot-time draws.
 	rng   *rand.Rand
+	acc   *accessLog // the clients and hosts in access lines
 	apps  map[string]*appEdge
 	mach  map[*machine]*machLoad
 	edges map[string]string // app → edge URL, once started
@@ -71,6 +72,7 @@ type machLoad struct {
 func (s *Sim) initProxy(begin, end time.Time) {
 	s.px = &proxy{
 		rng:  rand.New(rand.NewPCG(s.opts.Seed^0x51f0e7c3, s.opts.Seed+17)),
+		acc:  newAccessLog(s.opts.Seed),
 		apps: map[string]*appEdge{}, mach: map[*machine]*machLoad{}, edges: map[string]string{},
 	}
 	for _, name := range s.appOrder {
@@ -204,7 +206,8 @@ func (s *Sim) serveEdge(ae *appEdge, w http.ResponseWriter, r *http.Request) {
 	if fail == nil {
 		var status int
 		var body string
-		status, body, fail = s.serveOn(r.Context(), ae, m, run, r.Method, r.URL.Path)
+		client, host := outsideRequester(r)
+		status, body, fail = s.serveOn(r.Context(), ae, m, run, r.Method, r.URL.Path, client, host)
 		if fail == nil {
 			h.Set(MachineIDHeader, m.id)
 			writeAppResponse(w, ae.a.p.Name, r.URL.Path, status, body)
@@ -361,7 +364,7 @@ func (s *Sim) waitLocked(ctx context.Context, ch <-chan struct{}, deadline time.
 }
 
 // serveOn lets machine m answer (its inflight already counts the request).
-func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, method, path string) (int, string, *edgeFailure) {
+func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, method, path, client, host string) (int, string, *edgeFailure) {
 	s.mu.Lock()
 	p := &ae.a.p
 	took := between(s.px.rng, p.ResponseTime.Min, p.ResponseTime.Max)
@@ -400,7 +403,7 @@ func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, 
 	status, body := appAnswer(p, path)
 	s.metrics.addEdge(p.Name, status, now, 1)
 	s.metrics.addApp(p.Name, m.id, status, now, 1)
-	s.logRequest(m, method, path, status, len(body), took)
+	s.logRequest(m, client, host, method, path, status, len(body), took)
 	return status, body, nil
 }
 
@@ -437,12 +440,13 @@ func writeAppResponse(w http.ResponseWriter, app, path string, status int, body 
 	_, _ = w.Write([]byte(body))
 }
 
-// logRequest logs the app's access line for a request a machine answered.
-func (s *Sim) logRequest(m *machine, method, path string, status, bytes int, took time.Duration) {
+// logRequest logs the app's access line (accesslog.go) for a request a
+// machine answered.
+func (s *Sim) logRequest(m *machine, client, host, method, path string, status, bytes int, took time.Duration) {
 	now := s.now()
 	s.logs.add(LogLine{ID: ulid(s.px.rng, now), Time: now, App: m.app.p.Name, Machine: m.id, Region: m.region,
 		Provider: "app", Level: "info", Method: method, Path: path, Status: status,
-		Message: fmt.Sprintf(`"%s %s HTTP/1.1" %d %d %dms`, method, path, status, bytes, took.Milliseconds())})
+		Message: accessMessage(client, host, method, path, status, bytes, took)})
 }
 
 // logRecentlyStopped logs the PM11 reroute on the machine passed over.

@@ -112,7 +112,8 @@ func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
 				return
 			}
 			s.beginServing(m)
-			s.log(m, "app", fmt.Sprintf(`"GET %s HTTP/1.1" 200 15 3ms`, p.HealthPath))
+			// Fly's checker dials the private address: no Fly-Client-IP ("-").
+			s.log(m, "app", accessMessage("-", fmt.Sprintf("[%s]:%d", m.privateIP, p.InternalPort), "GET", p.HealthPath, 200, 15, 3*time.Millisecond))
 			s.log(m, "health", fmt.Sprintf("Health check on port %d is now passing.", p.InternalPort))
 		})
 		return

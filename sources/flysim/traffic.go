@@ -369,7 +369,8 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 	case cls == clsScan:
 		for i := 0; i < n; i++ { // every probe: the scanner is the story
 			path := scannerPaths[s.px.rng.IntN(len(scannerPaths))]
-			s.logRequest(m, "GET", path, http.StatusMovedPermanently, 0, rt())
+			client, host := s.px.acc.requester(p.Name, cls)
+			s.logRequest(m, client, host, "GET", path, http.StatusMovedPermanently, 0, rt())
 		}
 	case now.Sub(l.lastLine) >= pl.logEvery:
 		l.lastLine = now
@@ -387,7 +388,8 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 		if status == http.StatusOK {
 			bytes = 180 + s.px.rng.IntN(900)
 		}
-		s.logRequest(m, method, path, status, bytes, took)
+		client, host := s.px.acc.requester(p.Name, cls)
+		s.logRequest(m, client, host, method, path, status, bytes, took)
 	}
 }
 

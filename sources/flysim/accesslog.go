@@ -1,0 +1,105 @@
+package flysim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"time"
+)
+
+// The app's own access log. Fly's proxy writes no line per request (only its
+// errors, with code, method, URL and status), so the per-request record a
+// real app has is what its server prints. Fly hands every request the
+// client's address in the Fly-Client-IP header and passes the Host the client
+// asked for, so an app behind Fly can log both; the demo apps log the way a
+// gunicorn configured with
+//
+//	access_log_format = '%({fly-client-ip}i)s %({host}i)s "%(r)s" %(s)s %(b)s %(M)sms'
+//
+// does ({header}i is gunicorn's request-header directive, M the time taken in
+// milliseconds):
+//
+//	203.0.113.17 staging.sleepy-api.fly.dev "GET /.env HTTP/1.1" 301 0 12ms
+//
+// No field here is one Fly does not have: the address is the client's as
+// the proxy saw it, the host is the request's own header.
+
+// accessLog draws the clients and hosts of background requests from its own
+// rng, so access lines never shift the platform's or the traffic's draws.
+type accessLog struct {
+	rng *rand.Rand
+}
+
+func newAccessLog(seed uint64) *accessLog {
+	return &accessLog{rng: rand.New(rand.NewPCG(seed^0xacce55, seed+0x10c))}
+}
+
+// Client pools, all in documentation ranges (RFC 5737, RFC 3849): the apps'
+// users poll from many addresses, the scanner from a few, a load test from one.
+const (
+	pollClients    = 1500
+	scannerClients = 42
+)
+
+// loadTester is the one address a load test comes from.
+const loadTester = "198.51.100.250"
+
+// scannerHostWords are the subdomains the scanner invents (31 host names).
+var scannerHostWords = []string{
+	"dev", "staging", "test", "admin", "api", "beta", "old", "backup", "mail", "ftp", "git",
+	"jenkins", "ci", "internal", "vpn", "portal", "app", "www", "shop", "blog", "cdn",
+	"static", "db", "grafana", "kibana", "prometheus", "status", "auth", "sso", "demo", "sandbox",
+}
+
+// pollClient is one of the apps' users: IPv4 from TEST-NET-1/2, the rest of
+// the pool IPv6 (mobile networks) under 2001:db8::/32.
+func (l *accessLog) pollClient() string {
+	i := l.rng.IntN(pollClients)
+	switch {
+	case i < 250:
+		return fmt.Sprintf("192.0.2.%d", i+1)
+	case i < 500:
+		return fmt.Sprintf("198.51.100.%d", i-249)
+	default:
+		return fmt.Sprintf("2001:db8:%x:%x::%x", 0x100+i/256, i%256, 1+i%7)
+	}
+}
+
+// scanner is one of the scanner's few addresses (TEST-NET-3) and one of the
+// host names it invents under the app's domain.
+func (l *accessLog) scanner(app string) (client, host string) {
+	client = fmt.Sprintf("203.0.113.%d", 10+l.rng.IntN(scannerClients))
+	host = scannerHostWords[l.rng.IntN(len(scannerHostWords))] + "." + appHost(app)
+	return client, host
+}
+
+// appHost is the app's public host name.
+func appHost(app string) string { return app + ".fly.dev" }
+
+// backgroundRequester is who sent a background request of class cls.
+func (l *accessLog) requester(app string, cls trafficClass) (client, host string) {
+	switch cls {
+	case clsScan:
+		return l.scanner(app)
+	case clsHeavy:
+		return loadTester, appHost(app)
+	}
+	return l.pollClient(), appHost(app)
+}
+
+// outsideRequester is the client and host of a request through the edge
+// listener: the connection's own address (what Fly puts in Fly-Client-IP)
+// and the Host it sent.
+func outsideRequester(r *http.Request) (client, host string) {
+	client = r.RemoteAddr
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		client = h
+	}
+	return client, r.Host
+}
+
+// accessMessage is the access line's text.
+func accessMessage(client, host, method, path string, status, bytes int, took time.Duration) string {
+	return fmt.Sprintf(`%s %s "%s %s HTTP/1.1" %d %d %dms`, client, host, method, path, status, bytes, took.Milliseconds())
+}
