@@ -5,17 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 )
-
-// CLOSE_WAIT counts per machine that mean a backlog of abandoned requests.
-const (
-	closeWaitWarn = 10
-	closeWaitFail = 50
-)
-
-// defaultSoftLimit is the platform's soft limit when none is configured.
-const defaultSoftLimit = 20
 
 const concurrencyFix = "Set hard_limit in the service's concurrency block (a little above soft_limit) so the proxy stops feeding a machine that is already drowning, and cap in-flight requests per worker in the app: answer 503 {\"detail\":\"server busy\"} at once instead of queueing."
 
@@ -72,13 +64,13 @@ func fileLimits(f *repo.FlyToml) *limits {
 		if c := s.Concurrency; c != nil {
 			soft := c.SoftLimit
 			if soft == 0 {
-				soft = defaultSoftLimit
+				soft = diagnose.DefaultSoftLimit
 			}
 			return &limits{hard: c.HardLimit, soft: soft, kind: c.Type, src: repo.Source(repo.FlyTomlFile, c.Line)}
 		}
 	}
 	s := f.Services[0]
-	return &limits{soft: defaultSoftLimit, src: f.Source(s.Path())}
+	return &limits{soft: diagnose.DefaultSoftLimit, src: f.Source(s.Path())}
 }
 
 func closeWait(b *itemBuilder, c *Concurrency, noHard bool) {
@@ -104,10 +96,11 @@ func closeWait(b *itemBuilder, c *Concurrency, noHard bool) {
 	if len(ids) == 0 {
 		list = "no machine probed"
 	}
-	switch {
-	case worst >= closeWaitFail && noHard:
+	// The thresholds are the Backlog pane's and the Machines badge's.
+	switch diagnose.CloseWaitLevel(worst, !noHard) {
+	case diagnose.Fail:
 		b.judge(Fail, c.Source, "%s sockets in CLOSE_WAIT (%s): clients gave up long ago and the server still works through their requests while new ones queue behind them", count(total), list)
-	case worst >= closeWaitWarn:
+	case diagnose.Warn:
 		b.judge(Warn, c.Source, "%s sockets in CLOSE_WAIT (%s): a backlog of abandoned requests", count(total), list)
 	default:
 		b.judge(Pass, c.Source, "CLOSE_WAIT sockets: %s", list)

@@ -1,6 +1,9 @@
 package diagnose
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The parsers read text that comes from a remote machine; none may panic.
 
@@ -49,6 +52,35 @@ func FuzzParseBytecodeProbe(f *testing.F) {
 		v := BytecodeVerdict(r)
 		if v.Line == "" {
 			t.Fatalf("empty verdict for %+v", r)
+		}
+	})
+}
+
+// Access lines are an app's stdout: whatever they hold, the parser never
+// panics, and what it takes as client or host is an address or a host name.
+func FuzzParseAccessLine(f *testing.F) {
+	for _, s := range []string{
+		`203.0.113.17 staging.sleepy-api.fly.dev "GET /.env HTTP/1.1" 301 0 12ms`,
+		`- [fdaa::2]:8000 "GET /api/health/ HTTP/1.1" 200 15 3ms`,
+		`INFO:     203.0.113.9:52114 - "GET / HTTP/1.1" 200 OK`,
+		"\x1b[31m1.2.3.4\x1b[0m evil\x07.com \"GET /\x1b]0;x\x07 HTTP/1.1\" 200",
+		`"GET  HTTP/1.1" 200`, `""`, ``,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		a, ok := ParseAccessLine(h0, msg)
+		if !ok {
+			return
+		}
+		if a.Status < 100 || a.Status > 599 || a.Path == "" || strings.ContainsAny(a.Path, " \t\n") {
+			t.Errorf("accepted %+v from %q", a, msg)
+		}
+		if a.Host != "" && !isHostName(a.Host) {
+			t.Errorf("host %q from %q", a.Host, msg)
+		}
+		if strings.ContainsAny(a.Client+a.Host, "\x1b\x07\n") {
+			t.Errorf("control characters kept: %+v", a)
 		}
 	})
 }

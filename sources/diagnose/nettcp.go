@@ -7,8 +7,6 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
-
-	"github.com/flywake/flywake/sources/words"
 )
 
 // Sockets in CLOSE_WAIT are connections the client already closed while the
@@ -137,36 +135,4 @@ func CountStates(sockets []Socket) map[string]int {
 		counts[s.State]++
 	}
 	return counts
-}
-
-// CLOSE_WAIT counts at which the backlog verdict warns and fails.
-const (
-	CloseWaitWarn = 20
-	CloseWaitFail = 100
-)
-
-// BacklogVerdict judges a machine's CLOSE_WAIT count against the service's
-// hard limit (nil or 0: none). A negative count means not probed.
-func BacklogVerdict(closeWait int, hardLimit *int) Verdict {
-	if closeWait < 0 {
-		return Verdict{Unknown, "CLOSE_WAIT not probed"}
-	}
-	limited := hardLimit != nil && *hardLimit > 0
-	count := words.Count(closeWait, "socket", "sockets") + " in CLOSE_WAIT"
-	switch {
-	case closeWait >= CloseWaitFail && !limited:
-		return Verdict{Fail, count + " and no hard limit: the proxy keeps feeding a drowning machine"}
-	case closeWait >= CloseWaitFail:
-		return Verdict{Warn, fmt.Sprintf("%s despite hard_limit %d: the app is still working through requests whose clients gave up", count, *hardLimit)}
-	case closeWait >= CloseWaitWarn:
-		line := count + ": clients are giving up before the app answers"
-		if !limited {
-			line += "; no hard limit"
-		}
-		return Verdict{Warn, line}
-	case !limited:
-		return Verdict{Pass, count + "; no hard limit, so a burst would queue on the machine"}
-	default:
-		return Verdict{Pass, fmt.Sprintf("%s, hard_limit %d", count, *hardLimit)}
-	}
 }

@@ -98,28 +98,3 @@ func TestParseProcNetTCPThisHost(t *testing.T) {
 		}
 	}
 }
-
-func TestBacklogVerdict(t *testing.T) {
-	limit := func(n int) *int { return &n }
-	for _, tc := range []struct {
-		name      string
-		closeWait int
-		hard      *int
-		level     Level
-		line      string
-	}{
-		{"seed 003", 468, nil, Fail, "468 sockets in CLOSE_WAIT and no hard limit: the proxy keeps feeding a drowning machine"},
-		{"zero hard limit means none", 468, limit(0), Fail, "468 sockets in CLOSE_WAIT and no hard limit: the proxy keeps feeding a drowning machine"},
-		{"backlog despite a limit", 150, limit(25), Warn, "150 sockets in CLOSE_WAIT despite hard_limit 25: the app is still working through requests whose clients gave up"},
-		{"building up", 30, nil, Warn, "30 sockets in CLOSE_WAIT: clients are giving up before the app answers; no hard limit"},
-		{"building up with limit", 30, limit(25), Warn, "30 sockets in CLOSE_WAIT: clients are giving up before the app answers"},
-		{"after kill -9", 1, nil, Pass, "1 socket in CLOSE_WAIT; no hard limit, so a burst would queue on the machine"},
-		{"healthy with limit", 0, limit(25), Pass, "0 sockets in CLOSE_WAIT, hard_limit 25"},
-		{"not probed", -1, nil, Unknown, "CLOSE_WAIT not probed"},
-	} {
-		got := BacklogVerdict(tc.closeWait, tc.hard)
-		if got.Level != tc.level || got.Line != tc.line {
-			t.Errorf("%s:\n got %v %q\nwant %v %q", tc.name, got.Level, got.Line, tc.level, tc.line)
-		}
-	}
-}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/edge"
 )
 
@@ -43,7 +44,7 @@ const (
 	DefaultTimeout     = 60 * time.Second
 	DefaultMaxTotal    = 15 * time.Minute
 	// DefaultSoftLimit is Fly's soft_limit when a service sets no concurrency.
-	DefaultSoftLimit = 20
+	DefaultSoftLimit = diagnose.DefaultSoftLimit
 )
 
 // ErrForcedInstance refuses a pinned test; the text is the reason.

@@ -1,0 +1,182 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/flywake/flywake/sources/words"
+)
+
+// Seed 003: a server without a concurrency guard, behind a service with no
+// hard limit, accepts everything the proxy feeds it and works through the
+// queue in order. Clients that give up leave their socket in CLOSE_WAIT
+// until the server reaches their request (468 of them in the seed); new
+// requests queue behind and time out too. A hard limit makes the proxy stop
+// sending (it queues or answers 503 itself instead).
+
+// DefaultSoftLimit is Fly's soft_limit when a service sets none; Fly sets no
+// hard limit by default (apps/concurrency).
+const DefaultSoftLimit = 20
+
+// CLOSE_WAIT sockets on one machine at which the backlog warns, and at which
+// it fails when no hard limit stops the proxy. Every reader of the backlog
+// (the checklist's concurrency item, the Backlog pane, the Machines pane's
+// badge) judges by CloseWaitLevel.
+const (
+	CloseWaitWarn = 10
+	CloseWaitFail = 50
+)
+
+// CloseWaitLevel grades one machine's CLOSE_WAIT count.
+func CloseWaitLevel(closeWait int, hardLimited bool) Level {
+	switch {
+	case closeWait >= CloseWaitFail && !hardLimited:
+		return Fail
+	case closeWait >= CloseWaitWarn:
+		return Warn
+	}
+	return Pass
+}
+
+// Concurrency is a service's concurrency block as the platform applies it.
+type Concurrency struct {
+	Type string // "connections" or "requests"
+	Soft int
+	Hard int // 0: none
+	// Configured: the service has a concurrency block (else the defaults apply).
+	Configured bool
+}
+
+// HardLimit spells the hard limit for people: "none" when there is none,
+// never "0" (which reads like a limit of zero).
+func (c Concurrency) HardLimit() string {
+	if c.Hard <= 0 {
+		return "none"
+	}
+	return words.Thousands(c.Hard)
+}
+
+// SoftLimit is the soft limit in force: Fly's default when none is set.
+func (c Concurrency) SoftLimit() int {
+	if c.Soft <= 0 {
+		return DefaultSoftLimit
+	}
+	return c.Soft
+}
+
+// Kind is the type in force ("connections" by default).
+func (c Concurrency) Kind() string {
+	if c.Type == "" {
+		return "connections"
+	}
+	return c.Type
+}
+
+// BacklogMachine is what the backlog verdict weighs for one machine.
+type BacklogMachine struct {
+	ID    string
+	State string
+	Conc  Concurrency
+	// Sockets counts /proc/net/tcp{,6} rows by state; nil when not probed.
+	Sockets  map[string]int
+	ProbedAt time.Time
+	ProbeErr string
+}
+
+// CloseWait is the machine's CLOSE_WAIT count, -1 when not probed.
+func (m BacklogMachine) CloseWait() int {
+	if m.Sockets == nil {
+		return -1
+	}
+	return m.Sockets["CLOSE_WAIT"]
+}
+
+// Level grades the machine (Unknown when not probed).
+func (m BacklogMachine) Level() Level {
+	if m.Sockets == nil {
+		return Unknown
+	}
+	return CloseWaitLevel(m.CloseWait(), m.Conc.Hard > 0)
+}
+
+// BacklogVerdict is the Backlog pane's one line over every machine, e.g.
+// "no hard limit: the proxy keeps feeding machines that are drowning — 969
+// sockets in CLOSE_WAIT on 2 machines".
+func BacklogVerdict(ms []BacklogMachine) Verdict {
+	probed, total, calm := 0, 0, 0 // CLOSE_WAIT on backed-up machines, and on the rest
+	var drowning, backed []string
+	hard := true
+	for _, m := range ms {
+		hard = hard && m.Conc.Hard > 0
+		if m.Sockets == nil {
+			continue
+		}
+		probed++
+		switch m.Level() {
+		case Fail:
+			drowning = append(drowning, m.ID)
+		case Warn:
+			backed = append(backed, m.ID)
+		default:
+			calm += m.CloseWait()
+			continue
+		}
+		total += m.CloseWait()
+	}
+	if len(ms) == 0 {
+		return Verdict{Unknown, "no machines"}
+	}
+	noHard := "no hard limit"
+	if !hard {
+		noHard = "no hard limit: the proxy keeps feeding machines that are drowning"
+	}
+	sockets := words.Count(total, "socket", "sockets") + " in CLOSE_WAIT"
+	switch {
+	case probed == 0:
+		line := "sockets not probed yet: the probe reads /proc/net/tcp{,6} on started machines"
+		if !hard {
+			line = "no hard limit, so a burst queues on the machines; " + line
+		}
+		return Verdict{Unknown, line}
+	case len(drowning) > 0:
+		return Verdict{Fail, fmt.Sprintf("%s — %s on %s", noHard, sockets, words.Count(len(drowning)+len(backed), "machine", "machines"))}
+	case len(backed) > 0 && hard:
+		return Verdict{Warn, fmt.Sprintf("%s despite a hard limit on %s: clients give up before the app answers", sockets, words.Count(len(backed), "machine", "machines"))}
+	case len(backed) > 0:
+		return Verdict{Warn, fmt.Sprintf("%s on %s: clients give up before the app answers, and no hard limit stops the proxy", sockets, words.Count(len(backed), "machine", "machines"))}
+	}
+	sockets = words.Count(calm, "socket", "sockets") + " in CLOSE_WAIT"
+	if !hard {
+		return Verdict{Pass, fmt.Sprintf("%s on %s probed; no hard limit, so a burst would queue on the machines", sockets, words.Count(probed, "machine", "machines"))}
+	}
+	return Verdict{Pass, fmt.Sprintf("%s on %s probed; the hard limit stops the proxy before a machine drowns", sockets, words.Count(probed, "machine", "machines"))}
+}
+
+// SocketStates lists a machine's socket counts, CLOSE_WAIT first, then the
+// rest by count: "CLOSE_WAIT 434 · ESTABLISHED 25 · LISTEN 1".
+func SocketStates(sockets map[string]int) string {
+	states := make([]string, 0, len(sockets))
+	for s, n := range sockets {
+		if n > 0 {
+			states = append(states, s)
+		}
+	}
+	slices.SortFunc(states, func(a, b string) int {
+		switch {
+		case a == "CLOSE_WAIT":
+			return -1
+		case b == "CLOSE_WAIT":
+			return 1
+		case sockets[a] != sockets[b]:
+			return sockets[b] - sockets[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(states))
+	for i, s := range states {
+		parts[i] = fmt.Sprintf("%s %s", s, words.Thousands(sockets[s]))
+	}
+	return strings.Join(parts, " · ")
+}

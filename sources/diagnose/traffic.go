@@ -1,0 +1,252 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/flywake/flywake/sources/words"
+)
+
+// The edge counts every response a client got (fly_edge_http_responses_count),
+// the proxy counts every response a machine produced
+// (fly_app_http_responses_count). When the edge counted more, the difference
+// died between the two — in front of the app, where its logs never see it
+// (BRIEF §1: "if the edge reports errors the origin never heard of, the
+// requests died before arriving").
+
+// StatusCounts are responses by HTTP status ("200", "502").
+type StatusCounts map[string]float64
+
+// Total is the sum over every status.
+func (c StatusCounts) Total() float64 {
+	t := 0.0
+	for _, v := range c {
+		t += v
+	}
+	return t
+}
+
+// StatusClass folds "200", "304", "502" into "2xx", "3xx", "5xx"; anything
+// else is "other".
+func StatusClass(status string) string {
+	s := strings.TrimSpace(status)
+	if len(s) == 3 && s[0] >= '1' && s[0] <= '5' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' {
+		return s[:1] + "xx"
+	}
+	return "other"
+}
+
+// StatusClasses are the classes in the order the panes list them.
+var StatusClasses = []string{"2xx", "3xx", "4xx", "5xx", "1xx", "other"}
+
+// ByClass folds counts by status into counts by class.
+func (c StatusCounts) ByClass() map[string]float64 {
+	out := map[string]float64{}
+	for status, n := range c {
+		if n > 0 {
+			out[StatusClass(status)] += n
+		}
+	}
+	return out
+}
+
+// Lost is how many responses the edge counted beyond the app's: the requests
+// that died between them. Never negative (a backlog app answers requests
+// whose clients already left, which the edge does not count).
+func Lost(edge, app StatusCounts) float64 { return max(0, edge.Total()-app.Total()) }
+
+// TrafficMinute is one minute of both counters: the responses counted in
+// [Start, Start+1m).
+type TrafficMinute struct {
+	Start     time.Time
+	Edge, App StatusCounts
+}
+
+// Lost is the minute's loss.
+func (m TrafficMinute) Lost() float64 { return Lost(m.Edge, m.App) }
+
+// TrafficHour is one clock hour (UTC) of traffic and boots.
+type TrafficHour struct {
+	Start     time.Time
+	Edge, App map[string]float64 // by status class
+	EdgeTotal float64
+	AppTotal  float64
+	// Lost is the sum of each minute's loss, so a minute where the app
+	// answered more than the edge cannot hide another minute's loss.
+	Lost  float64
+	Boots int // cold boots begun in the hour
+	// Partial: the hour is still under way at now.
+	Partial bool
+	// Minutes is how many minutes of the hour have data.
+	Minutes int
+}
+
+// TrafficHours lays minutes and boots on the last hours clock hours ending
+// with the one under way at now, oldest first. Hours without data are present,
+// with zero Minutes.
+func TrafficHours(minutes []TrafficMinute, boots []Boot, now time.Time, hours int) []TrafficHour {
+	if hours <= 0 {
+		return nil
+	}
+	first := now.UTC().Truncate(time.Hour).Add(-time.Duration(hours-1) * time.Hour)
+	out := make([]TrafficHour, hours)
+	for i := range out {
+		out[i] = TrafficHour{Start: first.Add(time.Duration(i) * time.Hour), Edge: map[string]float64{}, App: map[string]float64{}}
+	}
+	out[hours-1].Partial = true
+	index := func(t time.Time) int {
+		if t.Before(first) || t.After(now) {
+			return -1
+		}
+		return int(t.Sub(first) / time.Hour)
+	}
+	for _, m := range minutes {
+		i := index(m.Start)
+		if i < 0 {
+			continue
+		}
+		h := &out[i]
+		for class, n := range m.Edge.ByClass() {
+			h.Edge[class] += n
+			h.EdgeTotal += n
+		}
+		for class, n := range m.App.ByClass() {
+			h.App[class] += n
+			h.AppTotal += n
+		}
+		h.Lost += m.Lost()
+		h.Minutes++
+	}
+	for _, b := range boots {
+		if b.Resume {
+			continue
+		}
+		if i := index(b.Begin); i >= 0 {
+			out[i].Boots++
+		}
+	}
+	return out
+}
+
+// MedianHour is the median edge total over the hours with data (the lower
+// middle for even counts); 0 without any.
+func MedianHour(hours []TrafficHour) float64 {
+	var totals []float64
+	for _, h := range hours {
+		if h.Minutes > 0 && !h.Partial {
+			totals = append(totals, h.EdgeTotal)
+		}
+	}
+	if len(totals) == 0 {
+		return 0
+	}
+	slices.Sort(totals)
+	return totals[(len(totals)-1)/2]
+}
+
+// BootLoss relates the lost requests to the cold boots, minute by minute:
+// the edge's counters say when a request was answered, the boot timelines
+// (from the logs) when a machine was booting. A minute counts as booting when
+// any cold boot's window (begin → serving, or → its last line if it never
+// served, or → now while it runs) overlaps it.
+type BootLoss struct {
+	Lost        float64 // requests lost in the minutes with data
+	InBoot      float64 // of which in booting minutes
+	Minutes     int     // minutes with data
+	BootMinutes int     // of which booting
+	Boots       int     // cold boots begun in the window
+	P50         time.Duration
+}
+
+// Share is InBoot/Lost, 0 when nothing was lost.
+func (b BootLoss) Share() float64 {
+	if b.Lost <= 0 {
+		return 0
+	}
+	return b.InBoot / b.Lost
+}
+
+// CorrelateBoots computes BootLoss over the minutes that start in [since, now).
+func CorrelateBoots(minutes []TrafficMinute, boots []Boot, since, now time.Time) BootLoss {
+	var out BootLoss
+	type window struct{ from, to time.Time }
+	var windows []window
+	var served []time.Duration
+	for _, b := range boots {
+		if b.Resume || b.Begin.After(now) {
+			continue
+		}
+		end := b.Begin.Add(b.Elapsed(now))
+		if end.Before(since) {
+			continue
+		}
+		windows = append(windows, window{b.Begin, end})
+		if !b.Begin.Before(since) {
+			out.Boots++
+			if b.Complete {
+				served = append(served, b.Elapsed(now))
+			}
+		}
+	}
+	slices.SortFunc(windows, func(a, b window) int { return a.from.Compare(b.from) })
+	for _, m := range minutes {
+		if m.Start.Before(since) || !m.Start.Before(now) {
+			continue
+		}
+		out.Minutes++
+		lost := m.Lost()
+		out.Lost += lost
+		end := m.Start.Add(time.Minute)
+		booting := false
+		for _, w := range windows {
+			if !w.from.Before(end) {
+				break
+			}
+			if !w.to.Before(m.Start) {
+				booting = true
+				break
+			}
+		}
+		if booting {
+			out.BootMinutes++
+			out.InBoot += lost
+		}
+	}
+	out.P50 = Median(served)
+	return out
+}
+
+// LossSentence is the rule in words with the numbers, "" when nothing died:
+// "the edge answered 33,440 requests the app never saw in 24 h (20.7 %): they
+// died in front of the app — read the proxy, not the app logs".
+func LossSentence(lost, edgeTotal float64, window string) string {
+	if lost < 0.5 || edgeTotal <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("the edge answered %s requests the app never saw in %s (%s): they died in front of the app — read the proxy, not the app logs",
+		words.Thousands(int(lost+0.5)), window, Percent(lost/edgeTotal))
+}
+
+// Sentence names the cause beside the symptom, with what the figure
+// means: "87 % of the lost requests were answered in a minute a machine was
+// booting (90 boots, p50 28.4 s; booting minutes are 9 % of the day)". ""
+// when there is nothing to relate.
+func (b BootLoss) Sentence(window string) string {
+	if b.Lost < 0.5 || b.Minutes == 0 {
+		return ""
+	}
+	if b.Boots == 0 && b.BootMinutes == 0 {
+		return fmt.Sprintf("no cold boot in %s: the requests died for another reason — read the proxy's errors", window)
+	}
+	boots := words.Count(b.Boots, "boot", "boots")
+	if b.P50 > 0 {
+		boots += ", p50 " + seconds(b.P50)
+	}
+	return fmt.Sprintf("%s of the lost requests were answered in a minute a machine was booting (%s; booting minutes are %s of %s)",
+		Percent(b.Share()), boots, Percent(float64(b.BootMinutes)/float64(b.Minutes)), window)
+}
+
+// Percent spells a share as the checklist does: "20.7 %".
+func Percent(share float64) string { return fmt.Sprintf("%.1f %%", share*100) }
