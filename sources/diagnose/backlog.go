@@ -78,7 +78,10 @@ func (c Concurrency) Kind() string {
 type BacklogMachine struct {
 	ID    string
 	State string
-	Conc  Concurrency
+	// Served: the machine has a service the proxy routes to (a worker
+	// without one has no limits to judge).
+	Served bool
+	Conc   Concurrency
 	// Sockets counts /proc/net/tcp{,6} rows by state; nil when not probed.
 	Sockets  map[string]int
 	ProbedAt time.Time
@@ -93,9 +96,12 @@ func (m BacklogMachine) CloseWait() int {
 	return m.Sockets["CLOSE_WAIT"]
 }
 
-// Level grades the machine (Unknown when not probed).
+// Level grades the machine (Unknown when not probed, NA without a service).
 func (m BacklogMachine) Level() Level {
-	if m.Sockets == nil {
+	switch {
+	case !m.Served:
+		return NA
+	case m.Sockets == nil:
 		return Unknown
 	}
 	return CloseWaitLevel(m.CloseWait(), m.Conc.Hard > 0)
@@ -108,7 +114,12 @@ func BacklogVerdict(ms []BacklogMachine) Verdict {
 	probed, total, calm := 0, 0, 0 // CLOSE_WAIT on backed-up machines, and on the rest
 	var drowning, backed []string
 	hard := true
+	served := 0
 	for _, m := range ms {
+		if !m.Served {
+			continue
+		}
+		served++
 		hard = hard && m.Conc.Hard > 0
 		if m.Sockets == nil {
 			continue
@@ -125,8 +136,8 @@ func BacklogVerdict(ms []BacklogMachine) Verdict {
 		}
 		total += m.CloseWait()
 	}
-	if len(ms) == 0 {
-		return Verdict{Unknown, "no machines"}
+	if served == 0 {
+		return Verdict{NA, "no machine with a service: the proxy routes no traffic here"}
 	}
 	noHard := "no hard limit"
 	if !hard {

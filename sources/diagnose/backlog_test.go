@@ -34,7 +34,7 @@ func TestBacklogVerdict(t *testing.T) {
 	noHard := Concurrency{Type: "connections", Soft: 25}
 	hard := Concurrency{Type: "connections", Soft: 20, Hard: 25}
 	m := func(id string, c Concurrency, closeWait int) BacklogMachine {
-		bm := BacklogMachine{ID: id, State: "started", Conc: c, ProbedAt: h0}
+		bm := BacklogMachine{ID: id, State: "started", Served: true, Conc: c, ProbedAt: h0}
 		if closeWait >= 0 {
 			bm.Sockets = map[string]int{"CLOSE_WAIT": closeWait, "ESTABLISHED": 3, "LISTEN": 1}
 		}
@@ -60,7 +60,9 @@ func TestBacklogVerdict(t *testing.T) {
 			"0 sockets in CLOSE_WAIT on 1 machine probed; the hard limit stops the proxy before a machine drowns"},
 		{"not probed", []BacklogMachine{m("a", noHard, -1)}, Unknown,
 			"no hard limit, so a burst queues on the machines; sockets not probed yet: the probe reads /proc/net/tcp{,6} on started machines"},
-		{"no machines", nil, Unknown, "no machines"},
+		{"no machines", nil, NA, "no machine with a service: the proxy routes no traffic here"},
+		{"a worker without a service", []BacklogMachine{{ID: "w", State: "started", Sockets: map[string]int{"CLOSE_WAIT": 500}}}, NA,
+			"no machine with a service: the proxy routes no traffic here"},
 	} {
 		got := BacklogVerdict(tc.ms)
 		if got.Level != tc.level || got.Line != tc.line {

@@ -130,7 +130,7 @@ func scanOf(lines []AccessLine, probes []int) (Scan, bool) {
 
 // Sentence says what the burst was, e.g. "18:24–19:24 UTC: 4,903 requests
 // from 42 clients (~117 each), 31 host names, .env/wp-config paths — a
-// scanner, all 301".
+// scanner, all 301" (at most three path families, commonest first).
 func (s Scan) Sentence() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s–%s UTC: %s", s.From.UTC().Format("15:04"), s.To.UTC().Format("15:04"), words.Count(s.Requests, "request", "requests"))
@@ -141,8 +141,8 @@ func (s Scan) Sentence() string {
 		fmt.Fprintf(&b, ", %s host names", words.Thousands(s.Hosts))
 	}
 	fams := s.Families
-	if len(fams) > 2 {
-		fams = fams[:2]
+	if len(fams) > 3 {
+		fams = fams[:3]
 	}
 	fmt.Fprintf(&b, ", %s paths — a scanner, %s", strings.Join(fams, "/"), statusSummary(s.Statuses, s.Requests))
 	return b.String()

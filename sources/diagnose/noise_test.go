@@ -80,7 +80,7 @@ func TestFindScans(t *testing.T) {
 	if len(scans) != 1 {
 		t.Fatalf("%d scans, want 1", len(scans))
 	}
-	want := "15:24–16:23 UTC: 4,620 requests from 42 clients (~110 each), 31 host names, .env/wp-config paths — a scanner, all 301"
+	want := "15:24–16:23 UTC: 4,620 requests from 42 clients (~110 each), 31 host names, .env/wp-config/actuator paths — a scanner, all 301"
 	if got := scans[0].Sentence(); got != want {
 		t.Errorf("sentence\n got %q\nwant %q", got, want)
 	}
@@ -111,7 +111,7 @@ func TestFindScans(t *testing.T) {
 	if s := got[0].Sentence(); !strings.HasSuffix(s, "a scanner, 404 ×199, 200 ×1") || !strings.Contains(s, "3 host names") {
 		t.Errorf("first burst: %q", s)
 	}
-	if s := got[1].Sentence(); !strings.Contains(s, "from 5 clients (~30 each), .env/wp-config paths") {
+	if s := got[1].Sentence(); !strings.Contains(s, "from 5 clients (~30 each), .env/wp-config/actuator paths") {
 		t.Errorf("second burst (one host, so no host count): %q", s)
 	}
 }

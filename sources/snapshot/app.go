@@ -31,6 +31,12 @@ type App struct {
 	Bytecode map[string]Probe[diagnose.BytecodeReport] // by image digest
 	Sockets  map[string]Probe[map[string]int]          // by machine id: TCP state → count
 	Metrics  *EdgeOrigin
+	Traffic  Traffic // per-minute edge and app counters (ApplyTraffic)
+
+	access       []diagnose.AccessLine // the app's access lines, oldest first (noteLogs)
+	proxyErrs    []diagnose.LogLine    // the proxy's error lines, oldest first
+	trafficCache *TrafficSummary
+	trafficKey   trafficKey
 
 	crash map[string]*diagnose.CrashTracker
 }
@@ -139,6 +145,7 @@ func (a *App) ApplyLogs(lines []diagnose.LogLine) {
 	// Only the new lines are read for boots: a day of a busy app's logs is
 	// too much to match again on every page.
 	a.boots.Add(a.logs[first:])
+	a.noteLogs(a.logs[first:])
 	if len(a.logs) > first || a.Boots == nil {
 		a.Boots = a.boots.Boots()
 	}

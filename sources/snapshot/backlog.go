@@ -1,0 +1,62 @@
+package snapshot
+
+import "github.com/flywake/flywake/sources/diagnose"
+
+// BacklogMachines is, per machine, what the backlog verdict weighs: the
+// concurrency its service applies and its sockets by state, when a probe of
+// its current boot read them (a stopped machine's sockets went with it).
+func (a *App) BacklogMachines() []diagnose.BacklogMachine {
+	out := make([]diagnose.BacklogMachine, 0, len(a.Machines))
+	for _, m := range a.Machines {
+		out = append(out, a.backlogOf(m))
+	}
+	return out
+}
+
+func (a *App) backlogOf(m Machine) diagnose.BacklogMachine {
+	bm := diagnose.BacklogMachine{ID: m.ID, State: m.State, Served: m.Config != nil && len(m.Config.Services) > 0, Conc: concurrencyOf(m.Config)}
+	p, ok := a.Sockets[m.ID]
+	if !ok || m.State != "started" || p.Key != bootKey(m) {
+		return bm
+	}
+	bm.ProbedAt = p.At
+	if p.Err != "" {
+		bm.ProbeErr = p.Err
+		return bm
+	}
+	bm.Sockets = p.Value
+	if bm.Sockets == nil {
+		bm.Sockets = map[string]int{}
+	}
+	return bm
+}
+
+// concurrencyOf is the first service's concurrency block that sets one (a
+// process group's services share their machine's limits).
+func concurrencyOf(c *Config) diagnose.Concurrency {
+	if c == nil {
+		return diagnose.Concurrency{}
+	}
+	for _, s := range c.Services {
+		if cc := s.Concurrency; cc != nil {
+			return diagnose.Concurrency{Type: cc.Type, Soft: cc.SoftLimit, Hard: cc.HardLimit, Configured: true}
+		}
+	}
+	return diagnose.Concurrency{}
+}
+
+// BacklogVerdict is the Backlog pane's line.
+func (a *App) BacklogVerdict() diagnose.Verdict {
+	return diagnose.BacklogVerdict(a.BacklogMachines())
+}
+
+// BacklogLevel grades one machine's socket backlog (Unknown: not probed in
+// this boot); the Machines pane badges Warn and Fail.
+func (a *App) BacklogLevel(id string) (diagnose.Level, int) {
+	m, ok := a.Machine(id)
+	if !ok {
+		return diagnose.Unknown, -1
+	}
+	bm := a.backlogOf(m)
+	return bm.Level(), bm.CloseWait()
+}
