@@ -114,7 +114,7 @@ type TrafficSummary struct {
 
 type trafficKey struct {
 	at, logsUntil, metricsAt time.Time
-	boots, minute           int64
+	boots, minute            int64
 }
 
 // TrafficSummary derives the pane's facts at now; the result is reused until
