@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-)
 
-// Thresholds for the share of requests that died between edge and app.
-const (
-	edgeGapFail = 0.01
-	edgeGapWarn = 0.001
+	"github.com/flywake/flywake/sources/diagnose"
 )
 
 const edgeOriginFix = "Stop reading app logs for these: the requests died in front of the app. Look at the proxy: cold starts longer than its patience (cold start), machines stopped or suspended while requests queue (sleep and wake), no hard limit (concurrency). Compare fly_edge_http_responses_count with fly_app_http_responses_count again after each fix."
@@ -32,17 +28,17 @@ func edgeWindow(b *itemBuilder, source, window string, c *StatusCounts) {
 	if c == nil {
 		return
 	}
-	edge, app := byClass(c.Edge), byClass(c.App)
-	total, died := 0.0, 0.0
+	total := diagnose.StatusCounts(c.Edge).Total()
+	lost := diagnose.LostByClass(c.Edge, c.App)
+	died := 0.0
 	var gaps []string
-	classes := make([]string, 0, len(edge))
-	for class := range edge {
+	classes := make([]string, 0, len(lost))
+	for class := range lost {
 		classes = append(classes, class)
 	}
 	slices.Sort(classes)
 	for _, class := range classes {
-		total += edge[class]
-		if gap := edge[class] - app[class]; gap >= 0.5 {
+		if gap := lost[class]; gap >= 0.5 {
 			died += gap
 			gaps = append(gaps, fmt.Sprintf("%s +%s", class, countf(gap)))
 		}
@@ -56,27 +52,13 @@ func edgeWindow(b *itemBuilder, source, window string, c *StatusCounts) {
 	if len(gaps) > 0 {
 		detail = " (edge minus app by status: " + strings.Join(gaps, ", ") + ")"
 	}
-	switch {
-	case share > edgeGapFail:
+	// The thresholds are the Traffic pane's.
+	switch diagnose.LossLevel(died, total) {
+	case diagnose.Fail:
 		b.judge(Fail, source, "edge saw %s requests in %s that the app never answered (%s of %s)%s", countf(died), window, percent(share), countf(total), detail)
-	case share > edgeGapWarn:
+	case diagnose.Warn:
 		b.judge(Warn, source, "edge saw %s requests in %s that the app never answered (%s of %s)%s", countf(died), window, percent(share), countf(total), detail)
 	default:
 		b.judge(Pass, source, "edge and app agree in %s: %s requests, %s lost in between", window, countf(total), countf(died))
 	}
-}
-
-// byClass folds "200", "304", "5xx" into "2xx", "3xx", "5xx".
-func byClass(counts map[string]float64) map[string]float64 {
-	out := map[string]float64{}
-	for status, n := range counts {
-		class := "other"
-		if s := strings.TrimSpace(status); len(s) > 0 && s[0] >= '1' && s[0] <= '5' {
-			class = s[:1] + "xx"
-		}
-		if n > 0 {
-			out[class] += n
-		}
-	}
-	return out
 }

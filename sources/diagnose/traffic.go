@@ -52,10 +52,50 @@ func (c StatusCounts) ByClass() map[string]float64 {
 	return out
 }
 
-// Lost is how many responses the edge counted beyond the app's: the requests
-// that died between them. Never negative (a backlog app answers requests
-// whose clients already left, which the edge does not count).
-func Lost(edge, app StatusCounts) float64 { return max(0, edge.Total()-app.Total()) }
+// LostByClass is, per status class, how many responses the edge counted
+// beyond the app's: the requests that died between them. A class where the
+// app counted more is left out (a backlog app answers requests whose
+// clients already left, which the edge never counts), so it cannot hide
+// another class's loss.
+func LostByClass(edge, app StatusCounts) map[string]float64 {
+	out := map[string]float64{}
+	e, a := edge.ByClass(), app.ByClass()
+	for class, n := range e {
+		if gap := n - a[class]; gap > 0 {
+			out[class] = gap
+		}
+	}
+	return out
+}
+
+// Lost is the sum of LostByClass.
+func Lost(edge, app StatusCounts) float64 {
+	t := 0.0
+	for _, n := range LostByClass(edge, app) {
+		t += n
+	}
+	return t
+}
+
+// Shares of the edge's responses lost in between at which the loss warns
+// and fails (the checklist's item 5 and the Traffic pane).
+const (
+	LossWarn = 0.001
+	LossFail = 0.01
+)
+
+// LossLevel grades lost of edgeTotal (Unknown when the edge counted nothing).
+func LossLevel(lost, edgeTotal float64) Level {
+	switch {
+	case edgeTotal < 0.5:
+		return Unknown
+	case lost/edgeTotal > LossFail:
+		return Fail
+	case lost/edgeTotal > LossWarn:
+		return Warn
+	}
+	return Pass
+}
 
 // TrafficMinute is one minute of both counters: the responses counted in
 // [Start, Start+1m).

@@ -157,15 +157,8 @@ type EdgeOrigin struct {
 // says why the checklist cannot judge item 5).
 func (a *App) ApplyEdgeOrigin(eo EdgeOrigin) { a.Metrics = &eo }
 
-// Died is how many requests the edge answered that no machine did, and the
-// edge's total, over the window's counts.
+// Died is how many requests the edge answered that no machine did
+// (diagnose.Lost, class by class), and the edge's total.
 func Died(edge, app map[string]float64) (died, total float64) {
-	var e, o float64
-	for _, v := range edge {
-		e += v
-	}
-	for _, v := range app {
-		o += v
-	}
-	return max(0, e-o), e
+	return diagnose.Lost(edge, app), diagnose.StatusCounts(edge).Total()
 }
