@@ -28,7 +28,7 @@ func TestLost(t *testing.T) {
 		{StatusCounts{"200": 90, "502": 10}, StatusCounts{"200": 90}, 10},
 		{StatusCounts{"200": 90}, StatusCounts{"200": 95}, 0}, // the app answered clients who had left
 		{nil, nil, 0},
-		{StatusCounts{"500": 3}, StatusCounts{"500": 3}, 0}, // the app's own errors are not lost
+		{StatusCounts{"500": 3}, StatusCounts{"500": 3}, 0},                 // the app's own errors are not lost
 		{StatusCounts{"200": 100, "502": 10}, StatusCounts{"200": 110}, 10}, // answers to nobody do not hide the 502s
 	} {
 		if got := Lost(tc.edge, tc.app); got != tc.want {
