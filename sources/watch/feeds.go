@@ -54,7 +54,7 @@ type Result struct {
 // Feeds is the registry: every feed the dashboard polls and Collect reads,
 // in the order Collect reads them.
 func Feeds() []Feed {
-	return []Feed{LogsFeed(), EdgeOriginFeed()}
+	return []Feed{LogsFeed(), EdgeOriginFeed(), TrafficFeed()}
 }
 
 // Logs pacing: every LogsEvery while lines arrive or machines move (boot

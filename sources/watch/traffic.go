@@ -2,8 +2,10 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
@@ -19,6 +21,33 @@ import (
 
 // TrafficEvery is how often the hour under way is fetched again.
 const TrafficEvery = time.Minute
+
+const trafficTimeout = 20 * time.Second
+
+// TrafficFeed fetches the per-minute counters; its cursor is the hour the
+// model's history reaches (unix seconds), so the day is fetched again only
+// when a new hour has begun (or the last history fetch failed).
+func TrafficFeed() Feed {
+	return Feed{
+		Name:    "traffic",
+		Timeout: trafficTimeout,
+		Fetch: func(ctx context.Context, s *Source, q Query) Result {
+			var until time.Time
+			if sec, err := strconv.ParseInt(q.Cursor, 10, 64); err == nil {
+				until = time.Unix(sec, 0).UTC()
+			}
+			r := s.Traffic(ctx, q.App, until)
+			res := Result{Apply: func(a *snapshot.App) { a.ApplyTraffic(r) }, Cursor: q.Cursor}
+			if r.Err != "" {
+				res.Err = errors.New(r.Err)
+			} else if r.History != nil {
+				res.Cursor = strconv.FormatInt(r.Hour.Unix(), 10)
+			}
+			return res
+		},
+		Next: func(*snapshot.App, Result) time.Duration { return TrafficEvery },
+	}
+}
 
 // TrafficHistory is how far back the per-minute series reach.
 const TrafficHistory = 24 * time.Hour

@@ -11,15 +11,13 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
-// collectTraffic is Collect plus the Traffic fetch.
+// collectTraffic is Collect (which runs every feed, the traffic one too)
+// and the pane's summary.
 func collectTraffic(t *testing.T, src *Source, app string) (*snapshot.App, snapshot.TrafficSummary) {
 	t.Helper()
 	a := collect(t, src, app)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	a.ApplyTraffic(src.Traffic(ctx, app, time.Time{}))
-	if a.Traffic.Err != "" {
-		t.Fatalf("%s: traffic fetch: %s", app, a.Traffic.Err)
+	if a.Traffic.Err != "" || len(a.Traffic.Minutes) == 0 {
+		t.Fatalf("%s: traffic fetch: %q, %d minutes", app, a.Traffic.Err, len(a.Traffic.Minutes))
 	}
 	return a, a.TrafficSummary(src.Now())
 }
@@ -75,13 +73,24 @@ func TestDemoTrafficThroughFlyGo(t *testing.T) {
 		t.Errorf("proxy errors %v: want the wake timeouts (PM03)", codes)
 	}
 
-	// The hourly history is fetched once per hour: a second fetch in the
-	// same hour asks only for the hour under way.
-	sim.ResetAPICalls()
+	// The feed fetches the day once per hour: its first fetch makes four
+	// calls, the next ones in the same hour two (the hour under way).
 	ctx := context.Background()
-	a.ApplyTraffic(src.Traffic(ctx, flysim.DemoScaleToZero, a.Traffic.HistoryUntil))
-	if calls := sim.APICalls()["prom:"+sim.Org()]; calls > 2 {
-		t.Errorf("a refresh within the hour made %d Prometheus calls, want ≤ 2", calls)
+	feed := TrafficFeed()
+	var cursor string
+	for i, want := range []int{4, 2, 2} {
+		sim.ResetAPICalls()
+		r := feed.Fetch(ctx, src, Query{App: flysim.DemoScaleToZero, Cursor: cursor})
+		if r.Err != nil || r.Apply == nil {
+			t.Fatalf("fetch %d: %v", i, r.Err)
+		}
+		r.Apply(a)
+		if r.Cursor != "" {
+			cursor = r.Cursor
+		}
+		if calls := sim.APICalls()["prom:"+sim.Org()]; calls != want {
+			t.Errorf("fetch %d made %d Prometheus calls, want %d", i, calls, want)
+		}
 	}
 	if n := len(a.Traffic.Minutes); n < 23*60 {
 		t.Errorf("%d minutes kept after a refresh", n)
