@@ -12,9 +12,10 @@ import (
 )
 
 // TestDashboardInTmux drives the real binary, `flywake --demo`, in a detached
-// tmux terminal of 120×36: every pane, the filter, a drill-down, help, an app
-// switch to the crashing app, the checklist, and quit — then checks the
-// process exited promptly and left the terminal as it found it.
+// tmux terminal of 120×36: every pane, the filter, a drill-down, help, the
+// tiles at 160×48 and the zoom key, an app switch to the crashing app, the
+// checklist, and quit — then checks the process exited promptly and left the
+// terminal as it found it.
 func TestDashboardInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: skipped under -short")
@@ -32,8 +33,8 @@ func TestDashboardInTmux(t *testing.T) {
 	screen := tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "sleepy-api") && regexp.MustCompile(`[●○] (started|stopped)`).MatchString(s)
 	})
-	if !strings.Contains(screen, "Machines · 1/4") {
-		t.Fatalf("120×36 should show one pane at a time:\n%s", screen)
+	if !strings.Contains(screen, "Machines · 1/4") || strings.Contains(screen, "Bytecode") {
+		t.Fatalf("120×36 should show the machines and one other pane, tab cycling:\n%s", screen)
 	}
 
 	// tab cycles through every pane and back.
@@ -76,6 +77,29 @@ func TestDashboardInTmux(t *testing.T) {
 	}
 	tm.key(t, "Escape")
 	tm.waitFor(t, "back from drill-down", 3*time.Second, contains("Machines · 1/4"))
+
+	// At 160×48 every pane is on screen; f gives the focused one the whole
+	// body and f again brings the others back.
+	tm.run(t, "resize-window", "-t", tm.session, "-x", "160", "-y", "48")
+	allTiles := func(s string) bool {
+		for _, title := range []string{"Machines", "Cold starts", "Swap", "Bytecode"} {
+			if !strings.Contains(s, title) {
+				return false
+			}
+		}
+		return !strings.Contains(s, "1/4")
+	}
+	tm.waitFor(t, "tiles at 160×48", 3*time.Second, allTiles)
+	tm.key(t, "Tab")
+	tm.key(t, "f")
+	tm.waitFor(t, "cold starts zoomed", 3*time.Second, func(s string) bool {
+		return strings.Contains(s, "Cold starts · 2/4") && !strings.Contains(s, "STATE") && !strings.Contains(s, "Bytecode")
+	})
+	tm.key(t, "f")
+	tm.waitFor(t, "zoom undone", 3*time.Second, allTiles)
+	tm.key(t, "BTab")
+	tm.run(t, "resize-window", "-t", tm.session, "-x", "120", "-y", "36")
+	tm.waitFor(t, "back to 120×36", 3*time.Second, contains("Machines · 1/4"))
 
 	// ? opens help, ? again closes it.
 	tm.key(t, "?")
@@ -211,8 +235,15 @@ var stateCell = regexp.MustCompile(`^[┃│][ ›▌>]?([●○◎▲▼◔◇�
 
 func rowStates(screen string) []string {
 	var out []string
+	inMachines := false
 	for _, l := range strings.Split(screen, "\n") {
-		if m := stateCell.FindStringSubmatch(l); m != nil {
+		switch {
+		case strings.Contains(l, "Machines"):
+			inMachines = true
+		case strings.HasPrefix(l, "╰") || strings.HasPrefix(l, "┗"):
+			inMachines = false // the machines box ends: another pane may follow
+		}
+		if m := stateCell.FindStringSubmatch(l); m != nil && inMachines {
 			out = append(out, m[2])
 		}
 	}

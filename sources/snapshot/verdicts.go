@@ -96,41 +96,75 @@ func (a *App) CurrentRelease() string {
 	return diagnose.CurrentRelease(versions)
 }
 
-// CrashBanner says which machines of the current release are crash-looping or
-// gave up restarting; "" when none.
-func (a *App) CrashBanner() string {
-	rel := a.CurrentRelease()
-	var looping, gaveUp []string
+// CrashLoops are the machines of the current release that crash-loop or
+// that the platform gave up restarting.
+type CrashLoops struct {
+	Release string // "" when no machine names one
+	Looping []string
+	GaveUp  []string
+}
+
+// Any reports whether some machine of the release is crashing.
+func (c CrashLoops) Any() bool { return len(c.Looping)+len(c.GaveUp) > 0 }
+
+// ReleaseName is "release v7", or "the current release".
+func (c CrashLoops) ReleaseName() string {
+	if c.Release == "" {
+		return "the current release"
+	}
+	return "release v" + c.Release
+}
+
+// Explanation is what the crash-looping machines mean, in one sentence
+// that never speaks of "the machine" when several are named.
+func (c CrashLoops) Explanation() string {
+	it, they := "it", "each"
+	switch {
+	case len(c.Looping) > 0 && len(c.GaveUp) > 0:
+		return "every start since the deploy crashed; a given-up one crashes again on a request"
+	case len(c.GaveUp) > 0:
+		if len(c.GaveUp) > 1 {
+			return "the platform gave up restarting them; a request wakes them into the same crash"
+		}
+		return "the platform gave up restarting it; a request wakes it into the same crash"
+	case len(c.Looping) > 1:
+		it = they
+	}
+	return it + " has crashed repeatedly since the deploy and is still restarting"
+}
+
+// CrashLoops finds the crashing machines of the current release.
+func (a *App) CrashLoops() CrashLoops {
+	c := CrashLoops{Release: a.CurrentRelease()}
 	for _, m := range a.Machines {
-		if rel != "" && m.Release != rel {
+		if c.Release != "" && m.Release != c.Release {
 			continue
 		}
 		switch m.Crash.Kind {
 		case diagnose.CrashLooping:
-			looping = append(looping, m.ID)
+			c.Looping = append(c.Looping, m.ID)
 		case diagnose.GaveUp:
-			gaveUp = append(gaveUp, m.ID)
+			c.GaveUp = append(c.GaveUp, m.ID)
 		}
 	}
-	var parts []string
-	if len(looping) > 0 {
-		parts = append(parts, fmt.Sprintf("%d crash-looping (%s)", len(looping), strings.Join(looping, ", ")))
-	}
-	if len(gaveUp) > 0 {
-		parts = append(parts, fmt.Sprintf("%d gave up restarting (%s)", len(gaveUp), strings.Join(gaveUp, ", ")))
-	}
-	if len(parts) == 0 {
+	return c
+}
+
+// CrashBanner says which machines of the current release are crash-looping or
+// gave up restarting, then what that means; "" when none.
+func (a *App) CrashBanner() string {
+	c := a.CrashLoops()
+	if !c.Any() {
 		return ""
 	}
-	relText := "the current release"
-	if rel != "" {
-		relText = "release v" + rel
+	var parts []string
+	if len(c.Looping) > 0 {
+		parts = append(parts, strings.Join(c.Looping, ", ")+" crash-looping")
 	}
-	why := diagnose.CrashLoopReason
-	if len(looping) == 0 {
-		why = "the platform stopped restarting them after repeated crashes; the next request wakes them into the same crash"
+	if len(c.GaveUp) > 0 {
+		parts = append(parts, strings.Join(c.GaveUp, ", ")+" gave up restarting")
 	}
-	return fmt.Sprintf("%s: %s — %s", relText, strings.Join(parts, "; "), why)
+	return fmt.Sprintf("%s: %s — %s", c.ReleaseName(), strings.Join(parts, " · "), c.Explanation())
 }
 
 // CloseWait is the CLOSE_WAIT count per probed machine.

@@ -5,15 +5,27 @@ import (
 	"github.com/flywake/flywake/ui/pane"
 )
 
-// Screen sizes: below min the dashboard shows a calm "enlarge" line; at
-// tile size and above the panes tile, otherwise one pane fills the body.
+// Screen sizes. Below min the dashboard asks for a bigger terminal. At
+// tile size every pane is on screen: the first registered pane (machines)
+// spans the top with the rows it needs, the others share rows of two or
+// three below. Between split and tile size the first pane stays on top and
+// the focused other pane (tab cycles) fills the rest. Below split size one
+// pane fills the body.
 const (
-	minWidth   = 60
-	minHeight  = 16
-	tileWidth  = 150
-	tileHeight = 40
-	// machinesShare is the machines pane's share of the body when tiled.
-	machinesShare = 55
+	minWidth    = 60
+	minHeight   = 16
+	splitWidth  = 100
+	splitHeight = 32
+	tileWidth   = 150
+	tileHeight  = 42
+	// topShare caps the top pane's share of the body (percent), so a
+	// thousand machines leave room for the rest; below it, it takes only
+	// the rows it has.
+	topShare = 45
+	// minBox is the smallest box a tile gets: a border and a few lines.
+	minBox = 7
+	// perRow is the most panes side by side in one row of tiles.
+	perRow = 3
 )
 
 // rect is one pane's box on screen, in body coordinates.
@@ -22,16 +34,36 @@ type rect struct {
 	x, y, w, h int
 }
 
+// mode is how the body is shared.
+type mode int
+
+const (
+	single mode = iota // one pane
+	split              // the top pane and one other
+	tile               // every pane
+)
+
 func (m *Model) tooSmall() bool {
 	return m.width > 0 && (m.width < minWidth || m.height < minHeight)
 }
 
-func (m *Model) tiled() bool {
-	return len(m.panes) > 1 && m.width >= tileWidth && m.height >= tileHeight
+func (m *Model) mode() mode {
+	switch {
+	case len(m.panes) < 2:
+		return single
+	case m.width >= tileWidth && m.height >= tileHeight:
+		return tile
+	case m.width >= splitWidth && m.height >= splitHeight:
+		return split
+	}
+	return single
 }
 
 // canZoom: zooming means something only where several panes share the body.
-func (m *Model) canZoom() bool { return m.tiled() && m.open == nil }
+func (m *Model) canZoom() bool { return m.mode() != single && m.open == nil }
+
+// allVisible reports whether every pane is on screen at once.
+func (m *Model) allVisible() bool { return m.mode() == tile && !m.zoom && m.open == nil }
 
 // bodyHeight is the lines between the chrome above and below the panes.
 func (m *Model) bodyHeight() int { return max(m.height-m.chromeLines(), 0) }
@@ -40,7 +72,7 @@ func (m *Model) bodyHeight() int { return max(m.height-m.chromeLines(), 0) }
 // when there is one, the switcher prompt when open, the y/N prompt or the
 // notice, and the footer.
 func (m *Model) chromeLines() int {
-	n := 2 + len(m.banner)
+	n := 2 + len(bannerText(m.crash, m.width))
 	if m.switcher != nil {
 		n += 2
 	}
@@ -53,22 +85,127 @@ func (m *Model) layout() []rect {
 	switch {
 	case m.open != nil:
 		return []rect{{pane: m.open, w: w, h: h}}
-	case !m.tiled() || m.zoom:
+	case m.zoom && m.canZoom(), m.mode() == single:
 		return []rect{{pane: m.panes[m.focus], w: w, h: h}}
+	case m.mode() == split:
+		return m.splitLayout(w, h)
 	}
-	topH := h * machinesShare / 100
-	rects := []rect{{pane: m.panes[0], w: w, h: topH}}
-	rest := len(m.panes) - 1
-	x := 0
-	for i := 1; i < len(m.panes); i++ {
-		pw := w / rest
-		if i == len(m.panes)-1 {
-			pw = w - x
+	return m.tileLayout(w, h)
+}
+
+// wants is the box height p asks for at box width w.
+func wants(p pane.Pane, w int) int {
+	iw, _ := frame.InnerSize(w, 0)
+	return p.Height(iw) + 2
+}
+
+// topHeight is the top pane's box: what it wants, at most topShare of the
+// body, and never so much that the rest cannot have rows boxes of minBox.
+func topHeight(top pane.Pane, w, h, rows int) int {
+	limit := min(h*topShare/100, h-rows*minBox)
+	return max(min(wants(top, w), limit), min(minBox, h))
+}
+
+// splitLayout: the top pane, and below it the focused other pane (or the
+// last one focused, while the top pane has the focus).
+func (m *Model) splitLayout(w, h int) []rect {
+	top := m.panes[0]
+	other := m.panes[max(m.lastOther, 1)]
+	if m.focus > 0 {
+		other = m.panes[m.focus]
+	}
+	topH := topHeight(top, w, h, 1)
+	return []rect{{pane: top, w: w, h: topH}, {pane: other, y: topH, w: w, h: h - topH}}
+}
+
+// tileLayout: the top pane, then the others in rows (see tileRows); each
+// row as high as its tallest pane asks, shared out fairly when the body is
+// short.
+func (m *Model) tileLayout(w, h int) []rect {
+	top := m.panes[0]
+	rows := tileRows(m.panes[1:])
+	topH := topHeight(top, w, h, len(rows))
+	out := []rect{{pane: top, w: w, h: topH}}
+	want := make([]int, len(rows))
+	for i, row := range rows {
+		pw := w / len(row)
+		for _, p := range row {
+			want[i] = max(want[i], wants(p, pw))
 		}
-		rects = append(rects, rect{pane: m.panes[i], x: x, y: topH, w: pw, h: h - topH})
-		x += pw
 	}
-	return rects
+	y := topH
+	for i, rh := range share(h-topH, want, minBox) {
+		row := rows[i]
+		x := 0
+		for j, p := range row {
+			pw := w / len(row)
+			if j == len(row)-1 {
+				pw = w - x
+			}
+			out = append(out, rect{pane: p, x: x, y: y, w: pw, h: rh})
+			x += pw
+		}
+		y += rh
+	}
+	return out
+}
+
+// tileRows puts panes in as few rows of at most perRow as will hold them,
+// the fuller rows last: 3 → [3], 4 → [2 2], 5 → [2 3], 6 → [3 3].
+func tileRows(ps []pane.Pane) [][]pane.Pane {
+	if len(ps) == 0 {
+		return nil
+	}
+	n := (len(ps) + perRow - 1) / perRow
+	var out [][]pane.Pane
+	for i := range n {
+		size := len(ps) / n
+		if i >= n-len(ps)%n {
+			size++
+		}
+		out = append(out, ps[:size])
+		ps = ps[size:]
+	}
+	return out
+}
+
+// share divides total lines between rows that want want[i] each, none
+// below least: every row gets what it wants when that fits; otherwise the
+// lines are shared fairly (a row wanting less than an equal share keeps
+// only what it wants; the others split the rest). Lines left over when
+// every row is content go to the last row, so the body stays filled.
+func share(total int, want []int, least int) []int {
+	out := make([]int, len(want))
+	if len(want) == 0 {
+		return out
+	}
+	left, open := total, len(want)
+	done := make([]bool, len(want))
+	for open > 0 {
+		fair := left / open
+		progressed := false
+		for i, wnt := range want {
+			if !done[i] && max(wnt, least) <= fair {
+				out[i], done[i] = max(wnt, least), true
+				left -= out[i]
+				open--
+				progressed = true
+			}
+		}
+		if !progressed {
+			break
+		}
+	}
+	// Rows that want more than a fair share split what is left.
+	for i := range want {
+		if !done[i] {
+			out[i] = left / open
+			left -= out[i]
+			open--
+		}
+	}
+	out[len(out)-1] += left
+	return out
 }
 
 // relayout works out where every pane is drawn and tells each pane the
@@ -77,6 +214,9 @@ func (m *Model) layout() []rect {
 func (m *Model) relayout() {
 	if m.width <= 0 || m.panes == nil {
 		return
+	}
+	if m.focus > 0 {
+		m.lastOther = m.focus
 	}
 	m.tiles = m.layout()
 	shown := map[pane.ID]bool{}

@@ -63,10 +63,11 @@ type Model struct {
 	overlays      []overlay   // the panes that open over the tiles
 	open          pane.Overlay
 	focus         int  // index into panes
+	lastOther     int  // the last focused pane below the top one, for the split layout
 	zoom          bool // the focused pane takes the whole body
 	sizes         map[pane.ID][2]int
-	tiles         []rect // where each pane is drawn, from relayout
-	banner        []string
+	tiles         []rect              // where each pane is drawn, from relayout
+	crash         snapshot.CrashLoops // the banner's facts, derived once per data change
 	help          bool
 	switcher      *switcher
 	confirm       *confirm  // the y/N before a machine action
@@ -122,7 +123,7 @@ func (m *Model) resetApp(app string) {
 	m.pending = nil
 	m.panes = buildPanes(pctx)
 	m.overlays = m.buildOverlays(pctx)
-	m.open, m.focus, m.zoom = nil, 0, false
+	m.open, m.focus, m.lastOther, m.zoom = nil, 0, 1, false
 	m.sizes = map[pane.ID][2]int{}
 	m.switcher = nil
 	m.confirm, m.acting, m.notice = nil, nil, notice{}
@@ -141,7 +142,7 @@ func (m *Model) now() time.Time {
 // setData hands the snapshot to every pane, tiles and overlays.
 func (m *Model) setData() {
 	now := m.now()
-	m.banner = crashBanner(m.app) // chrome: read by layout and View every frame
+	m.crash = m.app.CrashLoops() // the banner's: layout and View read it every frame
 	for _, p := range m.allPanes() {
 		p.SetData(m.app, now)
 	}

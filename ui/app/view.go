@@ -64,7 +64,7 @@ func (m Model) boxTitle(p pane.Pane) string {
 	case m.open != nil && m.open.CanClose():
 		title += " · esc back"
 	case m.open != nil: // esc aborts or answers no now: the overlay says so itself
-	case len(m.tiles) == 1 && len(m.panes) > 1:
+	case p == m.active() && !m.allVisible() && len(m.panes) > 1:
 		title += " · " + strconv.Itoa(m.focus+1) + "/" + strconv.Itoa(len(m.panes)) + " · tab next"
 	}
 	return title

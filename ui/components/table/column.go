@@ -12,73 +12,91 @@ const (
 )
 
 // Column describes one column. Width is the minimum in cells; Flex is the
-// column's share of any width left over (0 = never grows).
+// column's share of any width left over (0 = never grows). Drop orders the
+// columns a narrow table hides: the highest Drop goes first; 0 means the
+// column's place from the right (the rightmost unnumbered column goes first,
+// after every numbered one). A column is hidden whole, never cut below its
+// Width, so a header never reads "SwapF…".
 type Column struct {
 	Title string
 	Width int
 	Flex  int
 	Align Align
+	Drop  int
 }
 
 // gap is the blank cells between columns.
 const gap = 1
 
-// layout returns each column's width for avail cells. Extra width goes to
-// flex columns in proportion to Flex. When the minimums do not fit, trailing
-// columns are hidden (width 0) and the last one that partly fits is narrowed,
-// so the leftmost (most important) columns stay readable.
+// dropRank orders columns for hiding: the highest rank is hidden first.
+func dropRank(c Column, i int) int {
+	if c.Drop > 0 {
+		return 1_000_000 + c.Drop
+	}
+	return i
+}
+
+// layout returns each column's width for avail cells, 0 for a hidden one.
+// Columns are hidden by Drop until the minimums fit; a last column alone
+// is narrowed to avail. Extra width goes to flex columns in proportion to
+// Flex.
 func layout(cols []Column, avail int) []int {
 	widths := make([]int, len(cols))
-	used, flex := 0, 0
+	shown := len(cols)
 	for i, c := range cols {
 		widths[i] = max(c.Width, 1)
-		used += widths[i]
-		flex += max(c.Flex, 0)
 	}
-	if len(cols) > 1 {
-		used += gap * (len(cols) - 1)
+	used := func() int {
+		n, k := 0, 0
+		for _, w := range widths {
+			if w > 0 {
+				n += w
+				k++
+			}
+		}
+		return n + gap*max(k-1, 0)
 	}
-	if extra := avail - used; extra > 0 && flex > 0 {
-		given := 0
+	for shown > 1 && used() > avail {
+		drop := -1
 		for i, c := range cols {
-			if c.Flex > 0 {
-				share := extra * c.Flex / flex
-				widths[i] += share
-				given += share
+			if widths[i] > 0 && (drop < 0 || dropRank(c, i) > dropRank(cols[drop], drop)) {
+				drop = i
 			}
 		}
-		// Hand out the rounding remainder one cell at a time, left to right.
-		for i := 0; given < extra; i = (i + 1) % len(cols) {
-			if cols[i].Flex > 0 {
-				widths[i]++
-				given++
+		widths[drop] = 0
+		shown--
+	}
+	if used() > avail {
+		for i := range widths {
+			if widths[i] > 0 {
+				widths[i] = max(avail, 0)
 			}
 		}
 		return widths
 	}
-	if used <= avail {
+	extra, flex := avail-used(), 0
+	for i, c := range cols {
+		if widths[i] > 0 {
+			flex += max(c.Flex, 0)
+		}
+	}
+	if extra <= 0 || flex == 0 {
 		return widths
 	}
-	pos := 0
-	for i := range widths {
-		if i > 0 {
-			pos += gap
+	given := 0
+	for i, c := range cols {
+		if widths[i] > 0 && c.Flex > 0 {
+			share := extra * c.Flex / flex
+			widths[i] += share
+			given += share
 		}
-		room := avail - pos
-		switch {
-		case room >= widths[i]:
-		case room >= 2:
-			widths[i] = room
-		default:
-			widths[i] = 0
+	}
+	// Hand out the rounding remainder one cell at a time, left to right.
+	for i := 0; given < extra; i = (i + 1) % len(cols) {
+		if widths[i] > 0 && cols[i].Flex > 0 {
+			widths[i]++
+			given++
 		}
-		if widths[i] == 0 {
-			for j := i; j < len(widths); j++ {
-				widths[j] = 0
-			}
-			break
-		}
-		pos += widths[i]
 	}
 	return widths
 }

@@ -80,13 +80,15 @@ func (m Model) header(widths []int, width int) string {
 	}
 	parts := make([]string, 0, len(m.cols)+1)
 	parts = append(parts, strings.Repeat(" ", gutter))
+	first := true
 	for i, c := range m.cols {
 		if widths[i] == 0 {
-			break
+			continue
 		}
-		if i > 0 {
+		if !first {
 			parts = append(parts, " ")
 		}
+		first = false
 		parts = append(parts, style.Render(cell.Fit(c.Title, widths[i], c.Align)))
 	}
 	return padTo(strings.Join(parts, ""), width)
@@ -105,13 +107,15 @@ func (m Model) row(r Row, selected bool, widths []int, width int) string {
 		}
 	}
 	b.WriteString(mark)
+	first := true
 	for i, c := range m.cols {
 		if widths[i] == 0 {
-			break
+			continue
 		}
-		if i > 0 {
+		if !first {
 			b.WriteString(" ")
 		}
+		first = false
 		text := ""
 		if i < len(r.Cells) {
 			text = r.Cells[i]

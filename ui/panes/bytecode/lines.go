@@ -81,9 +81,7 @@ func imageLines(t *theme.Theme, img image, withVerdict bool) []line {
 		return append(out, wrapped(lookFor(t, v, true).Render()+" not a Python image: no bytecode to cache"))
 	}
 	out = append(out, line{text: "  " + fmt.Sprintf("Python %s · cache tag %s", orUnknown(r.Python), orUnknown(r.CacheTag))})
-	for _, l := range treeLines(t, r) {
-		out = append(out, line{text: l})
-	}
+	out = append(out, treeLines(t, r)...)
 	for _, tr := range []struct {
 		name string
 		tree diagnose.BytecodeTree
@@ -103,14 +101,27 @@ func imageLines(t *theme.Theme, img image, withVerdict bool) []line {
 	return out
 }
 
-// treeLines is the .py / .pyc table for site-packages and the app.
-func treeLines(t *theme.Theme, r diagnose.BytecodeReport) []string {
+// treeLines is the .py / .pyc table for site-packages and the app. Each
+// row has a narrow form without the foreign column (its count is also said
+// in words below the table), so a narrow pane drops the column, not digits.
+func treeLines(t *theme.Theme, r diagnose.BytecodeReport) []line {
 	// cell.Fit pads by cells, so styled numbers line up (fmt pads by bytes).
-	row := func(name, py, pyc, usable, foreign, note string) string {
+	cols := func(name, py, pyc, usable string) string {
 		return "  " + cell.Fit(name, 18, cell.Left) + " " + cell.Fit(py, 8, cell.Right) + " " + cell.Fit(pyc, 8, cell.Right) +
-			" " + cell.Fit(usable, 8, cell.Right) + " " + cell.Fit(foreign, 8, cell.Right) + " " + note
+			" " + cell.Fit(usable, 8, cell.Right)
 	}
-	out := []string{t.Dim.Render(strings.TrimRight(row("", ".py", ".pyc", "usable", "foreign", ""), " "))}
+	row := func(name, py, pyc, usable, foreign, note string) line {
+		tail := ""
+		if note != "" {
+			tail = " " + note
+		}
+		return line{
+			text:   cols(name, py, pyc, usable) + " " + cell.Fit(foreign, 8, cell.Right) + tail,
+			narrow: cols(name, py, pyc, usable) + tail,
+		}
+	}
+	head := row("", ".py", ".pyc", "usable", "foreign", "")
+	out := []line{{text: t.Dim.Render(head.text), narrow: t.Dim.Render(head.narrow)}}
 	trees := []struct {
 		name string
 		tree diagnose.BytecodeTree

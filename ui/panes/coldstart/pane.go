@@ -25,6 +25,7 @@ type Pane struct {
 	cursor int // index into d.history
 	offset int // first history row on screen
 	page   int // history rows on screen, from the size
+	lay    laidOut
 
 	width, height int
 	stale         bool
@@ -81,19 +82,6 @@ func (p *Pane) SetSize(width, height int) {
 
 // SetStale dims the pane: the logs behind it may be behind.
 func (p *Pane) SetStale(stale bool) { p.stale = stale }
-
-// relayout fits the history window to the size: how many rows it shows
-// and which, keeping the cursor on screen.
-func (p *Pane) relayout() {
-	p.page = max(p.height-len(p.d.live[:min(len(p.d.live), liveRoom(p.height))])-summaryLines-historyChrome, 1)
-	p.offset = clampOffset(p.offset, p.cursor, p.page, len(p.d.history))
-}
-
-// Height is everything the pane has: the live timers, the summary, and
-// the whole history with its title, header and legend.
-func (p *Pane) Height(int) int {
-	return len(p.d.live) + summaryLines + historyChrome + max(len(p.d.history), 1)
-}
 
 // Keys: the history's cursor moves when there is a history.
 func (p *Pane) Keys() []key.Binding {

@@ -15,16 +15,45 @@ import (
 // emptyText is shown when the logs hold no boot at all.
 const emptyText = "no boots in the last 24 h of logs"
 
-// summaryLines and historyChrome are the lines around the history rows:
-// the summary above, and the history's title, header and legend.
-const (
-	summaryLines  = 5
-	historyChrome = 3
-)
+// historyChrome is the history's title and column header lines.
+const historyChrome = 2
 
 // liveRoom is how many live timers a pane of height lines shows: a quarter
 // of it (at least one), so the history stays visible.
 func liveRoom(height int) int { return max(1, height/4) }
+
+// laidOut is what relayout derives for the size: the summary and the
+// selected boot's legend wrapped to the width, and the history window.
+type laidOut struct {
+	summary []string
+	legend  []string
+	live    int // live timer lines
+}
+
+// relayout fits the pane to its size: the summary and legend wrap (their
+// ends are the point), the history gets the lines left and keeps the
+// cursor on screen.
+func (p *Pane) relayout() {
+	p.lay.summary = cell.WrapAll(p.summaryLines(p.width), p.width, 2)
+	p.lay.legend = nil
+	if len(p.d.history) > 0 {
+		p.lay.legend = cell.Wrap(p.legendLine(p.d.history[p.cursor]), p.width, 2)
+	}
+	p.lay.live = min(len(p.d.live), liveRoom(p.height))
+	p.page = max(p.height-p.lay.live-len(p.lay.summary)-historyChrome-len(p.lay.legend), 1)
+	p.offset = clampOffset(p.offset, p.cursor, p.page, len(p.d.history))
+}
+
+// Height is everything the pane has at width: the live timers, the
+// summary, the whole history and the legend.
+func (p *Pane) Height(width int) int {
+	legend := 1
+	if len(p.d.history) > 0 {
+		legend = len(cell.Wrap(p.legendLine(p.d.history[p.cursor]), width, 2))
+	}
+	return len(p.d.live) + len(cell.WrapAll(p.summaryLines(width), width, 2)) + historyChrome +
+		max(len(p.d.history), 1) + legend
+}
 
 // View renders exactly the SetSize width×height cells.
 func (p *Pane) View(focused bool, now time.Time) string {
@@ -43,19 +72,19 @@ func (p *Pane) view(focused bool, now time.Time) string {
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for logs…"), width, height)
 	}
-	lines := p.liveLines(height, now)
+	lines := p.liveLines(width, height, now)
 	if len(p.d.history) == 0 && len(lines) == 0 {
 		return cell.Block(p.theme.Dim.Render(emptyText), width, height)
 	}
-	lines = append(lines, p.summaryLines(width)...)
-	rows := height - len(lines) - historyChrome
+	lines = append(lines, p.lay.summary...)
+	rows := height - len(lines) - historyChrome - len(p.lay.legend)
 	lines = append(lines, p.historyLines(width, max(rows, 0), focused)...)
 	return cell.Block(strings.Join(lines, "\n"), width, height)
 }
 
 // liveLines are the running timers, newest boot first, at most a quarter
 // of the pane (and at least one line) so the history stays visible.
-func (p *Pane) liveLines(height int, now time.Time) []string {
+func (p *Pane) liveLines(width, height int, now time.Time) []string {
 	live := p.d.live
 	room := liveRoom(height)
 	var out []string
@@ -69,9 +98,12 @@ func (p *Pane) liveLines(height int, now time.Time) []string {
 			state, kind = "resuming", "resume"
 		}
 		look := p.theme.State(state)
-		out = append(out, fmt.Sprintf("%s %s %s · %s · %s",
-			look.Render(), cell.Sanitize(b.Machine), p.theme.Warn.Render(seconds(b.Elapsed(now))),
-			cell.Sanitize(currentPhase(b)), kind))
+		line := fmt.Sprintf("%s %s %s · %s", look.Render(), cell.Sanitize(b.Machine),
+			p.theme.Warn.Render(seconds(b.Elapsed(now))), cell.Sanitize(currentPhase(b)))
+		if long := line + " · " + kind; ansi.StringWidth(long) <= width {
+			line = long // the kind goes first when narrow: the state's word says it too
+		}
+		out = append(out, line)
 	}
 	return out
 }
@@ -177,19 +209,35 @@ func (p *Pane) historyLines(width, rows int, focused bool) []string {
 	h := p.d.history
 	last := min(p.offset+rows, len(h))
 
-	title := fmt.Sprintf("history · %s boots in 24 h, newest first", cell.Thousands(len(h)))
-	if len(h) > 0 && rows > 0 {
-		title += fmt.Sprintf(" · %s–%s", cell.Thousands(p.offset+1), cell.Thousands(last))
-	}
 	c := layoutColumns(width)
-	out := []string{p.theme.Dim.Render(title), p.theme.TableHeader.Render(c.row(" ", "machine", "begin", "kind", "total", "phases"))}
+	out := []string{p.theme.Dim.Render(historyTitle(len(h), p.offset, last, rows, width)),
+		p.theme.TableHeader.Render(c.row(" ", "machine", "begin", "kind", "total", "phases"))}
 	if len(h) == 0 {
 		return append(out, p.theme.Dim.Render(" no finished boots yet"))
 	}
 	for i := p.offset; i < last; i++ {
 		out = append(out, p.historyRow(h[i], c, focused && i == p.cursor))
 	}
-	return append(out, p.legendLine(h[p.cursor]))
+	return append(out, p.lay.legend...)
+}
+
+// historyTitle is the longest of its forms that fits the width.
+func historyTitle(n, offset, last, rows, width int) string {
+	count, window := cell.Thousands(n), ""
+	if n > 0 && rows > 0 {
+		window = fmt.Sprintf(" · %s–%s", cell.Thousands(offset+1), cell.Thousands(last))
+	}
+	forms := []string{
+		"history · " + count + " boots in 24 h, newest first" + window,
+		"history · " + count + " boots, newest first" + window,
+		"history (24 h)" + window,
+	}
+	for _, f := range forms {
+		if ansi.StringWidth(f) <= width {
+			return f
+		}
+	}
+	return forms[len(forms)-1]
 }
 
 func (p *Pane) historyRow(r historyRow, c columns, selected bool) string {

@@ -79,6 +79,9 @@ func (m *Model) Height(int) int {
 	if m.filtering {
 		h++
 	}
+	if malformedNote(m.app) != "" {
+		h++
+	}
 	return h
 }
 

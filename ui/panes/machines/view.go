@@ -10,18 +10,23 @@ import (
 	"github.com/flywake/flywake/ui/pane"
 )
 
-// View renders exactly the SetSize width×height cells.
+// View renders exactly the SetSize width×height cells; dimmed, all of
+// it, while the data is stale.
 func (m *Model) View(focused bool, now time.Time) string {
+	out := m.view()
+	if m.stale && out != "" {
+		return pane.Dim(m.ctx.Theme, out)
+	}
+	return out
+}
+
+func (m *Model) view() string {
 	width, height := m.width, m.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	if m.detail != nil {
-		out := m.detail.view(m.ctx.Theme, width, height)
-		if m.stale {
-			out = pane.Dim(m.ctx.Theme, out)
-		}
-		return out
+		return m.detail.view(m.ctx.Theme, width, height)
 	}
 	var top []string
 	if note := malformedNote(m.app); note != "" && height-btoi(m.filtering) > 2 {

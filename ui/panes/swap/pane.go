@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
@@ -80,21 +79,18 @@ func (p *Pane) SetStale(stale bool) {
 	p.table.SetDim(stale)
 }
 
-// relayout wraps the head to the width and gives the table the rest.
+// relayout wraps the head to the width and gives the table the rest. The
+// two sentences always wrap, never cut: their ends ("it only blocks
+// suspend") are the point.
 func (p *Pane) relayout() {
-	p.head = p.lines
-	// Wrap the two sentences when that still leaves the table half the pane:
-	// their ends ("it only blocks suspend") are the point.
-	if wrapped := wrapLines(p.lines, p.width); len(wrapped) <= p.height/2 {
-		p.head = wrapped
-	}
+	p.head = cell.WrapAll(p.lines, p.width, 2)
 	p.table.SetHeight(max(p.height-len(p.head), 0))
 }
 
 // Height is the wrapped head, then a row per machine with the table's
 // header and position line.
 func (p *Pane) Height(width int) int {
-	return len(wrapLines(p.lines, width)) + max(p.table.Len(), 1) + 2
+	return len(cell.WrapAll(p.lines, width, 2)) + max(p.table.Len(), 1) + 2
 }
 
 // Keys: none beyond moving the cursor, which the help lists.
@@ -133,22 +129,4 @@ func (p *Pane) View(focused bool, now time.Time) string {
 		return cell.Block(head, width, height)
 	}
 	return cell.Block(head, width, len(p.head)) + "\n" + p.table.View(width, rest)
-}
-
-// wrapLines wraps each line to width, continuation lines indented by two.
-func wrapLines(lines []string, width int) []string {
-	var out []string
-	for _, l := range lines {
-		if ansi.StringWidth(l) <= width || width < 20 {
-			out = append(out, l)
-			continue
-		}
-		parts := strings.Split(ansi.Wrap(l, width, " "), "\n")
-		out = append(out, parts[0])
-		rest := strings.Join(parts[1:], " ")
-		for _, p := range strings.Split(ansi.Wrap(rest, width-2, " "), "\n") {
-			out = append(out, "  "+p)
-		}
-	}
-	return out
 }

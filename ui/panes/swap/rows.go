@@ -16,17 +16,18 @@ import (
 // columns of the per-machine table; the probe status takes what is left.
 // SwapFree and SwapTotal share a column so that the table fits 78 cells
 // (an 80×24 terminal) with the OOM count; that cell also says why a machine
-// has no numbers when the status column is cut off.
+// has no numbers, so the status column is the first to go when narrow, and
+// machine, state and the swap numbers the last.
 var columns = []table.Column{
 	{Title: "machine", Width: 14},
 	{Title: "state", Width: 11},
-	{Title: "memory", Width: 7, Align: table.AlignRight},
-	{Title: "swap cfg", Width: 8, Align: table.AlignRight},
+	{Title: "memory", Width: 7, Align: table.AlignRight, Drop: 4},
+	{Title: "swap cfg", Width: 8, Align: table.AlignRight, Drop: 1},
 	{Title: "SwapFree/Tot", Width: 12, Align: table.AlignRight},
-	{Title: "MemAvail", Width: 8, Align: table.AlignRight},
-	{Title: "used", Width: 6, Align: table.AlignRight},
-	{Title: "OOM", Width: 3, Align: table.AlignRight},
-	{Title: "meminfo", Width: 11, Flex: 1},
+	{Title: "MemAvail", Width: 8, Align: table.AlignRight, Drop: 5},
+	{Title: "used", Width: 6, Align: table.AlignRight, Drop: 2},
+	{Title: "OOM", Width: 3, Align: table.AlignRight, Drop: 3},
+	{Title: "meminfo", Width: 11, Flex: 1, Drop: 6},
 }
 
 // notShown fills a meminfo cell the pane has no number for.

@@ -1,0 +1,48 @@
+package cell
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestWrap(t *testing.T) {
+	cases := []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"short", 10, []string{"short"}},
+		{"the edge answered 33,440 requests", 20, []string{"the edge answered", "  33,440 requests"}},
+		{"  fix RUN python -m compileall", 20, []string{"  fix RUN python -m", "    compileall"}},
+		{"abc def", 3, []string{"abc", "def"}}, // too narrow to indent
+	}
+	for _, c := range cases {
+		got := Wrap(c.in, c.width, 2)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+		for _, l := range got {
+			if ansi.StringWidth(l) > c.width {
+				t.Errorf("Wrap(%q, %d): line %q is too wide", c.in, c.width, l)
+			}
+		}
+	}
+}
+
+func TestWrapClosesStyles(t *testing.T) {
+	styled := "\x1b[1mone two three four five six\x1b[0m"
+	lines := Wrap(styled, 12, 2)
+	if len(lines) < 2 {
+		t.Fatalf("not wrapped: %q", lines)
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "\x1b[") && !strings.HasSuffix(l, reset) {
+			t.Errorf("line %q leaves its style open", l)
+		}
+	}
+	if got := ansi.Strip(strings.Join(lines, " ")); strings.Join(strings.Fields(got), " ") != "one two three four five six" {
+		t.Errorf("words lost: %q", got)
+	}
+}
