@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/checklist"
-	"github.com/flywake/flywake/sources/fly"
 )
 
 // Exit codes of `flywake check` (a stable contract for CI).
@@ -37,43 +36,41 @@ machine and finds none says unknown.
 Exit status: 0 nothing warns or fails (unknown and n/a don't count),
 1 warnings, 2 failures, 3 could not check (auth, unknown app, API down).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch format {
-			case "text", "markdown", "json":
-			default:
-				return &exitError{code: checkCannotRun, err: fmt.Errorf("--format must be text, markdown or json, not %q", format)}
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Minute)
-			defer cancel()
-			p, err := connect(ctx, g, true)
-			if err != nil {
-				return &exitError{code: checkCannotRun, err: err}
-			}
-			defer p.close()
-			project, projectErrs := p.project(g.dir, p.app)
-			a, err := p.source.Collect(ctx, p.app)
-			if err != nil {
-				return &exitError{code: checkCannotRun, err: fmt.Errorf("%s", fly.Redact(err.Error(), p.token))}
-			}
-			items := checklist.Evaluate(a.Evidence(p.source.Now(), project, projectErrs), g.checkOptions())
-			out := cmd.OutOrStdout()
-			switch format {
-			case "json":
-				b, err := checklist.JSON(p.app, items)
-				if err != nil {
-					return &exitError{code: checkCannotRun, err: err}
+		RunE: g.runE(command{
+			name: "check", cannotRun: checkCannotRun, needs: oneApp, timeout: 3 * time.Minute,
+			validate: func() error {
+				switch format {
+				case "text", "markdown", "json":
+					return nil
 				}
-				fmt.Fprintln(out, string(b))
-			case "markdown":
-				fmt.Fprint(out, checklist.Markdown(p.app, items))
-			default:
-				fmt.Fprint(out, checklist.Text(p.app, items))
-			}
-			if code := checklist.ExitCode(items); code != checkOK {
-				return &exitError{code: code}
-			}
-			return nil
-		},
+				return fmt.Errorf("--format must be text, markdown or json, not %q", format)
+			},
+			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
+				project, projectErrs := p.project(g.dir, p.app)
+				a, err := p.source.Collect(ctx, p.app)
+				if err != nil {
+					return err
+				}
+				items := checklist.Evaluate(a.Evidence(p.source.Now(), project, projectErrs), g.checkOptions())
+				out := cmd.OutOrStdout()
+				switch format {
+				case "json":
+					b, err := checklist.JSON(p.app, items)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintln(out, string(b))
+				case "markdown":
+					fmt.Fprint(out, checklist.Markdown(p.app, items))
+				default:
+					fmt.Fprint(out, checklist.Text(p.app, items))
+				}
+				if code := checklist.ExitCode(items); code != checkOK {
+					return exitWith(code)
+				}
+				return nil
+			},
+		}),
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output: text, markdown (for a pull-request comment) or json")
 	return cmd

@@ -7,50 +7,46 @@ import (
 	"sort"
 	"time"
 
-	"github.com/flywake/flywake/sources/fly"
+	"github.com/spf13/cobra"
+
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/ui/app"
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// runDashboard is `flywake [--demo] [-a APP]`: the TUI. Without credentials
-// it fails with fly.ErrNoToken, whose text says how to log in and how to try
-// --demo; it never falls back to simulated data on its own.
-func runDashboard(ctx context.Context, g *globalFlags) error {
-	if err := app.CheckTerminal(); err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	p, err := connect(ctx, g, false)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	defer p.close()
-	name := p.app
-	if name == "" {
-		if name, err = firstApp(ctx, p); err != nil {
-			return &exitError{code: 1, err: err}
-		}
-	}
-	cfg := app.Config{
-		Source:   p.source,
-		App:      name,
-		Demo:     p.demo,
-		ReadOnly: g.readonly,
-		Theme:    theme.FromEnv(),
-		Project: func(app string) (*repo.Project, []error) {
-			return p.project(g.dir, app)
+// dashboardCommand is `flywake [--demo] [-a APP]`: the TUI. Without
+// credentials it fails with fly.ErrNoToken, whose text says how to log in and
+// how to try --demo; it never falls back to simulated data on its own.
+func dashboardCommand(g *globalFlags) command {
+	return command{
+		cannotRun: 1, needs: anyApp, tui: true,
+		validate: app.CheckTerminal,
+		run: func(ctx context.Context, _ *cobra.Command, p *platform) error {
+			name := p.app
+			if name == "" {
+				var err error
+				if name, err = firstApp(ctx, p); err != nil {
+					return err
+				}
+			}
+			cfg := app.Config{
+				Source:   p.source,
+				App:      name,
+				Demo:     p.demo,
+				ReadOnly: g.readonly,
+				Theme:    theme.FromEnv(),
+				Project: func(app string) (*repo.Project, []error) {
+					return p.project(g.dir, app)
+				},
+				CheckOptions: g.checkOptions(),
+				Secrets:      []string{p.token},
+			}
+			if p.demo { // the wake test goes through the demo's edge, on its clock
+				cfg.EdgeURL, cfg.Speed = p.sim.EdgeURL, p.sim.Clock().Speed()
+			}
+			return app.Run(ctx, cfg)
 		},
-		CheckOptions: g.checkOptions(),
-		Secrets:      []string{p.token},
 	}
-	if p.demo { // the wake test goes through the demo's edge, on its clock
-		cfg.EdgeURL, cfg.Speed = p.sim.EdgeURL, p.sim.Clock().Speed()
-	}
-	err = app.Run(ctx, cfg)
-	if err != nil {
-		return &exitError{code: 1, err: errors.New(fly.Redact(err.Error(), p.token))}
-	}
-	return nil
 }
 
 // firstApp picks the org's first app (by name) when none was named.

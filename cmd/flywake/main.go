@@ -2,47 +2,37 @@
 // states, cold starts, swap, bytecode cache, crash loops, a suspend-vs-stop
 // wake test through the public edge, and a pre-deploy checklist.
 //
-// This file holds flags and wiring only; the work lives in ui/ and sources/.
+// This file holds flags and wiring only; the work lives in ui/ and sources/,
+// and command.go runs every command the same way.
 package main
 
 import (
-	"errors"
-	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
 )
 
-// exitError carries a process exit code out of a command.
-type exitError struct {
-	code int
-	err  error
-}
+// version names this build in the User-Agent, --version and crash reports
+// (set with -ldflags "-X main.version=…").
+var version = "0.1"
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return "" // the command already said what it had to (check's report)
-	}
-	return e.err.Error()
-}
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
-func main() {
+// run is the whole process: it parses args, runs one command and returns the
+// exit code. Tests call it as main would.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd()
-	if err := root.Execute(); err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			if ee.Error() != "" {
-				fmt.Fprintln(os.Stderr, "flywake:", ee.err)
-			}
-			os.Exit(ee.code)
-		}
-		fmt.Fprintln(os.Stderr, "flywake:", err)
-		os.Exit(1)
-	}
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return execute(root, stderr)
 }
 
 // globalFlags are accepted by every command.
@@ -54,6 +44,7 @@ type globalFlags struct {
 	seed     uint64
 	readonly bool
 	dir      string
+	debug    string // --debug FILE: the debug log, "" for none
 	// Checklist thresholds, shared by `check` and the dashboard's checklist.
 	proxyPatience time.Duration
 	cdnTimeout    time.Duration
@@ -96,14 +87,19 @@ crash-looping.
   flywake --demo          the dashboard on an embedded Fly platform (no account, no network)
   flywake -a APP          the dashboard for a real app (token: FLY_ACCESS_TOKEN,
                           FLY_API_TOKEN or ~/.fly/config.yml; app: -a, FLY_APP or fly.toml)`,
+		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDashboard(cmd.Context(), g)
-		},
+		RunE:          g.runE(dashboardCommand(g)),
 	}
-	pf := root.PersistentFlags()
+	g.bind(root.PersistentFlags())
+	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g))
+	return root
+}
+
+// bind declares the global flags on pf.
+func (g *globalFlags) bind(pf *pflag.FlagSet) {
 	pf.BoolVar(&g.demo, "demo", false, "run against a fresh embedded Fly platform (no account, no network)")
 	pf.StringVarP(&g.app, "app", "a", "", "app name (default: FLY_APP, then app in ./fly.toml)")
 	pf.StringVar(&g.org, "org", "", "organization slug (default: FLY_ORG, then the app's org)")
@@ -115,6 +111,5 @@ crash-looping.
 	pf.DurationVar(&g.cdnTimeout, "cdn-timeout", 0, "checklist: origin timeout of a CDN in front of the app (0: none)")
 	pf.StringArrayVar(&g.phases, "phase", nil, "boot phase marker of your entrypoint, NAME=REGEX matched against app log lines (repeatable)")
 	pf.StringArrayVar(&g.releasePhases, "release-phase", nil, "like --phase, for work that belongs to a deploy (migrations, asset builds): flagged when it runs on every boot")
-	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g))
-	return root
+	pf.StringVar(&g.debug, "debug", "", "append a debug log to FILE: every API call (method, path, status, duration), retries and errors; the token is redacted (attach it to a problem report)")
 }

@@ -30,13 +30,14 @@ func (p *platform) close() {
 
 // connect builds the platform a command runs against. With --demo it starts
 // flysim on 127.0.0.1; otherwise it finds a token and an app like flyctl does.
-// needApp makes a missing app an error.
-func connect(ctx context.Context, g *globalFlags, needApp bool) (*platform, error) {
+// needApp makes a missing app an error. The token is handed to s before any
+// call is made, so the session redacts it from everything.
+func connect(ctx context.Context, g *globalFlags, needApp bool, s *session) (*platform, error) {
 	markers, err := g.markers()
 	if err != nil {
 		return nil, err
 	}
-	p, err := connectPlatform(ctx, g, needApp)
+	p, err := connectPlatform(ctx, g, needApp, s)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +45,7 @@ func connect(ctx context.Context, g *globalFlags, needApp bool) (*platform, erro
 	return p, nil
 }
 
-func connectPlatform(ctx context.Context, g *globalFlags, needApp bool) (*platform, error) {
+func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *session) (*platform, error) {
 	if g.demo {
 		// FLYWAKE_DEMO_TOKEN, for tests and demos only, fixes the embedded
 		// platform's API token (default: random per run), so a test can
@@ -53,7 +54,9 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool) (*platfo
 		if err := sim.Start(); err != nil {
 			return nil, err
 		}
-		c, err := fly.New(ctx, fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token(), UserAgent: userAgent})
+		s.addSecret(sim.Token())
+		s.log.Printf("platform: the embedded demo (flysim) at %s, speed %g, seed %d", sim.URL(), g.speed, g.seed)
+		c, err := fly.New(ctx, fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token(), UserAgent: userAgent, Debug: s.log})
 		if err != nil {
 			sim.Close()
 			return nil, err
@@ -66,10 +69,11 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool) (*platfo
 			app: app, demo: true, sim: sim, token: sim.Token()}, nil
 	}
 	home, _ := os.UserHomeDir()
-	token, _, err := fly.DiscoverToken(os.Getenv, home)
+	token, source, err := fly.DiscoverToken(os.Getenv, home)
 	if err != nil {
 		return nil, err
 	}
+	s.addSecret(token)
 	dir := g.dir
 	if dir == "" {
 		dir, _ = os.Getwd()
@@ -78,10 +82,11 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool) (*platfo
 	if appErr != nil && (needApp || !errors.Is(appErr, fly.ErrNoApp{})) {
 		return nil, appErr
 	}
-	c, err := fly.New(ctx, fly.Config{Token: token, UserAgent: userAgent})
+	c, err := fly.New(ctx, fly.Config{Token: token, UserAgent: userAgent, Debug: s.log})
 	if err != nil {
 		return nil, err
 	}
+	s.log.Printf("platform: Machines API %s, Fly API %s, token from %s, app %q", c.FlapsURL(), c.APIURL(), source, app)
 	org := g.org
 	if org == "" {
 		org = os.Getenv("FLY_ORG")
@@ -98,7 +103,7 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool) (*platfo
 	return &platform{source: &watch.Source{Client: c, Org: org, Now: time.Now}, app: app, token: token}, nil
 }
 
-const userAgent = "flywake/0.1"
+var userAgent = "flywake/" + version
 
 // project reads the local project the checklist judges: dir when given,
 // else with --demo the demo app's own project, else the current directory.

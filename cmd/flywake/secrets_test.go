@@ -66,9 +66,12 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 		{"check", "--demo", "-a", "no-such-app", "--format", "json"},
 		{"wake", "--demo", "-a", "no-such-app", "--yes"},
 	}
+	// Every run appends to one debug log under the state directory, which
+	// the walk below reads like every other file flywake left there.
+	debugLog := filepath.Join(state, "debug.log")
 	for _, args := range runs {
 		name := strings.Join(args, " ")
-		out, errOut, code := runFlywake(t, nil, args...)
+		out, errOut, code := runFlywake(t, nil, append(args, "--debug", debugLog)...)
 		failed := code != 0 && code != checkFailures // check exits 2 for failed items
 		if strings.Contains(name, "no-such-app") != failed {
 			t.Errorf("%s: exit %d (stderr %q)", name, code, errOut)
@@ -78,6 +81,16 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 		}
 		assertNoSecret(t, name+": stdout", out)
 		assertNoSecret(t, name+": stderr", errOut)
+	}
+	b, err := os.ReadFile(debugLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"api GET /v1/apps/" + flysim.DemoScaleToZero + "/machines → 200 in ",
+		"api GET /v1/apps/" + flysim.DemoTuned + "/machines → 200 in ", "exit 1: ", "exit 2"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the debug log lacks %q", want)
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(state, "flywake", "wake", "*.json"))
 	if len(files) != 2 {
@@ -152,7 +165,7 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 func TestSecretsStayOffTheScreen(t *testing.T) {
 	isolateEnv(t)
 	g := &globalFlags{demo: true, speed: 20, seed: 1, app: flysim.DemoScaleToZero}
-	p, err := connect(context.Background(), g, false)
+	p, err := connect(context.Background(), g, false, &session{})
 	if err != nil {
 		t.Fatal(err)
 	}

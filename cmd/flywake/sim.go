@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -27,32 +28,37 @@ or flywake at it, then one line per app edge:
   export FLY_ORG=demo-org
   edge sleepy-api http://127.0.0.1:PORT`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			sim := flysim.New(flysim.Options{Addr: addr, Speed: g.speed, Seed: g.seed})
-			if err := sim.Start(); err != nil {
-				return err
-			}
-			defer sim.Close()
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "export FLY_FLAPS_BASE_URL=%s\n", sim.URL())
-			fmt.Fprintf(out, "export FLY_API_BASE_URL=%s\n", sim.URL())
-			fmt.Fprintf(out, "export FLY_API_TOKEN=%s\n", sim.Token())
-			fmt.Fprintf(out, "export FLY_ORG=%s\n", sim.Org())
-			edges := sim.Edges()
-			for _, app := range sim.Apps() {
-				fmt.Fprintf(out, "edge %s %s\n", app, edges[app])
-			}
-			if f, ok := out.(*os.File); ok {
-				_ = f.Sync()
-			}
-			stop := make(chan os.Signal, 1)
-			signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-			select {
-			case <-stop:
-			case <-cmd.Context().Done():
-			}
-			return nil
-		},
+		RunE: g.runE(command{
+			name: "sim", cannotRun: 1, needs: noPlatform,
+			run: func(ctx context.Context, cmd *cobra.Command, _ *platform) error {
+				sim := flysim.New(flysim.Options{Addr: addr, Speed: g.speed, Seed: g.seed})
+				if err := sim.Start(); err != nil {
+					return err
+				}
+				defer sim.Close()
+				out := cmd.OutOrStdout()
+				fmt.Fprintf(out, "export FLY_FLAPS_BASE_URL=%s\n", sim.URL())
+				fmt.Fprintf(out, "export FLY_API_BASE_URL=%s\n", sim.URL())
+				fmt.Fprintf(out, "export FLY_API_TOKEN=%s\n", sim.Token())
+				fmt.Fprintf(out, "export FLY_ORG=%s\n", sim.Org())
+				edges := sim.Edges()
+				for _, app := range sim.Apps() {
+					fmt.Fprintf(out, "edge %s %s\n", app, edges[app])
+				}
+				if f, ok := out.(*os.File); ok {
+					_ = f.Sync()
+				}
+				// Until interrupted (SIGINT through the command's context, or SIGTERM).
+				term := make(chan os.Signal, 1)
+				signal.Notify(term, syscall.SIGTERM)
+				defer signal.Stop(term)
+				select {
+				case <-term:
+				case <-ctx.Done():
+				}
+				return nil
+			},
+		}),
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address for the Machines, logs and metrics APIs (loopback only)")
 	return cmd

@@ -2,18 +2,17 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/waketest"
 )
 
@@ -62,10 +61,15 @@ Exit status: 0 the test ran to its end (whatever the requests answered),
 holds only JSON; progress goes to stderr. Results are also saved under
 $XDG_STATE_HOME/flywake/wake (else ~/.local/state/flywake/wake).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWake(cmd, g, w)
-		},
 	}
+	var setup waketest.Setup
+	cmd.RunE = g.runE(command{
+		name: "wake", cannotRun: 1, needs: oneApp,
+		validate: func() (err error) { setup, err = w.setup(g); return err },
+		run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
+			return runWake(ctx, cmd, p, setup, w)
+		},
+	})
 	f := cmd.Flags()
 	f.StringVar(&w.mode, "mode", "both", "stop, suspend, or both (stop run, then suspend run, side by side)")
 	f.IntVar(&w.requests, "requests", 0, "requests in the burst (default max(40, running × soft_limit + 1); at most 2000)")
@@ -80,36 +84,29 @@ $XDG_STATE_HOME/flywake/wake (else ~/.local/state/flywake/wake).`,
 	return cmd
 }
 
-func runWake(cmd *cobra.Command, g *globalFlags, w *wakeFlags) error {
-	stderr := cmd.ErrOrStderr()
+// setup checks what needs no platform (a forced instance is refused before
+// any API call) and builds the test's setup from the flags.
+func (w *wakeFlags) setup(g *globalFlags) (waketest.Setup, error) {
 	if g.readonly {
-		return &exitError{code: 1, err: errors.New("--readonly: the wake test stops or suspends machines, so it is off in read-only mode")}
+		return waketest.Setup{}, errors.New("--readonly: the wake test stops or suspends machines, so it is off in read-only mode")
 	}
 	mode, err := waketest.ParseMode(w.mode)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return waketest.Setup{}, err
 	}
 	setup := waketest.Setup{
 		App: g.app, Mode: mode, All: w.all, Requests: w.requests, Path: w.path, Timeout: w.timeout,
 		URL: w.url, ForceInstance: w.forceInstance, AllowForcedInstance: w.allowForced, Speed: 1,
 	}
-	// Refuse what needs no platform before touching it (a forced instance
-	// is refused before any API call).
 	probe := setup
 	if probe.App == "" {
 		probe.App = "app"
 	}
-	if err := probe.Validate(); err != nil {
-		return &exitError{code: 1, err: err}
-	}
+	return setup, probe.Validate()
+}
 
-	ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt)
-	defer stopSignals()
-	p, err := connect(ctx, g, true)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	defer p.close()
+func runWake(ctx context.Context, cmd *cobra.Command, p *platform, setup waketest.Setup, w *wakeFlags) error {
+	stderr := cmd.ErrOrStderr()
 	setup.App = p.app
 	setup.Secrets = []string{p.token}
 	if p.demo {
@@ -119,12 +116,12 @@ func runWake(cmd *cobra.Command, g *globalFlags, w *wakeFlags) error {
 	env := waketest.Env{API: p.source.Client, Now: p.source.Now}
 	plan, err := waketest.Prepare(ctx, env, setup)
 	if err != nil {
-		return &exitError{code: 1, err: fmt.Errorf("preflight: %s", fly.Redact(err.Error(), p.token))}
+		return fmt.Errorf("preflight: %w", err)
 	}
 	writePlan(stderr, plan)
 	if !w.yes {
 		if err := confirm(cmd.InOrStdin(), stderr, plan); err != nil {
-			return &exitError{code: 1, err: err}
+			return err
 		}
 	}
 
@@ -140,7 +137,7 @@ func runWake(cmd *cobra.Command, g *globalFlags, w *wakeFlags) error {
 	progress := newWakeProgress(stderr)
 	report, runErr := plan.Run(ctx, progress.event)
 	if report == nil {
-		return &exitError{code: 1, err: errors.New(fly.Redact(runErr.Error(), p.token))}
+		return runErr
 	}
 	if dir != "" {
 		if path, err := report.Save(dir, time.Now()); err != nil {
@@ -153,7 +150,7 @@ func runWake(cmd *cobra.Command, g *globalFlags, w *wakeFlags) error {
 	if w.asJSON {
 		b, err := report.Encode()
 		if err != nil {
-			return &exitError{code: 1, err: err}
+			return err
 		}
 		if _, err := out.Write(b); err != nil {
 			return err
@@ -161,10 +158,7 @@ func runWake(cmd *cobra.Command, g *globalFlags, w *wakeFlags) error {
 	} else {
 		writeWakeText(out, report, previous)
 	}
-	if runErr != nil {
-		return &exitError{code: 1, err: errors.New(fly.Redact(runErr.Error(), p.token))}
-	}
-	return nil
+	return runErr
 }
 
 // writePlan says what the test is about to do.

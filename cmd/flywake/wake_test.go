@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,28 +10,15 @@ import (
 	"testing"
 )
 
-// runFlywake runs the root command with args and returns stdout, stderr and
-// the exit code the process would have.
+// runFlywake runs flywake as main would, with args, and returns stdout,
+// stderr and the exit code.
 func runFlywake(t *testing.T, stdin io.Reader, args ...string) (string, string, int) {
 	t.Helper()
-	root := newRootCmd()
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
 	var out, errOut bytes.Buffer
-	root.SetArgs(args)
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	if stdin != nil {
-		root.SetIn(stdin)
-	}
-	err := root.Execute()
-	code := 0
-	if err != nil {
-		code = 1
-		var ee *exitError
-		if errors.As(err, &ee) {
-			code = ee.code
-		}
-		errOut.WriteString(err.Error())
-	}
+	code := run(args, stdin, &out, &errOut)
 	return out.String(), errOut.String(), code
 }
 

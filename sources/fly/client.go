@@ -27,6 +27,8 @@ type Config struct {
 	APIURL    string // logs and Prometheus; "" = $FLY_API_BASE_URL, else https://api.fly.io
 	Token     string // "" sends no Authorization header
 	UserAgent string // "" = "flywake"
+	// Debug, when set, gets a line per API attempt, retry and failure.
+	Debug *DebugLog
 }
 
 // withDefaults fills empty fields the way flyctl does.
@@ -78,7 +80,8 @@ func newClient(ctx context.Context, cfg Config, env func(string) string, clk clo
 		toks = tokens.Parse(token)
 	}
 	netT := http.DefaultTransport.(*http.Transport).Clone()
-	st := &shared{clock: clk, limiter: newLimiter(clk), stats: &recorder{token: token}}
+	cfg.Debug.AddSecret(token)
+	st := &shared{clock: clk, limiter: newLimiter(clk), stats: &recorder{token: token}, debug: cfg.Debug}
 	flapsT := &apiTransport{base: flapsBase, next: netT, state: st}
 	apiT := &apiTransport{base: apiBase, next: netT, state: st}
 

@@ -28,6 +28,7 @@ type shared struct {
 	clock   clock
 	limiter *limiter
 	stats   *recorder
+	debug   *DebugLog // nil: no debug log
 }
 
 // apiTransport sits beneath fly-go (below its otelhttp and rehttp layers), so
@@ -58,12 +59,15 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		out := t.outgoing(t.pacedResends(ctx, r, lim, paced), req, body)
-		t.state.stats.attempt(t.state.clock.Now())
+		sent := t.state.clock.Now()
+		t.state.stats.attempt(sent)
 		resp, err := t.next.RoundTrip(out)
 		if err != nil {
 			t.state.stats.failed(fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
+			t.state.debug.apiFailed(req.Method, req.URL.Path, err, t.state.clock.Now().Sub(sent))
 			return nil, err
 		}
+		t.state.debug.apiCall(req.Method, req.URL.Path, resp.StatusCode, t.state.clock.Now().Sub(sent))
 		status := resp.StatusCode
 		what := fmt.Sprintf("%s %s: ", req.Method, req.URL.Path)
 		if status/100 == 2 && req.Method != http.MethodHead && status != http.StatusNoContent {
@@ -99,6 +103,7 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		_ = resp.Body.Close()
+		t.state.debug.apiRetry(req.Method, req.URL.Path, resp.StatusCode, attempt, delay)
 		if err := t.state.clock.Sleep(ctx, delay); err != nil {
 			return nil, err
 		}

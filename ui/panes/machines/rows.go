@@ -47,20 +47,15 @@ func buildRow(m snapshot.Machine, th *theme.Theme, now time.Time) table.Row {
 	return row
 }
 
-// alertCell is the crash badge, else a note about an unreachable host.
+// alertCell is the machine's most severe alert (snapshot.Machine.Alerts,
+// the list status --json reports).
 func alertCell(m snapshot.Machine, th *theme.Theme) string {
-	switch m.Crash.Kind {
-	case diagnose.CrashLooping:
-		return th.Fail.Render(theme.GlyphFailed + " crash-loop")
-	case diagnose.GaveUp:
-		return th.Fail.Render(theme.GlyphFailed + " gave up")
-	case diagnose.Watching:
-		return th.Warn.Render("! crashed")
+	alerts := m.Alerts()
+	if len(alerts) == 0 {
+		return ""
 	}
-	if m.HostDown() {
-		return th.Warn.Render("! host " + m.HostStatus)
-	}
-	return ""
+	a := alerts[0]
+	return th.Level(a.Level).Style.Render(a.Level.Glyph() + " " + a.Text)
 }
 
 // autostop is the config's autostop mode; "off" when no config is reported,

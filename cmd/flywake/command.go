@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/flywake/flywake/sources/fly"
+)
+
+// exitCoder is an error that ends the process with a code of its own.
+type exitCoder interface {
+	error
+	ExitCode() int
+}
+
+// exitError carries a process exit code out of a command. A nil err means
+// the command already said what it had to (check's report).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+func (e *exitError) ExitCode() int { return e.code }
+
+// exitWith ends the command with code after it printed its result.
+func exitWith(code int) error { return &exitError{code: code} }
+
+// needs says what a command needs from the platform.
+type needs int
+
+const (
+	noPlatform needs = iota // the command brings its own (sim)
+	anyApp                  // an app if one is named or found, else every app
+	oneApp                  // an app, or the command cannot run
+)
+
+// command is one subcommand, described so that runE runs every command the
+// same way: validate without touching a platform, connect, run, redact, and
+// map every failure — panics included — to the command's "could not run"
+// exit code.
+type command struct {
+	name      string        // as typed: "check", "" for the dashboard
+	cannotRun int           // exit code when it could not run (DESIGN.md "Command-line contract")
+	needs     needs         // what to connect to
+	timeout   time.Duration // 0: none
+	tui       bool          // the dashboard: the program handles signals itself
+	// validate refuses what needs no platform, before anything is touched.
+	validate func() error
+	// run does the work; p is nil for noPlatform. An error it returns is the
+	// "could not run" exit unless it carries a code of its own (exitWith).
+	run func(ctx context.Context, cmd *cobra.Command, p *platform) error
+}
+
+// runE turns c into a cobra RunE.
+func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) (err error) {
+		dlog, closeLog, err := g.openDebugLog()
+		if err != nil {
+			return &exitError{code: c.cannotRun, err: err}
+		}
+		defer closeLog()
+		s := &session{log: dlog}
+		dlog.Printf("flywake %s (%s, %s/%s): %s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, commandLine(cmd))
+		defer func() {
+			if r := recover(); r != nil {
+				dlog.Printf("panic: %v\n%s", r, debug.Stack())
+				err = &exitError{code: c.cannotRun, err: errors.New(panicReport(c.name, r))}
+			}
+			err = finish(err, c.cannotRun, s.secrets)
+			if err != nil {
+				dlog.Printf("exit %d: %v", exitCodeOf(err), err)
+			} else {
+				dlog.Printf("exit 0")
+			}
+		}()
+
+		if c.validate != nil {
+			if err := c.validate(); err != nil {
+				return err
+			}
+		}
+		ctx := cmd.Context()
+		if !c.tui {
+			var stop context.CancelFunc
+			ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+			defer stop()
+		}
+		if c.timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, c.timeout)
+			defer cancel()
+		}
+		var p *platform
+		if c.needs != noPlatform {
+			if p, err = connect(ctx, g, c.needs == oneApp, s); err != nil {
+				return err
+			}
+			defer p.close()
+		}
+		return c.run(ctx, cmd, p)
+	}
+}
+
+// session is one command's run: its debug log (nil: none) and the secrets
+// every message is redacted of.
+type session struct {
+	log     *fly.DebugLog
+	secrets []string
+}
+
+// addSecret redacts s from the command's errors and its debug log from now on.
+func (s *session) addSecret(secret string) {
+	s.secrets = append(s.secrets, secret)
+	s.log.AddSecret(secret)
+}
+
+// finish gives err the command's exit code and redacts its text: the one
+// place a command's failure becomes what the user reads.
+func finish(err error, cannotRun int, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	code := cannotRun
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	}
+	if err.Error() == "" {
+		return &exitError{code: code}
+	}
+	return &exitError{code: code, err: errors.New(fly.Redact(err.Error(), secrets...))}
+}
+
+// execute runs root and prints its error once: the process's exit code.
+// Errors cobra raises before a command runs (an unknown flag) get the
+// "could not run" code of the command they were meant for.
+func execute(root *cobra.Command, stderr io.Writer) (code int) {
+	defer func() {
+		// A panic outside any command's run (flag parsing, help): still no
+		// raw stack on the user's terminal.
+		if r := recover(); r != nil {
+			fmt.Fprintln(stderr, "flywake:", panicReport("", r))
+			code = 1
+		}
+	}()
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return 0
+	}
+	code = exitCodeOf(err)
+	var ec exitCoder
+	if !errors.As(err, &ec) {
+		code = cannotRunCode(cmd)
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(stderr, "flywake:", msg)
+	}
+	return code
+}
+
+func exitCodeOf(err error) int {
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	return 1
+}
+
+// cannotRunCode is the "could not run" exit code of cmd: 3 for check (its
+// CI contract), 1 for the others.
+func cannotRunCode(cmd *cobra.Command) int {
+	if cmd != nil && cmd.Name() == "check" {
+		return checkCannotRun
+	}
+	return 1
+}
+
+// panicReport is what a user sees of a crash: short, with what a bug report
+// needs and nothing more (the stack goes to the debug log).
+func panicReport(name string, r any) string {
+	what := "flywake"
+	if name != "" {
+		what += " " + name
+	}
+	where := ""
+	if frame := panicSite(); frame != "" {
+		where = " at " + frame
+	}
+	return fmt.Sprintf("internal error: %s (version %s) crashed%s: %s\n"+
+		"  Nothing else was attempted after the crash. Please report it with the output of the same command run with --debug FILE.",
+		what, version, where, oneLine(fmt.Sprint(r)))
+}
+
+// panicSite is the flywake function that panicked: the first of ours on
+// the stack below runtime.gopanic (called from the deferred recover).
+func panicSite() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && strings.HasPrefix(f.Function, "github.com/flywake/flywake/"):
+			return fmt.Sprintf("%s (%s:%d)", strings.TrimPrefix(f.Function, "github.com/flywake/flywake/"), baseName(f.File), f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// commandLine is the command and the flags it was given, for the debug log.
+func commandLine(cmd *cobra.Command) string {
+	parts := []string{cmd.CommandPath()}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		parts = append(parts, "--"+f.Name+"="+f.Value.String())
+	})
+	return strings.Join(parts, " ")
+}
+
+// openDebugLog opens --debug FILE for appending (0600: it names apps and
+// machines), or returns a nil log when there is none.
+func (g *globalFlags) openDebugLog() (*fly.DebugLog, func(), error) {
+	if g.debug == "" {
+		return nil, func() {}, nil
+	}
+	f, err := os.OpenFile(g.debug, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--debug: %w", err)
+	}
+	return fly.NewDebugLog(f), func() { _ = f.Close() }, nil
+}

@@ -1,0 +1,72 @@
+// Package status builds what `flywake status` prints: one look at each app,
+// from the same snapshot.App the dashboard draws. It is pure: the command
+// collects the apps (sources/watch) and encodes the Report.
+//
+// # JSON shape of `flywake status --json` (stable; fields are only added)
+//
+// Timestamps are RFC 3339 strings in UTC. A value flywake does not know is
+// null — never 0 or "" standing in for "no data". Every level is one of
+// pass, warn, fail, unknown, n/a.
+//
+//	{
+//	  "generated_at": "2026-03-01T12:00:00.123Z", // WALL clock: when the command ran.
+//	                                     // The only wall-clock field; everything
+//	                                     // else is platform time (the demo's
+//	                                     // virtual clock with --demo).
+//	  "org": "demo-org",
+//	  "demo": true,
+//	  "apps": [{
+//	    "app": "sleepy-api",
+//	    "observed_at": "…",              // platform time of this look
+//	    "release": "19",                 // current release: the highest fly_release_version; null: none set
+//	    "crash_loop": "release v19: …",  // the dashboard's crash banner; null when none
+//	    "malformed_entries_skipped": 0,  // null machines, checks or events the listing held
+//	    "machines": [{                   // sorted by id
+//	      "id": "148e4d55f749c6", "name": "sleepy-api-1",
+//	      "state": "stopped",            // as the API says it
+//	      "phase": "asleep",             // awake | asleep | waking | sleeping | troubled | gone | unknown
+//	      "transient": false,            // the platform moves on from this state by itself
+//	      "region": "ams",
+//	      "process_group": "app",        // null: the config names none
+//	      "release": "19",               // null: unknown
+//	      "image": "registry.fly.io/…",  // null: unknown
+//	      "image_digest": "sha256:…",    // null: unknown
+//	      "host_status": "ok",           // ok | unknown | unreachable; null: not reported
+//	      "config_incomplete": false,    // the config is the platform's incomplete_config
+//	                                     // (host unreachable): it may be partial or old
+//	      "cordoned": false,
+//	      "created_at": "…", "updated_at": "…", // null: unknown
+//	      "autostop": "stop",            // off | stop | suspend; null: no config reported
+//	      "checks": [{"name": "servicecheck-00-http-8080", "status": "passing",
+//	                  "level": "pass", "updated_at": "…"}],
+//	      "newest_event": {"type": "stop", "status": "stopped", "source": "flyd",
+//	                       "at": "…"},   // null: no events listed
+//	      "crash": {"verdict": "steady", // steady | watching | crash-looping | gave up | unknown
+//	                "level": "pass", "newest_crash_at": null, "reason": "…"},
+//	      "alerts": [{"kind": "host_unreachable", "level": "warn", "text": "host unreachable"}]
+//	                                     // what the machines table's ALERT column flags, most
+//	                                     // severe first: crash_loop, gave_up, crashed,
+//	                                     // host_unreachable, host_unknown; [] when none
+//	    }],
+//	    "cold_starts": {                 // boots from the logs over the 24 h before observed_at
+//	      "boots_24h": 92, "boots_last_hour": 4,
+//	      "served": 90, "booting_now": 1, "abandoned": 1,
+//	      "p50_s": 28.5, "p95_s": 32.1, "max_s": 33.0, // null when no boot served
+//	      "resumes_24h": 0,
+//	      "resume_p50_s": null, "resume_p95_s": null, "resume_max_s": null,
+//	      "dominant_phase": {            // null when no cold boot completed
+//	        "name": "migrations",        // null: no phase marker matched
+//	        "median_s": 10.2, "of_median_s": 28.5, "release_work": true,
+//	        "boots": 90, "of": 90},
+//	      "summary": "migrations: 10.2 s of 28.5 s — release work run on every boot"
+//	    },
+//	    "swap":     {"level": "fail", "line": "…"},
+//	    "bytecode": {"level": "fail", "line": "…"},
+//	    "edge_origin": {                 // null: not queried
+//	      "at": "…",
+//	      "died_1h": 12, "edge_1h": 40, "died_24h": 300, "edge_24h": 1371, // null when the query failed
+//	      "error": null                  // why the query failed
+//	    }
+//	  }]
+//	}
+package status

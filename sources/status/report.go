@@ -1,0 +1,228 @@
+package status
+
+import (
+	"sort"
+	"time"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+)
+
+// Report is the whole of `flywake status --json`.
+type Report struct {
+	GeneratedAt time.Time `json:"generated_at"` // wall clock
+	Org         string    `json:"org"`
+	Demo        bool      `json:"demo"`
+	Apps        []App     `json:"apps"`
+}
+
+// App is one app's look.
+type App struct {
+	App        string    `json:"app"`
+	ObservedAt time.Time `json:"observed_at"`
+	Release    *string   `json:"release"`
+	CrashLoop  *string   `json:"crash_loop"`
+	// Malformed counts the null entries (machines, checks, events) the
+	// listing held; they were skipped.
+	Malformed  int         `json:"malformed_entries_skipped"`
+	Machines   []Machine   `json:"machines"`
+	ColdStarts ColdStarts  `json:"cold_starts"`
+	Swap       Verdict     `json:"swap"`
+	Bytecode   Verdict     `json:"bytecode"`
+	EdgeOrigin *EdgeOrigin `json:"edge_origin"`
+}
+
+// Machine is one machine.
+type Machine struct {
+	ID               string           `json:"id"`
+	Name             string           `json:"name"`
+	State            string           `json:"state"`
+	Phase            string           `json:"phase"`
+	Transient        bool             `json:"transient"`
+	Region           string           `json:"region"`
+	ProcessGroup     *string          `json:"process_group"`
+	Release          *string          `json:"release"`
+	Image            *string          `json:"image"`
+	ImageDigest      *string          `json:"image_digest"`
+	HostStatus       *string          `json:"host_status"`
+	ConfigIncomplete bool             `json:"config_incomplete"`
+	Cordoned         bool             `json:"cordoned"`
+	CreatedAt        *time.Time       `json:"created_at"`
+	UpdatedAt        *time.Time       `json:"updated_at"`
+	Autostop         *string          `json:"autostop"`
+	Checks           []Check          `json:"checks"`
+	NewestEvent      *Event           `json:"newest_event"`
+	Crash            Crash            `json:"crash"`
+	Alerts           []snapshot.Alert `json:"alerts"`
+}
+
+// Check is one health check's last result.
+type Check struct {
+	Name      string         `json:"name"`
+	Status    string         `json:"status"`
+	Level     diagnose.Level `json:"level"`
+	UpdatedAt *time.Time     `json:"updated_at"`
+}
+
+// Event is the machine's newest event.
+type Event struct {
+	Type   string    `json:"type"`
+	Status string    `json:"status"`
+	Source string    `json:"source"`
+	At     time.Time `json:"at"`
+}
+
+// Crash is the machine's crash-loop verdict.
+type Crash struct {
+	Verdict       string         `json:"verdict"`
+	Level         diagnose.Level `json:"level"`
+	NewestCrashAt *time.Time     `json:"newest_crash_at"`
+	Reason        string         `json:"reason"`
+}
+
+// ColdStarts summarises a day of boots from the logs.
+type ColdStarts struct {
+	Boots24h      int            `json:"boots_24h"`
+	BootsLastHour int            `json:"boots_last_hour"`
+	Served        int            `json:"served"`
+	BootingNow    int            `json:"booting_now"`
+	Abandoned     int            `json:"abandoned"`
+	P50Seconds    *float64       `json:"p50_s"`
+	P95Seconds    *float64       `json:"p95_s"`
+	MaxSeconds    *float64       `json:"max_s"`
+	Resumes24h    int            `json:"resumes_24h"`
+	ResumeP50     *float64       `json:"resume_p50_s"`
+	ResumeP95     *float64       `json:"resume_p95_s"`
+	ResumeMax     *float64       `json:"resume_max_s"`
+	Dominant      *DominantPhase `json:"dominant_phase"`
+	Summary       string         `json:"summary"`
+}
+
+// DominantPhase is the boot phase with the longest median.
+type DominantPhase struct {
+	Name        *string `json:"name"`
+	Median      float64 `json:"median_s"`
+	OfMedian    float64 `json:"of_median_s"`
+	ReleaseWork bool    `json:"release_work"`
+	Boots       int     `json:"boots"`
+	Of          int     `json:"of"`
+}
+
+// Verdict is a graded line.
+type Verdict struct {
+	Level diagnose.Level `json:"level"`
+	Line  string         `json:"line"`
+}
+
+// EdgeOrigin is what died between the edge and the app.
+type EdgeOrigin struct {
+	At      *time.Time `json:"at"`
+	Died1h  *float64   `json:"died_1h"`
+	Edge1h  *float64   `json:"edge_1h"`
+	Died24h *float64   `json:"died_24h"`
+	Edge24h *float64   `json:"edge_24h"`
+	Error   *string    `json:"error"`
+}
+
+// BuildApp is one app's look at platform time now.
+func BuildApp(a *snapshot.App, now time.Time) App {
+	out := App{
+		App: a.Name, ObservedAt: now.UTC(),
+		Release: orNull(a.CurrentRelease()), CrashLoop: orNull(a.CrashBanner()), Malformed: a.Malformed,
+		Machines:   []Machine{},
+		ColdStarts: coldStarts(a, now),
+		Swap:       verdict(a.Swap()), Bytecode: verdict(a.BytecodeVerdict()),
+	}
+	for _, m := range a.Machines {
+		out.Machines = append(out.Machines, machine(m))
+	}
+	sort.SliceStable(out.Machines, func(i, j int) bool { return out.Machines[i].ID < out.Machines[j].ID })
+	if eo := a.Metrics; eo != nil {
+		e := &EdgeOrigin{At: timeOrNull(eo.At), Error: orNull(eo.Err)}
+		if eo.Err == "" {
+			d1, t1 := snapshot.Died(eo.Edge1h, eo.App1h)
+			d24, t24 := snapshot.Died(eo.Edge24h, eo.App24h)
+			e.Died1h, e.Edge1h, e.Died24h, e.Edge24h = &d1, &t1, &d24, &t24
+		}
+		out.EdgeOrigin = e
+	}
+	return out
+}
+
+func machine(m snapshot.Machine) Machine {
+	out := Machine{
+		ID: m.ID, Name: m.Name, State: m.State, Region: m.Region,
+		Phase: m.Phase.String(), Transient: diagnose.IsTransient(m.State),
+		ProcessGroup: orNull(m.ProcessGroup), Release: orNull(m.Release),
+		Image: orNull(m.Image), ImageDigest: orNull(m.ImageDigest), HostStatus: orNull(m.HostStatus),
+		Cordoned:  m.Cordoned,
+		CreatedAt: timeOrNull(m.CreatedAt), UpdatedAt: timeOrNull(m.UpdatedAt),
+		Checks: []Check{}, Alerts: m.Alerts(),
+		Crash: Crash{
+			Verdict: m.Crash.Kind.String(), Level: m.Crash.Kind.Level(),
+			NewestCrashAt: timeOrNull(m.Crash.NewestCrash), Reason: m.Crash.Reason,
+		},
+	}
+	if out.Alerts == nil {
+		out.Alerts = []snapshot.Alert{}
+	}
+	if m.Config != nil {
+		out.ConfigIncomplete = m.Config.Incomplete
+		out.Autostop = &m.Config.Autostop
+		if out.Image == nil {
+			out.Image = orNull(m.Config.Image)
+		}
+	}
+	for _, c := range m.Checks {
+		out.Checks = append(out.Checks, Check{Name: c.Name, Status: c.Status, Level: diagnose.CheckLevel(c.Status), UpdatedAt: timeOrNull(c.UpdatedAt)})
+	}
+	if e, ok := m.NewestEvent(); ok {
+		out.NewestEvent = &Event{Type: e.Type, Status: e.Status, Source: e.Source, At: e.At.UTC()}
+	}
+	return out
+}
+
+func coldStarts(a *snapshot.App, now time.Time) ColdStarts {
+	cs := a.ColdStarts(now)
+	out := ColdStarts{
+		Boots24h: cs.PerDay, BootsLastHour: cs.PerHour,
+		Served: cs.Served, BootingNow: len(a.LiveBoots()), Abandoned: cs.Abandoned,
+		Resumes24h: cs.Resumes.Count,
+		Summary:    cs.DominantSentence(),
+	}
+	if cs.Served > 0 {
+		out.P50Seconds, out.P95Seconds, out.MaxSeconds = seconds(cs.P50), seconds(cs.P95), seconds(cs.Max)
+	}
+	if cs.Resumes.Served > 0 {
+		out.ResumeP50, out.ResumeP95, out.ResumeMax = seconds(cs.Resumes.P50), seconds(cs.Resumes.P95), seconds(cs.Resumes.Max)
+	}
+	if d := cs.Dominant; d.Of > 0 {
+		out.Dominant = &DominantPhase{
+			Name: orNull(d.Name), Median: d.Duration.Seconds(), OfMedian: d.OfTotal.Seconds(),
+			ReleaseWork: d.ReleaseWork, Boots: d.Boots, Of: d.Of,
+		}
+	}
+	return out
+}
+
+func verdict(v diagnose.Verdict) Verdict { return Verdict{Level: v.Level, Line: v.Line} }
+
+func orNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func timeOrNull(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+func seconds(d time.Duration) *float64 {
+	s := d.Seconds()
+	return &s
+}

@@ -1,0 +1,162 @@
+package status
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/snapshot"
+)
+
+var observed = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// oddApp is an app with the shapes real answers have: a host that is
+// unreachable (its config only in incomplete_config), an exit event in the
+// legacy MonitorEvent nesting, transient states, a state flywake has never
+// heard of, machines without checks, events or an image digest, and a
+// failed edge/origin query.
+func oddApp(t *testing.T) *snapshot.App {
+	t.Helper()
+	b, err := os.ReadFile("testdata/machines.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []*fly.Machine
+	if err := json.Unmarshal(b, &ms); err != nil {
+		t.Fatal(err)
+	}
+	a := snapshot.New("odd-org", "odd-api", nil)
+	a.ApplyMachines(ms, observed)
+	a.ApplyEdgeOrigin(snapshot.EdgeOrigin{At: observed, Err: "Prometheus: HTTP 503: unavailable"})
+	return a
+}
+
+func oddReport(t *testing.T) Report {
+	return Report{GeneratedAt: observed.Add(3 * time.Second), Org: "odd-org", Apps: []App{BuildApp(oddApp(t), observed)}}
+}
+
+// The shape of status --json, byte for byte: go test ./sources/status -update
+// rewrites the golden file; read its diff.
+func TestReportGolden(t *testing.T) {
+	b, err := json.MarshalIndent(oddReport(t), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.RequireEqual(t, append(b, '\n'))
+}
+
+// What the TUI shows about a machine, status says too.
+func TestReportSaysWhatTheDashboardShows(t *testing.T) {
+	r := oddReport(t).Apps[0]
+	byID := map[string]Machine{}
+	for _, m := range r.Machines {
+		byID[m.ID] = m
+	}
+	lost := byID["2a6b0c1d2e3f40"]
+	if lost.HostStatus == nil || *lost.HostStatus != "unreachable" || !lost.ConfigIncomplete ||
+		len(lost.Alerts) != 1 || lost.Alerts[0].Kind != "host_unreachable" {
+		t.Errorf("unreachable host: %+v", lost)
+	}
+	if lost.Release == nil || *lost.Release != "19" {
+		t.Errorf("the incomplete config's release is lost: %v", lost.Release)
+	}
+	legacy := byID["3c3c3c3c3c3c3c"]
+	if legacy.NewestEvent == nil || legacy.NewestEvent.Type != "exit" || legacy.Crash.Verdict == "" {
+		t.Errorf("legacy exit event: %+v", legacy)
+	}
+	if m := byID["4d4d4d4d4d4d4d"]; !m.Transient || m.Phase != "waking" || m.Autostop == nil || m.Release != nil || m.HostStatus != nil {
+		t.Errorf("a replacing machine: %+v", m)
+	}
+	if m := byID["5e5e5e5e5e5e5e"]; !m.Transient || m.Phase != "waking" {
+		t.Errorf("a resuming machine: %+v", m)
+	}
+	if m := byID["6f6f6f6f6f6f6f"]; m.Phase != "unknown" || m.State != "hibernating" || len(m.Alerts) != 1 {
+		t.Errorf("an unknown state on an unknown host: %+v", m)
+	}
+	if r.Release == nil || *r.Release != "20" {
+		t.Errorf("release %v, want the highest, 20", r.Release)
+	}
+	cs := r.ColdStarts
+	if cs.Boots24h != 0 || cs.P50Seconds != nil || cs.MaxSeconds != nil || cs.Dominant != nil {
+		t.Errorf("no logs, yet cold starts %+v", cs)
+	}
+	if e := r.EdgeOrigin; e == nil || e.Error == nil || e.Died24h != nil {
+		t.Errorf("failed edge/origin query: %+v", e)
+	}
+	for _, m := range r.Machines {
+		if m.Checks == nil || m.Alerts == nil {
+			t.Errorf("%s: lists must be [] rather than null", m.ID)
+		}
+	}
+}
+
+// The schema in doc.go names every field the JSON has, and no other.
+func TestDocumentedSchemaMatches(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile(`"([a-z0-9_]+)":`).FindAllStringSubmatch(string(doc), -1) {
+		documented[m[1]] = true
+	}
+	// Every optional object filled, so every key is there to compare.
+	r := oddReport(t)
+	name, med := "migrations", 10.0
+	r.Apps[0].ColdStarts.Dominant = &DominantPhase{Name: &name, Median: med}
+	b, _ := json.Marshal(r)
+	var v any
+	_ = json.Unmarshal(b, &v)
+	actual := map[string]bool{}
+	collectKeys(v, actual)
+	var missing, extra []string
+	for k := range actual {
+		if !documented[k] {
+			missing = append(missing, k)
+		}
+	}
+	for k := range documented {
+		if !actual[k] {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(missing)+len(extra) > 0 {
+		t.Errorf("doc.go and the JSON disagree:\n  undocumented: %s\n  documented but absent: %s",
+			strings.Join(missing, ", "), strings.Join(extra, ", "))
+	}
+}
+
+func collectKeys(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			into[k] = true
+			collectKeys(e, into)
+		}
+	case []any:
+		for _, e := range x {
+			collectKeys(e, into)
+		}
+	}
+}
+
+func TestTextSaysTheHost(t *testing.T) {
+	var b strings.Builder
+	oddReport(t).WriteText(&b)
+	out := b.String()
+	for _, want := range []string{"odd-api  release v20  at 2026-03-01T12:00:00Z", "! host unreachable", "✗ ", "p50 – p95 – max –",
+		"edge vs origin: unavailable (Prometheus: HTTP 503: unavailable)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}

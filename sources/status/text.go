@@ -1,0 +1,111 @@
+package status
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/flywake/flywake/sources/words"
+)
+
+// WriteText prints the report for people: per app a machines table, then
+// the cold starts, swap, bytecode, crash-loop and edge-versus-origin lines.
+func (r Report) WriteText(w io.Writer) {
+	for i, a := range r.Apps {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		a.WriteText(w)
+	}
+}
+
+// WriteText prints one app.
+func (a App) WriteText(w io.Writer) {
+	release := words.Missing
+	if a.Release != nil {
+		release = "v" + *a.Release
+	}
+	fmt.Fprintf(w, "%s  release %s  at %s\n", a.App, release, a.ObservedAt.Format(time.RFC3339))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  MACHINE\tSTATE\tALERT\tREGION\tREL\tCHECKS\tAUTOSTOP\tNEWEST EVENT")
+	for _, m := range a.Machines {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, m.State, m.alertText(), m.Region,
+			deref(m.Release), m.checksText(), deref(m.Autostop), m.eventText(a.ObservedAt))
+	}
+	tw.Flush()
+	cs := a.ColdStarts
+	fmt.Fprintf(w, "  cold starts (24 h, from logs): %s, %d in the last hour, p50 %s p95 %s max %s; %s; %d booting now\n",
+		words.Count(cs.Boots24h, "boot", "boots"), cs.BootsLastHour, secs(cs.P50Seconds), secs(cs.P95Seconds), secs(cs.MaxSeconds),
+		words.Count(cs.Resumes24h, "resume", "resumes"), cs.BootingNow)
+	if cs.Summary != "" {
+		fmt.Fprintf(w, "    %s\n", cs.Summary)
+	}
+	fmt.Fprintf(w, "  swap     [%s] %s\n", a.Swap.Level, a.Swap.Line)
+	fmt.Fprintf(w, "  bytecode [%s] %s\n", a.Bytecode.Level, a.Bytecode.Line)
+	if a.CrashLoop != nil {
+		fmt.Fprintf(w, "  CRASH LOOP: %s\n", *a.CrashLoop)
+	}
+	if a.Malformed > 0 {
+		fmt.Fprintf(w, "  ! %s skipped in the API's answer (a null machine, check or event)\n", words.Count(a.Malformed, "malformed entry", "malformed entries"))
+	}
+	if e := a.EdgeOrigin; e != nil {
+		if e.Error != nil {
+			fmt.Fprintf(w, "  edge vs origin: unavailable (%s)\n", strings.TrimSpace(*e.Error))
+		} else {
+			fmt.Fprintf(w, "  edge vs origin: %s of %s requests died between the edge and the app in 24 h (%s in the last hour)\n",
+				count(e.Died24h), count(e.Edge24h), count(e.Died1h))
+		}
+	}
+}
+
+func (m Machine) alertText() string {
+	parts := make([]string, 0, len(m.Alerts))
+	for _, a := range m.Alerts {
+		parts = append(parts, a.Level.Glyph()+" "+a.Text)
+	}
+	return words.OrMissing(strings.Join(parts, ", "))
+}
+
+func (m Machine) checksText() string {
+	if len(m.Checks) == 0 {
+		return words.Missing
+	}
+	passing := 0
+	for _, c := range m.Checks {
+		if c.Status == "passing" {
+			passing++
+		}
+	}
+	return fmt.Sprintf("%d/%d", passing, len(m.Checks))
+}
+
+func (m Machine) eventText(now time.Time) string {
+	e := m.NewestEvent
+	if e == nil {
+		return words.Missing
+	}
+	return fmt.Sprintf("%s/%s/%s %s ago", e.Type, e.Status, e.Source, now.Sub(e.At).Round(time.Second))
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return words.Missing
+	}
+	return *s
+}
+
+func secs(f *float64) string {
+	if f == nil {
+		return words.Missing
+	}
+	return fmt.Sprintf("%.1fs", *f)
+}
+
+func count(f *float64) string {
+	if f == nil {
+		return words.Missing
+	}
+	return words.Thousands(int(*f + 0.5))
+}
