@@ -19,8 +19,9 @@ import (
 // Line returns s as one inert line: tabs and line breaks become spaces.
 func Line(s string) string { return clean(s, false) }
 
-// Text returns s inert, keeping its line breaks ("\r\n" and a lone "\r"
-// become "\n"); tabs become spaces.
+// Text returns s inert, keeping its newlines and only those, so line
+// numbers still hold: "\r\n" becomes "\n"; tabs, a lone "\r" and the
+// Unicode line and paragraph separators become spaces.
 func Text(s string) string { return clean(s, true) }
 
 // Lines applies Line to every element, in place, and returns ss.
@@ -59,15 +60,17 @@ func clean(s string, multiline bool) string {
 			b.WriteRune(utf8.RuneError) // a byte that is not UTF-8 (a raw 8-bit C1 among them)
 		case r == '\t':
 			b.WriteByte(' ')
-		case r == '\r' || r == '\n' || r == '\u2028' || r == '\u2029':
-			if r == '\r' && next < len(s) && s[next] == '\n' {
-				next++
-			}
+		case r == '\r' && next < len(s) && s[next] == '\n':
+			next++
+			fallthrough
+		case r == '\n':
 			if multiline {
 				b.WriteByte('\n')
 			} else {
 				b.WriteByte(' ')
 			}
+		case r == '\r' || r == '\u2028' || r == '\u2029':
+			b.WriteByte(' ')
 		case r == 0x1b:
 			b.WriteString(Escape)
 		case r < 0x20:

@@ -37,7 +37,7 @@ func TestLine(t *testing.T) {
 func TestText(t *testing.T) {
 	cases := map[string]string{
 		"a\nb":              "a\nb",
-		"a\r\nb\rc":         "a\nb\nc",
+		"a\r\nb\rc\u2028d":  "a\nb c d",
 		"tab\there":         "tab here",
 		"\x1b]0;t\x07\nok":  "␛]0;t␇\nok",
 		"evil\x1b[2J\x1b[H": "evil␛[2J␛[H",
@@ -111,6 +111,9 @@ func FuzzLine(f *testing.F) {
 		}
 		if Line(line) != line || Text(text) != text {
 			t.Fatalf("not idempotent on %q: %q, %q", s, line, text)
+		}
+		if strings.Count(text, "\n") != strings.Count(s, "\n") {
+			t.Fatalf("Text(%q) = %q changes the number of lines", s, text)
 		}
 		if safeASCII(s) && (line != s || text != s) {
 			t.Fatalf("printable ASCII %q changed", s)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	flyapi "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // App is the model of one app. The zero value is not usable; use New.
@@ -133,12 +134,14 @@ func (a *App) Transitioning() bool {
 // time order) and rebuilds the boot timelines. Lines may share a timestamp
 // (a proxy's "Starting machine" and the runner's first line often do); pages
 // are cut after the last line of a timestamp, so equal times are new lines.
+// Every line is made inert as it enters (an app logs what its users send).
 func (a *App) ApplyLogs(lines []diagnose.LogLine) {
 	first := len(a.logs)
 	for _, l := range lines {
 		if l.Time.Before(a.LogsUntil) {
 			continue
 		}
+		l.Machine, l.Provider, l.Message = sanitize.Line(l.Machine), sanitize.Line(l.Provider), sanitize.Line(l.Message)
 		a.logs = append(a.logs, l)
 		a.LogsUntil = l.Time
 	}

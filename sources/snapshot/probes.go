@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // ProbeKind names what an exec probe reads.
@@ -100,11 +101,12 @@ func (a *App) ProbesDue(now time.Time) []ProbeRequest {
 	return out
 }
 
-// ApplyProbe records a probe's result.
+// ApplyProbe records a probe's result. What the guest printed is untrusted:
+// every string kept from it is made inert.
 func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
 	errText := func(err error) string {
 		if err != nil {
-			return err.Error()
+			return sanitize.Line(err.Error())
 		}
 		return ""
 	}
@@ -126,12 +128,17 @@ func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
 		} else {
 			p.Err = execError(res)
 		}
+		clean := make(map[string]int, len(p.Value))
+		for state, n := range p.Value {
+			clean[sanitize.Line(state)] += n
+		}
+		p.Value = clean
 		a.Sockets[req.Machine] = p
 	case ProbeBytecode:
 		p := Probe[diagnose.BytecodeReport]{Key: req.Key, At: now}
 		if res.Err == nil {
 			v, err := diagnose.ParseBytecodeProbe(res.Stdout, res.ExitCode, res.Stderr)
-			p.Value, p.Err = v, errText(err)
+			p.Value, p.Err = cleanBytecode(v), errText(err)
 		} else {
 			p.Err = execError(res)
 		}
@@ -141,12 +148,22 @@ func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
 
 func execError(res ExecResult) string {
 	if res.Err != nil {
-		return res.Err.Error()
+		return sanitize.Line(res.Err.Error())
 	}
 	if res.Stderr != "" {
-		return fmt.Sprintf("exit %d: %s", res.ExitCode, firstLine(res.Stderr))
+		return fmt.Sprintf("exit %d: %s", res.ExitCode, sanitize.Line(firstLine(res.Stderr)))
 	}
 	return fmt.Sprintf("exit %d", res.ExitCode)
+}
+
+// cleanBytecode makes the strings the guest reported inert.
+func cleanBytecode(r diagnose.BytecodeReport) diagnose.BytecodeReport {
+	r.Python, r.CacheTag = sanitize.Line(r.Python), sanitize.Line(r.CacheTag)
+	for _, t := range []*diagnose.BytecodeTree{&r.SitePackages, &r.App} {
+		t.Dir = sanitize.Line(t.Dir)
+		t.ForeignTags = cleanAll(t.ForeignTags)
+	}
+	return r
 }
 
 func firstLine(s string) string {

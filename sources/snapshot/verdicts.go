@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // SwapFacts gathers, per machine, what the swap verdict weighs.
@@ -188,8 +189,26 @@ type EdgeOrigin struct {
 }
 
 // ApplyEdgeOrigin records one edge/origin query (a failed one too: its Err
-// says why the checklist cannot judge item 5).
-func (a *App) ApplyEdgeOrigin(eo EdgeOrigin) { a.Metrics = &eo }
+// says why the checklist cannot judge item 5). Status labels and the error
+// come from outside and are made inert.
+func (a *App) ApplyEdgeOrigin(eo EdgeOrigin) {
+	eo.Err = sanitize.Line(eo.Err)
+	for _, m := range []*map[string]float64{&eo.Edge1h, &eo.App1h, &eo.Edge24h, &eo.App24h} {
+		*m = cleanLabels(*m)
+	}
+	a.Metrics = &eo
+}
+
+func cleanLabels(m map[string]float64) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[sanitize.Line(k)] += v
+	}
+	return out
+}
 
 // Died is how many requests the edge answered that no machine did
 // (diagnose.Lost, class by class), and the edge's total.
