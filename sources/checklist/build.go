@@ -14,6 +14,9 @@ type itemBuilder struct {
 	item  Item
 	fixes []string
 	set   bool
+	// unread: an input the item needs could not be read, so it cannot pass
+	// (what was read may still warn or fail).
+	unread bool
 }
 
 func newItem(id string) *itemBuilder {
@@ -29,6 +32,13 @@ func (b *itemBuilder) judge(s Status, source, format string, args ...any) {
 // note adds a fact that does not change the status.
 func (b *itemBuilder) note(source, format string, args ...any) {
 	b.item.Evidence = append(b.item.Evidence, Fact{Text: fmt.Sprintf(format, args...), Source: source})
+}
+
+// cannotRead adds a fact about an input that could not be read: the item
+// is then unknown unless something read makes it warn or fail.
+func (b *itemBuilder) cannotRead(source, format string, args ...any) {
+	b.judge(Unknown, source, format, args...)
+	b.unread = true
 }
 
 func (b *itemBuilder) raise(s Status) {
@@ -50,6 +60,9 @@ func (b *itemBuilder) fix(text string) {
 
 // done returns the item; fixes are kept only when something needs fixing.
 func (b *itemBuilder) done() Item {
+	if b.unread && b.item.Status != Warn && b.item.Status != Fail {
+		b.item.Status = Unknown
+	}
 	if b.item.Status == Warn || b.item.Status == Fail {
 		b.item.Fix = strings.Join(b.fixes, " ")
 	}
@@ -60,32 +73,58 @@ func (b *itemBuilder) done() Item {
 }
 
 // localFile says how a rule may use one project file: the parsed value is
-// the caller's; this reports absent (n/a), unreadable (unknown) or no
-// project at all (unknown).
+// the caller's; this reports absent (n/a), unreadable (unknown, with every
+// error the file has) or no project at all (unknown, with why), and notes
+// the file's warnings (unknown keys).
 func localFile(b *itemBuilder, e Evidence, file string) (present bool) {
 	switch {
 	case e.Project == nil:
+		for _, fe := range fileErrors(e, "") {
+			b.cannotRead(fe.File, "the project could not be read: %s", fe.Msg)
+		}
 		b.raise(Unknown)
 		return false
 	case !e.Project.Has(file):
 		b.judge(NA, "", "no %s in the project directory", file)
 		return false
 	}
-	if err := fileError(e, file); err != nil {
-		var fe *repo.FileError
-		errors.As(err, &fe)
-		b.judge(Unknown, repo.Source(fe.File, fe.Line), "%s could not be read: %s", file, fe.Msg)
-		return false
+	unreadable := false
+	for _, fe := range fileErrors(e, file) {
+		if fe.Warning {
+			b.note(repo.Source(fe.File, fe.Line), "%s", fe.Msg)
+			continue
+		}
+		unreadable = true
+		b.cannotRead(repo.Source(fe.File, fe.Line), "%s could not be read: %s", file, fe.Msg)
 	}
-	return true
+	return !unreadable
 }
 
-func fileError(e Evidence, file string) error {
+// fileErrors are the project errors about file ("": every one).
+func fileErrors(e Evidence, file string) []*repo.FileError {
+	var out []*repo.FileError
 	for _, err := range e.ProjectErrors {
 		var fe *repo.FileError
-		if errors.As(err, &fe) && fe.File == file {
-			return err
+		if errors.As(err, &fe) && (file == "" || fe.File == file) {
+			out = append(out, fe)
 		}
 	}
-	return nil
+	return out
+}
+
+// unreadScripts are the errors of project files other than fly.toml, the
+// Dockerfile and .dockerignore: boot scripts ENTRYPOINT/CMD name that exist
+// but could not be read.
+func unreadScripts(e Evidence) []*repo.FileError {
+	var out []*repo.FileError
+	for _, fe := range fileErrors(e, "") {
+		switch fe.File {
+		case repo.FlyTomlFile, repo.DockerfileFile, repo.DockerignoreFile:
+			continue
+		}
+		if !fe.Warning && e.Project != nil && e.Project.Has(fe.File) {
+			out = append(out, fe)
+		}
+	}
+	return out
 }

@@ -15,6 +15,10 @@ func releaseWorkRule(e Evidence) Item {
 	b := newItem(IDReleaseWork)
 	if localFile(b, e, repo.DockerfileFile) {
 		releaseWorkLocal(b, e.Project)
+		// A script that could not be read may hold release work: never a pass.
+		for _, fe := range unreadScripts(e) {
+			b.cannotRead(repo.Source(fe.File, fe.Line), "%s could not be read (%s): release work in it is unknown", fe.File, fe.Msg)
+		}
 	}
 	if l := e.ReleaseWork; l != nil {
 		releaseWorkLogs(b, l)

@@ -8,13 +8,20 @@ type FileError struct {
 	File string // path relative to the project dir, e.g. "fly.toml"
 	Line int
 	Msg  string
+	// Warning: the file was read and its values stand (an unknown key,
+	// ignored); not a reason to call the file unreadable.
+	Warning bool
 }
 
 func (e *FileError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	msg := e.Msg
+	if e.Warning {
+		msg = "warning: " + msg
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, msg)
 }
 
 // Source is the "file:line" form used as evidence sources.

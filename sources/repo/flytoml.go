@@ -3,12 +3,15 @@ package repo
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // FlyTomlFile is the config file name flyctl reads by default.
@@ -104,6 +107,12 @@ func (s Service) Path() string {
 	return fmt.Sprintf("services.%d", s.Index)
 }
 
+// The raw* types are the schema of fly.toml as flywake reads it: the keys
+// it uses, typed, and the other keys flyctl knows (as `any`, so they are
+// neither read nor flagged). A key in none of them is reported as unknown.
+// Tables whose keys are the user's own (env, processes, build args…) are
+// `any` as a whole.
+
 type rawFly struct {
 	App           string       `toml:"app"`
 	PrimaryRegion string       `toml:"primary_region"`
@@ -111,10 +120,33 @@ type rawFly struct {
 	HTTPService   *rawService  `toml:"http_service"`
 	Services      []rawService `toml:"services"`
 	Deploy        struct {
-		ReleaseCommand string `toml:"release_command"`
+		ReleaseCommand        string `toml:"release_command"`
+		Strategy              any    `toml:"strategy"`
+		MaxUnavailable        any    `toml:"max_unavailable"`
+		WaitTimeout           any    `toml:"wait_timeout"`
+		ReleaseCommandTimeout any    `toml:"release_command_timeout"`
+		ReleaseCommandVM      any    `toml:"release_command_vm"`
+		SeedCommand           any    `toml:"seed_command"`
 	} `toml:"deploy"`
 	VM     []rawVM             `toml:"vm"`
 	Checks map[string]rawCheck `toml:"checks"`
+
+	KillSignal       any `toml:"kill_signal"`
+	KillTimeout      any `toml:"kill_timeout"`
+	ConsoleCommand   any `toml:"console_command"`
+	Experimental     any `toml:"experimental"`
+	Build            any `toml:"build"`
+	Env              any `toml:"env"`
+	Processes        any `toml:"processes"`
+	Mounts           any `toml:"mounts"`
+	Files            any `toml:"files"`
+	HostDedicationID any `toml:"host_dedication_id"`
+	MachineConfig    any `toml:"machine_config"`
+	Container        any `toml:"container"`
+	MachineChecks    any `toml:"machine_checks"`
+	Restart          any `toml:"restart"`
+	Statics          any `toml:"statics"`
+	Metrics          any `toml:"metrics"`
 }
 
 type rawService struct {
@@ -127,8 +159,23 @@ type rawService struct {
 	HTTPChecks   []rawCheck      `toml:"http_checks"`
 	TCPChecks    []rawCheck      `toml:"tcp_checks"`
 	Ports        []struct {
-		Port int `toml:"port"`
+		Port              int `toml:"port"`
+		StartPort         any `toml:"start_port"`
+		EndPort           any `toml:"end_port"`
+		Handlers          any `toml:"handlers"`
+		ForceHTTPS        any `toml:"force_https"`
+		TLSOptions        any `toml:"tls_options"`
+		HTTPOptions       any `toml:"http_options"`
+		ProxyProtoOptions any `toml:"proxy_proto_options"`
 	} `toml:"ports"`
+
+	Protocol          any `toml:"protocol"`
+	Processes         any `toml:"processes"`
+	ForceHTTPS        any `toml:"force_https"`
+	TLSOptions        any `toml:"tls_options"`
+	HTTPOptions       any `toml:"http_options"`
+	ProxyProtoOptions any `toml:"proxy_proto_options"`
+	MachineChecks     any `toml:"machine_checks"`
 }
 
 type rawConcurrency struct {
@@ -143,33 +190,77 @@ type rawCheck struct {
 	Path     string `toml:"path"`
 	Interval any    `toml:"interval"`
 	Timeout  any    `toml:"timeout"`
+
+	GracePeriod   any `toml:"grace_period"`
+	Method        any `toml:"method"`
+	Protocol      any `toml:"protocol"`
+	TLSSkipVerify any `toml:"tls_skip_verify"`
+	TLSServerName any `toml:"tls_server_name"`
+	Headers       any `toml:"headers"`
+	RestartLimit  any `toml:"restart_limit"`
+	Processes     any `toml:"processes"`
+	Kind          any `toml:"kind"`
 }
 
 type rawVM struct {
 	Memory   any `toml:"memory"`
 	MemoryMB int `toml:"memory_mb"`
+
+	Size             any `toml:"size"`
+	CPUs             any `toml:"cpus"`
+	CPUKind          any `toml:"cpu_kind"`
+	GPUs             any `toml:"gpus"`
+	GPUKind          any `toml:"gpu_kind"`
+	HostDedicationID any `toml:"host_dedication_id"`
+	KernelArgs       any `toml:"kernel_args"`
+	PersistRootfs    any `toml:"persist_rootfs"`
+	MaxMemoryMB      any `toml:"max_memory_mb"`
+	Processes        any `toml:"processes"`
 }
 
-// ParseFlyToml decodes fly.toml. Any error is a *FileError with the line
-// and what was expected; the result is then nil, because a half-read config
-// would make the checklist judge values that are not what the user wrote.
-func ParseFlyToml(data []byte) (*FlyToml, error) {
-	var raw rawFly
-	if err := toml.Unmarshal(data, &raw); err != nil {
-		return nil, decodeError(err)
+// ParseFlyToml decodes fly.toml and returns every problem it finds, each a
+// *FileError with its line: a syntax error (the parser cannot go on past
+// one), every value of the wrong type, every value out of range, and every
+// unknown key as a warning naming the nearest known key. The result is nil
+// when there is any error, because a half-read config would make the
+// checklist judge values that are not what the user wrote; warnings alone
+// leave it usable.
+func ParseFlyToml(data []byte) (*FlyToml, []error) {
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return nil, []error{decodeError(err)}
 	}
 	lines, err := keyLines(data)
 	if err != nil {
-		return nil, decodeError(err)
+		return nil, []error{decodeError(err)}
+	}
+	// go-toml stops at the first value of the wrong type and reports unknown
+	// keys (strict mode) only when decoding succeeds; one walk over the
+	// document against the schema finds them all, with lines from keyLines.
+	sw := schemaWalk{lines: lines}
+	sw.table(doc, reflect.TypeFor[rawFly](), "")
+	var raw rawFly
+	if len(sw.errs) > 0 {
+		// Decode what is left (the mistyped keys dropped) so that range
+		// checks below still run and every error is reported at once.
+		clean, err := toml.Marshal(doc)
+		if err == nil {
+			err = toml.Unmarshal(clean, &raw)
+		}
+		if err != nil {
+			return nil, append(sw.errs, sw.warns...)
+		}
+	} else if err := toml.Unmarshal(data, &raw); err != nil {
+		return nil, append([]error{decodeError(err)}, sw.warns...)
 	}
 	f := &FlyToml{
-		App:            raw.App,
-		PrimaryRegion:  raw.PrimaryRegion,
+		App:            sanitize.Line(raw.App),
+		PrimaryRegion:  sanitize.Line(raw.PrimaryRegion),
 		SwapSizeMB:     raw.SwapSizeMB,
-		ReleaseCommand: raw.Deploy.ReleaseCommand,
+		ReleaseCommand: sanitize.Line(raw.Deploy.ReleaseCommand),
 		lines:          lines,
 	}
-	var errs []error
+	errs := sw.errs
 	if raw.SwapSizeMB < 0 {
 		errs = append(errs, f.fieldError("swap_size_mb", "expected a size in MB of 0 or more, got %d", raw.SwapSizeMB))
 	}
@@ -195,13 +286,24 @@ func ParseFlyToml(data []byte) (*FlyToml, error) {
 	for _, name := range sortedKeys(raw.Checks) {
 		c, err := f.check(raw.Checks[name], "checks."+name, "")
 		errs = append(errs, err...)
-		c.Name = name
+		c.Name = sanitize.Line(name)
 		f.Checks = append(f.Checks, c)
 	}
+	slices.SortStableFunc(errs, byLine)
 	if len(errs) > 0 {
-		return nil, errs[0]
+		return nil, append(errs, sw.warns...)
 	}
-	return f, nil
+	return f, sw.warns
+}
+
+func byLine(a, b error) int {
+	var fa, fb *FileError
+	errors.As(a, &fa)
+	errors.As(b, &fb)
+	if fa == nil || fb == nil {
+		return 0
+	}
+	return fa.Line - fb.Line
 }
 
 func (f *FlyToml) fieldError(path, format string, args ...any) error {
@@ -226,7 +328,7 @@ func (f *FlyToml) service(rs rawService, kind string, index int) (Service, []err
 		s.Ports = append(s.Ports, port.Port)
 	}
 	if c := rs.Concurrency; c != nil {
-		s.Concurrency = &Concurrency{Type: c.Type, SoftLimit: c.SoftLimit, HardLimit: c.HardLimit, Line: f.Line(p + ".concurrency")}
+		s.Concurrency = &Concurrency{Type: sanitize.Line(c.Type), SoftLimit: c.SoftLimit, HardLimit: c.HardLimit, Line: f.Line(p + ".concurrency")}
 		if c.Type != "" && c.Type != "connections" && c.Type != "requests" {
 			errs = append(errs, f.fieldError(p+".concurrency.type", `expected "connections" or "requests" for concurrency type, got %q`, c.Type))
 		}
@@ -251,9 +353,9 @@ func (f *FlyToml) service(rs rawService, kind string, index int) (Service, []err
 }
 
 func (f *FlyToml) check(rc rawCheck, path, kind string) (Check, []error) {
-	c := Check{Kind: kind, Port: rc.Port, Path: rc.Path, Line: f.Line(path)}
+	c := Check{Kind: kind, Port: rc.Port, Path: sanitize.Line(rc.Path), Line: f.Line(path)}
 	if rc.Type != "" {
-		c.Kind = rc.Type
+		c.Kind = sanitize.Line(rc.Type)
 	}
 	if c.Kind == "" {
 		// Top-level checks without a type: an http check has a path.

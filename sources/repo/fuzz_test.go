@@ -25,15 +25,19 @@ func FuzzParseFlyToml(f *testing.F) {
 	f.Add([]byte("[[services]]\n[[services.ports]]\nport = 1\n[[services]]\nconcurrency = { hard_limit = 1 }\n"))
 	f.Add([]byte("[[vm]]\nmemory = '99999999gb'\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseFlyToml(data)
-		if err != nil {
+		cfg, problems := ParseFlyToml(data)
+		failed := false
+		for _, err := range problems {
 			var fe *FileError
-			if cfg != nil || !errors.As(err, &fe) || fe.File != FlyTomlFile {
-				t.Fatalf("error %v (%T) with config %v", err, err, cfg)
+			if !errors.As(err, &fe) || fe.File != FlyTomlFile || fe.Line < 0 {
+				t.Fatalf("problem %v (%T)", err, err)
 			}
-			if fe.Line < 0 {
-				t.Fatalf("negative line in %v", fe)
-			}
+			failed = failed || !fe.Warning
+		}
+		if failed != (cfg == nil) {
+			t.Fatalf("config %v with problems %v", cfg, problems)
+		}
+		if cfg == nil {
 			return
 		}
 		for _, s := range cfg.Services {

@@ -26,10 +26,10 @@ func TestParseFlyTomlErrors(t *testing.T) {
 		{"swap_size_mb = -1\n", 1, "expected a size in MB"},
 	}
 	for _, tc := range cases {
-		f, err := ParseFlyToml([]byte(tc.doc))
+		f, problems := ParseFlyToml([]byte(tc.doc))
 		var fe *FileError
-		if f != nil || !errors.As(err, &fe) {
-			t.Errorf("%q: got %v, %v; want a FileError", tc.doc, f, err)
+		if f != nil || len(problems) == 0 || !errors.As(problems[0], &fe) {
+			t.Errorf("%q: got %v, %v; want a FileError", tc.doc, f, problems)
 			continue
 		}
 		if fe.Line != tc.line || !strings.Contains(fe.Error(), tc.contains) || !strings.HasPrefix(fe.Error(), "fly.toml:") {
@@ -216,5 +216,69 @@ func TestScriptCandidatesAndInlineCommand(t *testing.T) {
 	s := AnalyzeCommand("Dockerfile", &Command{Exec: true, Args: []string{"sh", "-c", "python manage.py migrate && exec gunicorn app"}, Line: 9})
 	if len(s.Work) != 1 || s.Work[0].Line != 9 || s.Server != "gunicorn" {
 		t.Errorf("inline %+v", s)
+	}
+}
+
+// Every problem of a fly.toml is reported with its line, not just the first;
+// unknown keys are warnings naming the nearest known key, and leave the
+// config usable.
+func TestParseFlyTomlReportsEveryProblem(t *testing.T) {
+	doc := `app = "x"
+swap_size_mb = "big"
+[http_service]
+  internal_port = "8080"
+  auto_stop_machine = "suspend"
+  auto_start_machines = "yes"
+  [http_service.concurrency]
+    type = "packets"
+    soft_limt = 5
+[[vm]]
+  memory = "lots"
+[checks.db]
+  interval = "soon"
+  prot = 5432
+`
+	f, problems := ParseFlyToml([]byte(doc))
+	if f != nil {
+		t.Fatal("a config with errors was returned")
+	}
+	want := []struct {
+		line    int
+		warning bool
+		text    string
+	}{
+		{2, false, "expected an integer for swap_size_mb, got a string"},
+		{4, false, "expected an integer for http_service.internal_port, got a string"},
+		{6, false, "expected a boolean for http_service.auto_start_machines, got a string"},
+		{8, false, `expected "connections" or "requests" for concurrency type, got "packets"`},
+		{11, false, "expected a memory size"},
+		{13, false, `expected a duration like "15s" for interval, got "soon"`},
+		{5, true, `unknown key "auto_stop_machine" in [http_service], ignored — did you mean auto_stop_machines?`},
+		{9, true, `unknown key "soft_limt" in [http_service.concurrency], ignored — did you mean soft_limit?`},
+		{14, true, `unknown key "prot" in [checks.db], ignored — did you mean port?`},
+	}
+	if len(problems) != len(want) {
+		t.Errorf("%d problems, want %d:\n%v", len(problems), len(want), problems)
+	}
+	for _, w := range want {
+		found := false
+		for _, p := range problems {
+			var fe *FileError
+			if errors.As(p, &fe) && fe.Line == w.line && fe.Warning == w.warning && strings.Contains(fe.Msg, w.text) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no problem on line %d (warning %v) saying %q in:\n%v", w.line, w.warning, w.text, problems)
+		}
+	}
+
+	// Warnings alone leave the config usable.
+	f, problems = ParseFlyToml([]byte("app = 'x'\nkill_signal = 'SIGINT'\n[http_service]\ninternal_port = 8080\nauto_stop_machine = 'suspend'\n[env]\nANYTHING = '1'\n"))
+	if f == nil || len(problems) != 1 || !strings.Contains(problems[0].Error(), "fly.toml:5: warning: unknown key") {
+		t.Fatalf("config %v, problems %v", f, problems)
+	}
+	if f.Services[0].AutoStop != AutoStopUnset {
+		t.Errorf("the misspelt key was read: %q", f.Services[0].AutoStop)
 	}
 }

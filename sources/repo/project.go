@@ -6,6 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // maxFileSize bounds what Load reads: project config files are small, and a
@@ -41,8 +46,73 @@ func (p *Project) ReleaseWork() []ReleaseWork {
 	return out
 }
 
-// Load reads a project directory on disk.
-func Load(dir string) (*Project, []error) { return LoadFS(os.DirFS(dir)) }
+// LoadTimeout bounds Load: a stuck mount must not stall the checklist.
+var LoadTimeout = 10 * time.Second
+
+// Load reads a project directory on disk. A directory that does not exist
+// or cannot be read is an error (never an empty project: "no fly.toml"
+// would pass items it could not judge); the files are opened without
+// blocking and only regular files are read; the whole load has
+// LoadTimeout.
+func Load(dir string) (*Project, []error) {
+	info, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}}
+	case !info.IsDir():
+		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: "not a directory"}}
+	}
+	if _, err := os.ReadDir(dir); err != nil {
+		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}}
+	}
+	type loaded struct {
+		p    *Project
+		errs []error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		p, errs := LoadFS(nonBlockingDir(dir))
+		done <- loaded{p, errs}
+	}()
+	t := time.NewTimer(LoadTimeout)
+	defer t.Stop()
+	select {
+	case l := <-done:
+		return l.p, l.errs
+	case <-t.C:
+		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: fmt.Sprintf("reading the project took longer than %s; not judged", LoadTimeout)}}
+	}
+}
+
+// reason is why a file could not be opened, without the path.
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case errors.Is(err, fs.ErrPermission):
+		return "is not readable (permission denied)"
+	}
+	return err.Error()
+}
+
+// nonBlockingDir is os.DirFS whose Open never blocks: a FIFO or a device
+// named like a project file would hold a plain open until a writer came.
+type nonBlockingDir string
+
+func (d nonBlockingDir) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := os.OpenFile(filepath.Join(string(d), filepath.FromSlash(name)), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
 
 // LoadFS reads fly.toml, Dockerfile, .dockerignore and the boot scripts
 // from fsys. It returns whatever it could read plus one error per file that
@@ -67,10 +137,8 @@ func LoadFS(fsys fs.FS) (*Project, []error) {
 		return data, true
 	}
 	if data, ok := read(FlyTomlFile); ok {
-		f, err := ParseFlyToml(data)
-		if err != nil {
-			errs = append(errs, err)
-		}
+		f, problems := ParseFlyToml(data)
+		errs = append(errs, problems...)
 		p.FlyToml = f
 	}
 	if data, ok := read(DockerignoreFile); ok {
@@ -99,24 +167,71 @@ func LoadFS(fsys fs.FS) (*Project, []error) {
 			}
 		}
 	}
+	for _, err := range errs {
+		// A TOML escape ("\u001b") decodes into a control character that
+		// the file's bytes did not carry: errors quote keys and values.
+		var fe *FileError
+		if errors.As(err, &fe) {
+			fe.File, fe.Msg = sanitize.Line(fe.File), sanitize.Line(fe.Msg)
+		}
+	}
 	return p, errs
 }
 
+// readFile reads one project file: regular files only, at most
+// maxFileSize, and made inert (sources/sanitize) with its lines kept.
 func readFile(fsys fs.FS, name string) ([]byte, error) {
+	if info, err := fs.Stat(fsys, name); err != nil {
+		return nil, err
+	} else if why := notRegular(info); why != "" {
+		return nil, errors.New(why)
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.IsDir() {
-		return nil, fmt.Errorf("is a directory")
+	info, err := f.Stat() // again: it may have been replaced since
+	if err != nil {
+		return nil, err
+	}
+	if why := notRegular(info); why != "" {
+		return nil, errors.New(why)
+	}
+	if info.Size() > maxFileSize {
+		return nil, fmt.Errorf("%s, over the %s read limit; not read", sizeText(info.Size()), sizeText(maxFileSize))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("larger than %d bytes; not read", maxFileSize)
+		return nil, fmt.Errorf("over the %s read limit; not read", sizeText(maxFileSize))
 	}
-	return data, nil
+	return []byte(sanitize.Text(string(data))), nil
+}
+
+// notRegular says why a file is not one flywake reads, "" for a regular file.
+func notRegular(info fs.FileInfo) string {
+	m := info.Mode()
+	switch {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return "is a directory, not a file"
+	case m&fs.ModeNamedPipe != 0:
+		return "is a named pipe (FIFO), not a regular file; not read"
+	case m&fs.ModeSocket != 0:
+		return "is a socket, not a regular file; not read"
+	case m&fs.ModeDevice != 0:
+		return "is a device, not a regular file; not read"
+	}
+	return "is not a regular file; not read"
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -1,0 +1,105 @@
+package checklist
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/flywake/flywake/sources/repo"
+)
+
+func onDisk(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		switch body {
+		case "FIFO":
+			err = syscall.Mkfifo(path, 0o644)
+		case "DIR":
+			err = os.Mkdir(path, 0o755)
+		default:
+			err = os.WriteFile(path, []byte(body), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func itemOf(items []Item, id string) Item {
+	for _, it := range items {
+		if it.ID == id {
+			return it
+		}
+	}
+	return Item{}
+}
+
+func evidenceText(it Item) string {
+	var parts []string
+	for _, f := range it.Evidence {
+		parts = append(parts, f.Text)
+	}
+	return strings.Join(parts, " | ")
+}
+
+// An input the checklist could not read makes the item unknown with the
+// reason, never a pass — even when what it did read, or the platform's
+// logs, would pass it.
+func TestNeverPassesWhatItCouldNotRead(t *testing.T) {
+	dockerfile := "FROM python:3.12-slim\nENTRYPOINT [\"/app/entrypoint.sh\"]\n"
+	quietLogs := Evidence{ReleaseWork: &ReleaseWorkLogs{Boots: 10, Releases: 1, Window: "24 h", Source: "logs"}}
+	big := strings.Repeat("python manage.py migrate --noinput\n", 80_000)
+	tests := []struct {
+		name  string
+		files map[string]string
+		dir   string // overrides the project directory
+		item  string
+		e     Evidence
+		want  string
+	}{
+		{"a 2.7 MB entrypoint full of migrate", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": big}, "", IDReleaseWork, quietLogs,
+			"app/entrypoint.sh could not be read (2.7 MB, over the 1.0 MB read limit; not read): release work in it is unknown"},
+		{"an entrypoint that is a directory", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": "DIR"}, "", IDReleaseWork, quietLogs,
+			"app/entrypoint.sh could not be read (is a directory"},
+		{"a FIFO entrypoint", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": "FIFO"}, "", IDReleaseWork, quietLogs,
+			"named pipe"},
+		{"a FIFO fly.toml", map[string]string{"fly.toml": "FIFO", "Dockerfile": dockerfile}, "", IDSleepWake, Evidence{SleepWake: &SleepWake{AutoStop: "suspend", Source: "machine config"}},
+			"fly.toml could not be read: is a named pipe"},
+		{"a missing --dir", nil, "/nonexistent/flywake-project", IDReleaseWork, quietLogs,
+			"the project could not be read: project directory does not exist"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := tt.dir
+			if dir == "" {
+				dir = onDisk(t, tt.files)
+			}
+			p, errs := repo.Load(dir)
+			e := tt.e
+			e.Project, e.ProjectErrors = p, errs
+			it := itemOf(Evaluate(e, Options{}), tt.item)
+			if it.Status != Unknown || !strings.Contains(evidenceText(it), tt.want) {
+				t.Errorf("%s: %s, want unknown saying %q\nevidence: %s", tt.item, it.Status, tt.want, evidenceText(it))
+			}
+		})
+	}
+}
+
+// An unknown key is a note on the items that read fly.toml; the rest of
+// the file is still judged.
+func TestUnknownKeyIsANote(t *testing.T) {
+	p, errs := project(t, map[string]string{"fly.toml": "[http_service]\nauto_stop_machine = 'suspend'\nauto_stop_machines = false\n"})
+	it := itemOf(Evaluate(Evidence{Project: p, ProjectErrors: errs}, Options{}), IDSleepWake)
+	if it.Status != Pass || !strings.Contains(evidenceText(it), `unknown key "auto_stop_machine" in [http_service], ignored — did you mean auto_stop_machines?`) {
+		t.Errorf("sleep_wake %s: %s", it.Status, evidenceText(it))
+	}
+}

@@ -1,0 +1,211 @@
+package repo
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// schemaWalk checks a decoded fly.toml against the raw* types: a value of
+// the wrong type is an error (and is dropped from the document, so the rest
+// still decodes); a key the schema does not know is a warning.
+type schemaWalk struct {
+	lines       map[string]int
+	errs, warns []error
+}
+
+// table checks the keys of one table against struct type t. path is the
+// table's dotted path with array indexes ("services.1").
+func (w *schemaWalk) table(m map[string]any, t reflect.Type, path string) {
+	fields := tomlFields(t)
+	for _, key := range sortedKeys(m) {
+		p := join(path, key)
+		ft, ok := fields[key]
+		if !ok {
+			w.unknown(key, path, fields)
+			continue
+		}
+		if !w.value(m[key], ft, p) {
+			delete(m, key)
+		}
+	}
+}
+
+// value checks v against t; false when it has the wrong type.
+func (w *schemaWalk) value(v any, t reflect.Type, path string) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	want := ""
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			want = "a string"
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			want = "a boolean"
+		}
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		if _, ok := v.(int64); !ok {
+			want = "an integer"
+		}
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			want = "a table"
+			break
+		}
+		w.table(m, t, path)
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			want = "a table"
+			break
+		}
+		for _, k := range sortedKeys(m) {
+			if !w.value(m[k], t.Elem(), join(path, k)) {
+				delete(m, k)
+			}
+		}
+	case reflect.Slice:
+		list, ok := v.([]any)
+		if !ok {
+			want = "an array of tables"
+			break
+		}
+		for i, e := range list {
+			if !w.value(e, t.Elem(), fmt.Sprintf("%s.%d", path, i)) {
+				// an empty table in its place keeps the later indexes
+				// matching their lines (the result is discarded anyway)
+				list[i] = map[string]any{}
+			}
+		}
+	}
+	if want == "" {
+		return true
+	}
+	w.errs = append(w.errs, &FileError{File: FlyTomlFile, Line: w.lines[path],
+		Msg: fmt.Sprintf("expected %s for %s, got %s %s", want, keyName(path), article(tomlType(v)), tomlType(v))})
+	return false
+}
+
+// unknown warns about key in the table at path, naming the nearest known key.
+func (w *schemaWalk) unknown(key, path string, fields map[string]reflect.Type) {
+	where := "at the top level"
+	if path != "" {
+		where = "in [" + keyName(path) + "]"
+	}
+	msg := fmt.Sprintf("unknown key %s %s, ignored", strconv.Quote(clip(key, 80)), where)
+	if near := nearest(key, fields); near != "" {
+		msg += fmt.Sprintf(" — did you mean %s?", near)
+	}
+	w.warns = append(w.warns, &FileError{File: FlyTomlFile, Line: w.lines[join(path, key)], Msg: msg, Warning: true})
+}
+
+// tomlFields maps the toml tags of struct t to their field types.
+func tomlFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("toml"), ","); name != "" && name != "-" {
+			out[name] = f.Type
+		}
+	}
+	return out
+}
+
+// keyName is a path as the user wrote it: without array indexes.
+func keyName(path string) string {
+	parts := strings.Split(path, ".")
+	kept := parts[:0]
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
+}
+
+// tomlType names a decoded value's TOML type.
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int64:
+		return "integer"
+	case float64:
+		return "float"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "table"
+	case time.Time, toml.LocalDate, toml.LocalTime, toml.LocalDateTime:
+		return "datetime"
+	}
+	return "value"
+}
+
+// nearest is the known key closest to key, if it is close enough to be a
+// typo (an edit distance of at most a third of its length, and 3).
+func nearest(key string, fields map[string]reflect.Type) string {
+	if len(key) > 64 {
+		return "" // no known key is that long
+	}
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	best, bestD := "", min(3, max(1, len(key)/3))+1
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(key), n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance counts the insertions, deletions, substitutions and swaps of
+// two neighbours that turn a into b (optimal string alignment; a dozen
+// lines, and no library in the module has one).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// clip shortens s to n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
