@@ -26,7 +26,7 @@ func SwapVerdict(facts []SwapFacts) Verdict {
 	if len(facts) == 0 {
 		return Verdict{Unknown, "no machines"}
 	}
-	var withSwap, probed []SwapFacts
+	withSwap, probed := 0, 0 // counts: the facts themselves are not needed again
 	oom, inUse := 0, 0
 	var maxUsedKB int64
 	minMB, maxMB := 0, 0
@@ -39,22 +39,22 @@ func SwapVerdict(facts []SwapFacts) Verdict {
 		if mb <= 0 && (f.Meminfo == nil || f.Meminfo.SwapTotalKB == 0) {
 			continue
 		}
-		withSwap = append(withSwap, f)
-		if len(withSwap) == 1 || mb < minMB {
+		withSwap++
+		if withSwap == 1 || mb < minMB {
 			minMB = mb
 		}
 		maxMB = max(maxMB, mb)
 		if f.Meminfo == nil {
 			continue
 		}
-		probed = append(probed, f)
+		probed++
 		if used := f.Meminfo.SwapUsedKB(); used > 0 {
 			inUse++
 			maxUsedKB = max(maxUsedKB, used)
 		}
 	}
 
-	if len(withSwap) == 0 {
+	if withSwap == 0 {
 		if oom > 0 {
 			return Verdict{Warn, fmt.Sprintf("no swap configured; %s: memory is short", words.Count(oom, "OOM kill", "OOM kills"))}
 		}
@@ -65,10 +65,10 @@ func SwapVerdict(facts []SwapFacts) Verdict {
 	if minMB != maxMB {
 		size = fmt.Sprintf("%d–%d MB", minMB, maxMB)
 	}
-	head := fmt.Sprintf("%s swap on %d/%d machines", size, len(withSwap), len(facts))
+	head := fmt.Sprintf("%s swap on %d/%d machines", size, withSwap, len(facts))
 
 	switch {
-	case len(probed) == 0:
+	case probed == 0:
 		return Verdict{Unknown, head + ", usage unknown: no running machine to probe"}
 	case inUse > 0:
 		return Verdict{Warn, fmt.Sprintf("swap in use on %s (up to %s): add memory before removing it",
@@ -78,8 +78,8 @@ func SwapVerdict(facts []SwapFacts) Verdict {
 			head, words.Count(oom, "OOM kill", "OOM kills"))}
 	}
 	coverage := "all probed"
-	if len(probed) < len(withSwap) {
-		coverage = fmt.Sprintf("%d of %d probed", len(probed), len(withSwap))
+	if probed < withSwap {
+		coverage = fmt.Sprintf("%d of %d probed", probed, withSwap)
 	}
 	return Verdict{Warn, fmt.Sprintf("%s, 0 kB in use (%s), no OOM kills — it only blocks suspend", head, coverage)}
 }

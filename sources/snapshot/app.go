@@ -77,12 +77,28 @@ func (a *App) ApplyMachines(ms []*fly.Machine, now time.Time) {
 // copied into plain, cleaned fields (the raw API value is not kept) and gets
 // one more crash look. Null or id-less machines are skipped and counted.
 func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
-	out := make([]Machine, 0, len(l.Machines))
-	seen := map[string]bool{}
-	a.Malformed = l.Malformed
+	a.ApplyConverted(Convert(l), now)
+}
+
+// Converted is a listing already copied into the model's plain machines:
+// the costly half of ApplyListing, which needs no model, so the dashboard
+// does it in the listing's command instead of in Update.
+type Converted struct {
+	machines  []Machine
+	raw       []*fly.Machine // what the crash tracker looks at, per machine
+	since     []time.Time    // per machine: the release's start, as the tracker reads it
+	malformed int
+}
+
+// Convert copies a listing into plain, cleaned machines, skipping (and
+// counting) null or id-less ones and any id listed twice.
+func Convert(l flyapi.Listing) Converted {
+	n := len(l.Machines)
+	c := Converted{machines: make([]Machine, 0, n), raw: make([]*fly.Machine, 0, n), since: make([]time.Time, 0, n), malformed: l.Malformed}
+	seen := make(map[string]bool, len(l.Machines))
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
-			a.Malformed++
+			c.malformed++
 			continue
 		}
 		m := newMachine(fm)
@@ -91,18 +107,42 @@ func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
 		}
 		seen[m.ID] = true
 		m.Cordoned = l.Cordoned[fm.ID]
+		m.content = rowHash(&m) // the crash verdict is mixed in on apply
+		c.machines = append(c.machines, m)
+		c.raw = append(c.raw, fm)
+		c.since = append(c.since, diagnose.ReleaseSince(fm))
+	}
+	return c
+}
+
+// Machines are the converted machines, in listing order.
+func (c Converted) Machines() []Machine { return c.machines }
+
+// ApplyConverted records a converted listing taken at platform time now:
+// every machine gets one more crash look. The model takes c's machines
+// over (a Converted is applied once).
+func (a *App) ApplyConverted(c Converted, now time.Time) {
+	out := c.machines
+	a.Malformed = c.malformed
+	for i := range out {
+		m := &out[i]
 		t := a.crash[m.ID]
 		if t == nil {
 			t = &diagnose.CrashTracker{}
 			a.crash[m.ID] = t
 		}
-		m.Crash = t.Look(fm, time.Time{}, now)
-		m.Hash = rowHash(&m)
-		out = append(out, m)
+		m.Crash = t.Look(c.raw[i], c.since[i], now)
+		m.Hash = withCrash(m.content, m.Crash.Kind)
 	}
-	for id := range a.crash {
-		if !seen[id] {
-			delete(a.crash, id)
+	if len(a.crash) > len(out) { // machines went away: forget their crashes
+		seen := make(map[string]bool, len(out))
+		for _, m := range out {
+			seen[m.ID] = true
+		}
+		for id := range a.crash {
+			if !seen[id] {
+				delete(a.crash, id)
+			}
 		}
 	}
 	a.Machines = out

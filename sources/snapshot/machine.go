@@ -39,6 +39,8 @@ type Machine struct {
 	// Hash covers what the machine's row shows, ages aside: a different hash
 	// than the previous listing's means the row changed.
 	Hash uint64
+
+	content uint64 // the row hash without the crash verdict, from Convert
 }
 
 // Check is one health check's last result.
@@ -274,7 +276,7 @@ func rowHash(m *Machine) uint64 {
 		_, _ = io.WriteString(h, "\x00")
 	}
 	w(m.ID, m.Name, m.State, m.Region, m.ProcessGroup, m.Release, m.ImageDigest, m.InstanceID, m.HostStatus, m.Cordoned,
-		m.UpdatedAt.UnixNano(), len(m.Events), m.Crash.Kind)
+		m.UpdatedAt.UnixNano(), len(m.Events))
 	if m.Config != nil {
 		w(m.Config.Autostop)
 	}
@@ -286,6 +288,11 @@ func rowHash(m *Machine) uint64 {
 		w(c.Name, c.Status)
 	}
 	return h.Sum64()
+}
+
+// withCrash mixes the crash verdict (the ALERT badge) into a row hash.
+func withCrash(h uint64, k diagnose.CrashKind) uint64 {
+	return (h ^ uint64(k+1)) * 1099511628211 // one more FNV-1a step
 }
 
 // HostDown: the platform could not reach the machine's host, so its config

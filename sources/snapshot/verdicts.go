@@ -12,7 +12,7 @@ import (
 
 // SwapFacts gathers, per machine, what the swap verdict weighs.
 func (a *App) SwapFacts() []diagnose.SwapFacts {
-	var out []diagnose.SwapFacts
+	out := make([]diagnose.SwapFacts, 0, len(a.Machines))
 	for _, m := range a.Machines {
 		f := diagnose.SwapFacts{Machine: m.ID}
 		if cfg := m.Config; cfg != nil {

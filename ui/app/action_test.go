@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"github.com/flywake/flywake/sources/snapshot"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -113,7 +114,7 @@ func actionModel(t *testing.T, src *watch.Source, readOnly bool) Model {
 	}
 	m := New(Config{Source: src, App: "sleepy-api", ReadOnly: readOnly, Theme: theme.New(true), Secrets: []string{"action-token-secret"}})
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 30})
-	return send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: flyc.Listing{Machines: actionMachines()}})
+	return send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: actionMachines()})})
 }
 
 // ask selects machine id in the machines pane and presses k; the pane's

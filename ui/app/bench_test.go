@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/uitest"
 	"testing"
 
@@ -42,7 +43,7 @@ func rootForBench(tb testing.TB, n int) Model {
 	m := New(Config{App: fixtureApp, Demo: true, Theme: theme.New(false)})
 	m = send(m, tea.WindowSizeMsg{Width: benchW, Height: benchH})
 	// No client: replies are sent by hand, nothing is fetched.
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: flyc.Listing{Machines: fx.machines}})
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: fx.machines})})
 	m = send(m, logsReply(tb, m, fx))
 	for _, p := range fx.probes {
 		m = send(m, probeMsg{req: req{gen: m.gen, id: m.seq + 1}, probe: p.req, result: p.res})

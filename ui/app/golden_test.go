@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/uitest"
 	"net/http"
 	"net/http/httptest"
@@ -110,7 +111,7 @@ func fedRoot(t *testing.T, fx fixtureData, client *fly.Client, noColor bool, w, 
 		App:    fixtureApp, Demo: true, Theme: theme.New(noColor),
 	})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: fly.Listing{Machines: fx.machines}})
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(fly.Listing{Machines: fx.machines})})
 	m = send(m, logsReply(t, m, fx))
 	for _, p := range fx.probes {
 		m = send(m, probeMsg{req: req{gen: m.gen, id: m.seq + 1}, probe: p.req, result: p.res})

@@ -3,7 +3,6 @@ package app
 import (
 	"time"
 
-	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
@@ -19,7 +18,7 @@ type req struct {
 // machinesMsg answers one machines listing.
 type machinesMsg struct {
 	req
-	listing fly.Listing
+	listing snapshot.Converted // converted in the command: Update only merges it
 	err     error
 }
 

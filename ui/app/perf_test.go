@@ -22,6 +22,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 )
 
@@ -201,7 +202,7 @@ type tracker struct {
 	offset time.Duration // platform − wall (speed 1)
 }
 
-func (tr *tracker) saw(ms []*fly.Machine, at time.Time, dashboard bool) {
+func (tr *tracker) saw(ms []snapshot.Machine, at time.Time, dashboard bool) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	for _, m := range ms {
@@ -219,8 +220,8 @@ func (tr *tracker) saw(ms []*fly.Machine, at time.Time, dashboard bool) {
 		if m.State == "stopped" && held.IsZero() {
 			*held = at
 			for _, ev := range m.Events {
-				if ev != nil && ev.Status == "stopped" && ev.Timestamp > d.stoppedMS {
-					d.stoppedMS = ev.Timestamp
+				if stoppedMS := ev.At.UnixMilli(); ev.Status == "stopped" && stoppedMS > d.stoppedMS {
+					d.stoppedMS = stoppedMS
 				}
 			}
 			d.stopped = time.UnixMilli(d.stoppedMS).Add(-tr.offset)
@@ -258,7 +259,7 @@ func TestDetectionLatency(t *testing.T) {
 	}
 
 	model := observed{Model: dashboard(src, p.Name), onList: func(_ *Model, msg machinesMsg, at time.Time) {
-		tr.saw(msg.listing.Machines, at, true)
+		tr.saw(msg.listing.Machines(), at, true)
 	}}
 	prog := runHeadless(t, model, 160, 48)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -276,7 +277,7 @@ func TestDetectionLatency(t *testing.T) {
 		defer tick.Stop()
 		for {
 			if got, err := plain.ListMachines(ctx, p.Name); err == nil {
-				tr.saw(got, time.Now(), false)
+				tr.saw(snapshot.Convert(fly.Listing{Machines: got}).Machines(), time.Now(), false)
 			}
 			select {
 			case <-ctx.Done():

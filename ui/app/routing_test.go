@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"github.com/flywake/flywake/sources/snapshot"
 	"strings"
 	"testing"
 	"time"
@@ -49,13 +50,13 @@ func TestRepliesAreMatchedToRequests(t *testing.T) {
 		wantFatal bool
 	}{
 		{"current reply applied", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: flyc.Listing{Machines: listing("a", "b")}}
+			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a", "b")})}
 		}, 2, false},
 		{"reply for an older generation dropped", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen - 1, id: m.seq + 1}, listing: flyc.Listing{Machines: listing("a", "b")}}
+			return machinesMsg{req: req{gen: m.gen - 1, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a", "b")})}
 		}, 1, false},
 		{"reply older than the applied one dropped", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen, id: m.fetch.listApplied - 1}, listing: flyc.Listing{Machines: listing("a", "b")}}
+			return machinesMsg{req: req{gen: m.gen, id: m.fetch.listApplied - 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a", "b")})}
 		}, 1, false},
 		{"unknown app is fatal", func(m Model) tea.Msg {
 			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrUnknownApp{App: "app-a"}}
@@ -66,7 +67,7 @@ func TestRepliesAreMatchedToRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := offline(t, false)
-		m = send(m, machinesMsg{req: req{gen: m.gen, id: 10}, listing: flyc.Listing{Machines: listing("seed")}})
+		m = send(m, machinesMsg{req: req{gen: m.gen, id: 10}, listing: snapshot.Convert(flyc.Listing{Machines: listing("seed")})})
 		m.seq = 10
 		m = send(m, c.reply(m))
 		if got := len(m.app.Machines); got != c.wantCount {
@@ -80,7 +81,7 @@ func TestRepliesAreMatchedToRequests(t *testing.T) {
 
 func TestAPIDownShowsStaleNotice(t *testing.T) {
 	m := offline(t, false)
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: flyc.Listing{Machines: listing("a")}})
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
 	m = send(m, machinesMsg{req: req{gen: m.gen, id: 2}, err: flyc.ErrAPIDown{Op: "list"}})
 	if m.fail.delay != retryFirst {
 		t.Fatalf("first retry delay %v, want %v", m.fail.delay, retryFirst)
@@ -96,7 +97,7 @@ func TestAPIDownShowsStaleNotice(t *testing.T) {
 
 func TestAppSwitchBumpsGeneration(t *testing.T) {
 	m := offline(t, false)
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: flyc.Listing{Machines: listing("a")}})
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
 	oldGen := m.gen
 	for _, k := range []tea.Msg{runes(":"), runes("app-b"), tea.KeyMsg{Type: tea.KeyEnter}} {
 		m = send(m, k)
@@ -108,7 +109,7 @@ func TestAppSwitchBumpsGeneration(t *testing.T) {
 		t.Fatal("the new app starts with the old app's machines")
 	}
 	// A late reply for the old app must not land in the new one.
-	m = send(m, machinesMsg{req: req{gen: oldGen, id: 99}, listing: flyc.Listing{Machines: listing("old")}})
+	m = send(m, machinesMsg{req: req{gen: oldGen, id: 99}, listing: snapshot.Convert(flyc.Listing{Machines: listing("old")})})
 	if len(m.app.Machines) != 0 {
 		t.Fatal("stale reply from the previous app was applied")
 	}

@@ -23,6 +23,9 @@ type Column struct {
 	Flex  int
 	Align Align
 	Drop  int
+	// Live marks a column whose text changes with time alone (an age): its
+	// cells come from ViewLive's func as each frame is drawn.
+	Live bool
 }
 
 // gap is the blank cells between columns.

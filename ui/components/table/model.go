@@ -18,12 +18,27 @@ import (
 )
 
 // Row is one table row. ID must be stable across refreshes (a machine ID).
-// Cells may be plain or pre-styled. A non-nil Style draws the whole row
-// unstyled in that style instead (e.g. a destroyed machine, dimmed).
+// Cells are plain, trusted text (outside text is made inert at the model
+// boundary, sources/sanitize); Styles, when set, holds each cell's style
+// (nil: unstyled), applied in View to the rows on screen only, so a
+// refresh of 10,000 rows styles none of them. A non-nil Style draws the
+// whole row in that style instead (e.g. a destroyed machine, dimmed).
 type Row struct {
-	ID    string
-	Cells []string
-	Style *lipgloss.Style
+	ID     string
+	Cells  []string
+	Styles []*lipgloss.Style
+	Style  *lipgloss.Style
+	// Search is the text the filter matches (see SearchText); "" means
+	// all the cells. A caller that keeps rows between refreshes keeps it.
+	Search string
+}
+
+// styleOf is cell i's style, nil when it has none.
+func (r Row) styleOf(i int) *lipgloss.Style {
+	if i < len(r.Styles) {
+		return r.Styles[i]
+	}
+	return nil
 }
 
 // Model is the table state. The zero value is not usable; call New.
@@ -75,12 +90,23 @@ func (m *Model) SetRows(rows []Row) {
 	rows = append([]Row(nil), rows...) // the caller may reuse its slice
 	search := make([]string, len(rows))
 	for i := range rows {
-		rows[i].Cells = sanitizeCells(rows[i].Cells)
-		search[i] = strings.ToLower(ansi.Strip(strings.Join(rows[i].Cells, "\x00")))
+		if search[i] = rows[i].Search; search[i] == "" {
+			search[i] = SearchText(rows[i].Cells)
+		}
 	}
 	m.flash = nil
 	m.rows, m.search = rows, search
 	m.refilter(false)
+}
+
+// SearchText is what the filter matches a row against: its cells, lower
+// case, joined by a separator no query contains.
+func SearchText(cells []string) string {
+	s := strings.Join(cells, "\x00")
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s = ansi.Strip(s) // a pre-styled cell: match its text
+	}
+	return strings.ToLower(s)
 }
 
 // Flash marks the rows with these IDs until the next SetRows or ClearFlash.
@@ -92,21 +118,6 @@ func (m *Model) Flash(ids []string) {
 			m.flash[id] = true
 		}
 	}
-}
-
-// sanitizeCells strips control characters from outside text, copying the
-// cells only when one needs cleaning.
-func sanitizeCells(cells []string) []string {
-	out := cells
-	for j, c := range cells {
-		if s := cell.Sanitize(c); s != c {
-			if &out[0] == &cells[0] {
-				out = append([]string(nil), cells...)
-			}
-			out[j] = s
-		}
-	}
-	return out
 }
 
 // SetFilter shows only rows with a cell containing q (case-insensitive,

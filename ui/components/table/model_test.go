@@ -149,19 +149,6 @@ func TestSetRowsDoesNotAliasCallerSlice(t *testing.T) {
 	}
 }
 
-func TestSanitizesControlCharacters(t *testing.T) {
-	m := newTable()
-	orig := []string{"a\nb", "x\x07y", "ok"}
-	m.SetRows([]Row{{ID: "r", Cells: orig}})
-	r, _ := m.Selected()
-	if r.Cells[0] != "a b" || r.Cells[1] != "xy" {
-		t.Errorf("cells %q", r.Cells)
-	}
-	if orig[0] != "a\nb" {
-		t.Error("SetRows changed the caller's cells")
-	}
-}
-
 func TestWindowMath(t *testing.T) {
 	type step func(m *Model)
 	cases := []struct {

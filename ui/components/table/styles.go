@@ -18,3 +18,31 @@ type Styles struct {
 func StylesFrom(t *theme.Theme) Styles {
 	return Styles{Header: t.TableHeader, Selected: t.Selected, Flash: t.Flash, Dim: t.Dim}
 }
+
+// StateStyles hands out one stable style per machine state, so rows can
+// point at a state's style (Row.Styles) without building one per row.
+type StateStyles struct {
+	th    *theme.Theme
+	looks map[string]stateLook
+}
+
+type stateLook struct {
+	plain string
+	style *lipgloss.Style
+}
+
+// NewStateStyles is an empty cache over the theme's state looks.
+func NewStateStyles(th *theme.Theme) *StateStyles {
+	return &StateStyles{th: th, looks: map[string]stateLook{}}
+}
+
+// Look is a state's plain "● started" and its style.
+func (s *StateStyles) Look(state string) (string, *lipgloss.Style) {
+	l, ok := s.looks[state]
+	if !ok {
+		look := s.th.State(state)
+		l = stateLook{plain: look.Plain(), style: &look.Style}
+		s.looks[state] = l
+	}
+	return l.plain, l.style
+}

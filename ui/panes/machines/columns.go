@@ -28,8 +28,8 @@ func columns() []table.Column {
 	cols[colAlert] = table.Column{Title: "ALERT", Width: 12}
 	cols[colRegion] = table.Column{Title: "REGION", Width: 6}
 	cols[colChecks] = table.Column{Title: "CHECKS", Width: 6, Align: table.AlignRight}
-	cols[colEvent] = table.Column{Title: "NEWEST EVENT", Width: 22, Flex: 2}
-	cols[colUpdated] = table.Column{Title: "UPDATED", Width: 10, Align: table.AlignRight}
+	cols[colEvent] = table.Column{Title: "NEWEST EVENT", Width: 22, Flex: 2, Live: true}
+	cols[colUpdated] = table.Column{Title: "UPDATED", Width: 10, Align: table.AlignRight, Live: true}
 	cols[colName] = table.Column{Title: "NAME", Width: 12, Flex: 1}
 	cols[colGroup] = table.Column{Title: "GROUP", Width: 7}
 	cols[colRelease] = table.Column{Title: "REL", Width: 4}

@@ -85,7 +85,7 @@ func TestRowCells(t *testing.T) {
 	}
 	for _, c := range cases {
 		a := appOf(c.m)
-		got := plainCells(buildRow(a.Machines[0], th, t0).Cells)[c.col]
+		got := plainCells(buildRow(a.Machines[0], newStyles(th), t0).Cells)[c.col]
 		if got != c.want {
 			t.Errorf("%s: cell %d = %q, want %q", c.name, c.col, got, c.want)
 		}
@@ -105,7 +105,7 @@ func TestCrashBadge(t *testing.T) {
 	for _, c := range cases {
 		a := appOf(machine("a", "started"))
 		a.Machines[0].Crash.Kind = c.verdict.kind()
-		if got := ansi.Strip(alertCell(a.Machines[0], th)); got != c.want {
+		if got, _ := alertCell(a.Machines[0], newStyles(th)); got != c.want {
 			t.Errorf("crash %v: badge %q, want %q", c.verdict, got, c.want)
 		}
 	}

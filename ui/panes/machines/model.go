@@ -13,13 +13,14 @@ import (
 
 // Model is the Machines pane. Use it through a pointer (New returns one).
 type Model struct {
-	ctx   pane.Context
-	table table.Model
+	ctx    pane.Context
+	table  table.Model
+	styles *styles
+	rows   rowCache
 
 	app        *snapshot.App
 	now        time.Time
-	lastListed time.Time         // the listing the flash marks belong to
-	hashes     map[string]uint64 // row hash per machine at the previous listing
+	lastListed time.Time // the listing the flash marks belong to
 
 	filter    lineInput
 	filtering bool
@@ -37,7 +38,7 @@ const ID pane.ID = "machines"
 func New(ctx pane.Context) *Model {
 	t := table.New(columns(), table.StylesFrom(ctx.Theme))
 	t.SetEmptyText("no machines yet")
-	return &Model{ctx: ctx, table: t}
+	return &Model{ctx: ctx, table: t, styles: newStyles(ctx.Theme)}
 }
 
 var _ pane.Pane = (*Model)(nil)
@@ -109,23 +110,15 @@ func (m *Model) Selected() (string, bool) {
 // not its ages); any other data (logs, probes) ends the flash.
 func (m *Model) SetData(a *snapshot.App, now time.Time) {
 	if a != m.app {
-		m.hashes = nil // another app (or a fresh model): nothing to compare with
+		m.rows = rowCache{} // another app (or a fresh model): nothing to compare with
 	}
 	m.app, m.now = a, now
-	m.table.SetRows(buildRows(a, m.ctx.Theme, now))
+	rows, changed := buildRows(a, m.styles, &m.rows)
+	m.table.SetRows(rows)
 	m.table.SetHeight(m.tableHeight(m.height))
 	if a != nil && !a.ListedAt.Equal(m.lastListed) {
 		m.lastListed = a.ListedAt
-		var changed []string
-		hashes := make(map[string]uint64, len(a.Machines))
-		for _, mc := range a.Machines {
-			hashes[mc.ID] = mc.Hash
-			if old, known := m.hashes[mc.ID]; len(m.hashes) > 0 && (!known || old != mc.Hash) {
-				changed = append(changed, mc.ID)
-			}
-		}
-		m.hashes = hashes
-		m.table.Flash(changed)
+		m.table.Flash(changed) // hashes change only with a listing
 	}
 	if m.detail != nil {
 		m.detail.refresh(a, m.ctx.Theme, now)

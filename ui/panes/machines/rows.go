@@ -1,8 +1,10 @@
 package machines
 
 import (
-	"fmt"
+	"strconv"
 	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
@@ -11,27 +13,128 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// buildRows turns the app's machines into table rows, ages measured at now.
-func buildRows(a *snapshot.App, th *theme.Theme, now time.Time) []table.Row {
-	if a == nil {
-		return nil
-	}
-	rows := make([]table.Row, 0, len(a.Machines))
-	for _, m := range a.Machines {
-		rows = append(rows, buildRow(m, th, now))
-	}
-	return rows
+// styles are the cell styles rows point at: the theme's own, and one
+// per machine state. Cells stay plain; the table styles the rows on screen
+// (a listing of 10,000 machines styles none of them).
+type styles struct {
+	th     *theme.Theme
+	states *table.StateStyles
+	levels map[diagnose.Level]*lipgloss.Style
 }
 
-func buildRow(m snapshot.Machine, th *theme.Theme, now time.Time) table.Row {
+func newStyles(th *theme.Theme) *styles {
+	return &styles{th: th, states: table.NewStateStyles(th), levels: map[diagnose.Level]*lipgloss.Style{}}
+}
+
+// level is the style of a check or alert level, one per level.
+func (s *styles) level(l diagnose.Level) *lipgloss.Style {
+	st, ok := s.levels[l]
+	if !ok {
+		look := s.th.Level(l)
+		st = &look.Style
+		s.levels[l] = st
+	}
+	return st
+}
+
+// cachedRow is one machine's row kept between refreshes while its row
+// hash holds. Its two ages are not cells: View writes them for the rows on
+// screen, as of the frame (see ages).
+type cachedRow struct {
+	hash    uint64
+	row     table.Row // cells and styles owned by the cache
+	event   string    // " type/status/source" after the newest event's age
+	at      time.Time // the newest event's time
+	updated time.Time // the machine's UpdatedAt
+	seen    int       // the refresh that last listed the machine
+}
+
+// rowCache keeps the rows by machine id, so a refresh of 10,000 unchanged
+// machines formats nothing.
+type rowCache struct {
+	rows    map[string]*cachedRow
+	refresh int
+}
+
+// buildRows turns the app's machines into table rows (their ages come at
+// drawing time, see ages), reusing the cached row of every machine whose hash did not change, and
+// returns the ids whose hash changed (or that are new) since the last call.
+func buildRows(a *snapshot.App, st *styles, cache *rowCache) (rows []table.Row, changed []string) {
+	if a == nil {
+		*cache = rowCache{}
+		return nil, nil
+	}
+	if cache.rows == nil {
+		cache.rows = make(map[string]*cachedRow, len(a.Machines))
+	}
+	cache.refresh++
+	known := len(cache.rows) > 0
+	rows = make([]table.Row, len(a.Machines))
+	for i, m := range a.Machines {
+		c := cache.rows[m.ID]
+		if c == nil || c.hash != m.Hash {
+			if known {
+				changed = append(changed, m.ID)
+			}
+			c = newCachedRow(m, st)
+			cache.rows[m.ID] = c
+		}
+		c.seen = cache.refresh
+		rows[i] = c.row
+	}
+	if len(cache.rows) > len(a.Machines) { // some machines are gone
+		for id, c := range cache.rows {
+			if c.seen != cache.refresh {
+				delete(cache.rows, id)
+			}
+		}
+	}
+	return rows, changed
+}
+
+// ages is the table's Live func: a row's two ages as of now.
+func (cache *rowCache) ages(now time.Time) table.Live {
+	return func(r table.Row, col int) (string, bool) {
+		c := cache.rows[r.ID]
+		if c == nil {
+			return "", false
+		}
+		switch col {
+		case colEvent:
+			if c.event == "" {
+				return "", true
+			}
+			return cell.Duration(now.Sub(c.at)) + c.event, true
+		case colUpdated:
+			return updatedAgo(c.updated, now), true
+		}
+		return "", false
+	}
+}
+
+// buildRow is one machine's row with its ages as of now, as drawn.
+func buildRow(m snapshot.Machine, st *styles, now time.Time) table.Row {
+	var cache rowCache
+	rows, _ := buildRows(&snapshot.App{Machines: []snapshot.Machine{m}}, st, &cache)
+	r := rows[0]
+	r.Cells = append([]string(nil), r.Cells...)
+	live := cache.ages(now)
+	for _, col := range []int{colEvent, colUpdated} {
+		r.Cells[col], _ = live(r, col)
+	}
+	return r
+}
+
+// newCachedRow formats everything of a row but its ages; the filter's
+// search text leaves the ages out too (they change on every refresh).
+func newCachedRow(m snapshot.Machine, st *styles) *cachedRow {
 	cells := make([]string, numCols)
-	cells[colState] = th.State(m.State).Render()
+	looks := make([]*lipgloss.Style, numCols)
+	cells[colState], looks[colState] = st.states.Look(m.State)
 	cells[colID] = m.ID
-	cells[colAlert] = alertCell(m, th)
+	cells[colAlert], looks[colAlert] = alertCell(m, st)
 	cells[colRegion] = m.Region
-	cells[colChecks] = checksCell(m, th)
-	cells[colEvent] = newestEvent(m, now)
-	cells[colUpdated] = updatedAgo(m.UpdatedAt, now)
+	cells[colChecks], looks[colChecks] = checksCell(m, st.th)
 	cells[colName] = m.Name
 	cells[colGroup] = m.ProcessGroup
 	if m.Release != "" {
@@ -39,23 +142,28 @@ func buildRow(m snapshot.Machine, th *theme.Theme, now time.Time) table.Row {
 	}
 	cells[colImage] = snapshot.ShortDigest(m.ImageDigest)
 	cells[colAutostop] = autostop(m)
-	row := table.Row{ID: m.ID, Cells: cells}
+	c := &cachedRow{hash: m.Hash, updated: m.UpdatedAt,
+		row: table.Row{ID: m.ID, Cells: cells, Styles: looks, Search: table.SearchText(cells)}}
+	if e, ok := m.NewestEvent(); ok {
+		// Age first: a narrow column cuts the source, not the age.
+		c.event, c.at = " "+e.Type+"/"+e.Status+"/"+e.Source, e.At
+	}
 	if m.Phase == diagnose.Gone {
 		// A destroyed or superseded machine is history, not a fault.
-		row.Style = &th.Dim
+		c.row.Style = &st.th.Dim
 	}
-	return row
+	return c
 }
 
 // alertCell is the machine's most severe alert (snapshot.Machine.Alerts,
-// the list status --json reports).
-func alertCell(m snapshot.Machine, th *theme.Theme) string {
+// the list status --json reports), in its level's style.
+func alertCell(m snapshot.Machine, st *styles) (string, *lipgloss.Style) {
 	alerts := m.Alerts()
 	if len(alerts) == 0 {
-		return ""
+		return "", nil
 	}
 	a := alerts[0]
-	return th.Level(a.Level).Style.Render(a.Level.Glyph() + " " + a.Text)
+	return a.Level.Glyph() + " " + a.Text, st.level(a.Level)
 }
 
 // autostop is the config's autostop mode; "off" when no config is reported,
@@ -68,26 +176,16 @@ func autostop(m snapshot.Machine) string {
 }
 
 // checksCell is "passing/total", coloured by the worst check.
-func checksCell(m snapshot.Machine, th *theme.Theme) string {
+func checksCell(m snapshot.Machine, th *theme.Theme) (string, *lipgloss.Style) {
 	passing, total := m.CheckCounts()
 	if total == 0 {
-		return th.Dim.Render("–")
+		return "–", &th.Dim
 	}
-	s := fmt.Sprintf("%d/%d", passing, total)
+	s := strconv.Itoa(passing) + "/" + strconv.Itoa(total)
 	if passing == total {
-		return th.Pass.Render(s)
+		return s, &th.Pass
 	}
-	return th.Warn.Render(s)
-}
-
-// newestEvent is "age type/status/source" of the first (newest) event.
-func newestEvent(m snapshot.Machine, now time.Time) string {
-	e, ok := m.NewestEvent()
-	if !ok {
-		return ""
-	}
-	// Age first: a narrow column cuts the source, not the age.
-	return fmt.Sprintf("%s %s/%s/%s", cell.Duration(now.Sub(e.At)), e.Type, e.Status, e.Source)
+	return s, &th.Warn
 }
 
 // updatedAgo is how long ago the platform last changed the machine.

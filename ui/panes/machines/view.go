@@ -13,14 +13,14 @@ import (
 // View renders exactly the SetSize width×height cells; dimmed, all of
 // it, while the data is stale.
 func (m *Model) View(focused bool, now time.Time) string {
-	out := m.view()
+	out := m.view(now)
 	if m.stale && out != "" {
 		return pane.Dim(m.ctx.Theme, out)
 	}
 	return out
 }
 
-func (m *Model) view() string {
+func (m *Model) view(now time.Time) string {
 	width, height := m.width, m.height
 	if width <= 0 || height <= 0 {
 		return ""
@@ -39,9 +39,9 @@ func (m *Model) view() string {
 		return strings.Join(top[:height], "\n")
 	}
 	if len(top) == 0 {
-		return m.table.View(width, height)
+		return m.table.ViewLive(width, height, m.rows.ages(now))
 	}
-	return strings.Join(top, "\n") + "\n" + m.table.View(width, height-len(top))
+	return strings.Join(top, "\n") + "\n" + m.table.ViewLive(width, height-len(top), m.rows.ages(now))
 }
 
 // malformedNote says the last listing held entries that were skipped.

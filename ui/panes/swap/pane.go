@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
@@ -17,9 +18,12 @@ import (
 
 // Pane is the Swap pane. Build it with New.
 type Pane struct {
-	theme *theme.Theme
-	keys  keys.KeyMap
-	table table.Model
+	theme  *theme.Theme
+	keys   keys.KeyMap
+	table  table.Model
+	states *table.StateStyles
+	rows   rowCache
+	app    *snapshot.App
 
 	loaded bool
 	lines  []string // the verdict and the cost line
@@ -49,7 +53,7 @@ func New(ctx pane.Context) *Pane {
 	}
 	tb := table.New(columns, table.StylesFrom(t))
 	tb.SetEmptyText("no machines")
-	return &Pane{theme: t, keys: km, table: tb}
+	return &Pane{theme: t, keys: km, table: tb, states: table.NewStateStyles(t)}
 }
 
 // Title names the pane.
@@ -57,13 +61,17 @@ func (p *Pane) Title() string { return "Swap" }
 
 // SetData derives the verdict, the cost line and one row per machine.
 func (p *Pane) SetData(a *snapshot.App, now time.Time) {
-	p.loaded = a != nil
+	if a != p.app {
+		p.rows = rowCache{} // another app's rows
+	}
+	p.loaded, p.app = a != nil, a
 	if a == nil {
 		return
 	}
-	v := a.Swap()
+	facts := a.SwapFacts()
+	v := diagnose.SwapVerdict(facts)
 	p.lines = []string{p.theme.Level(v.Level).Render() + " " + cell.Sanitize(v.Line), costLine(a)}
-	p.table.SetRows(buildRows(p.theme, a, now))
+	p.table.SetRows(buildRows(p.theme, p.states, a, facts, &p.rows))
 	p.relayout()
 }
 
@@ -128,5 +136,5 @@ func (p *Pane) View(focused bool, now time.Time) string {
 	if rest <= 0 {
 		return cell.Block(head, width, height)
 	}
-	return cell.Block(head, width, len(p.head)) + "\n" + p.table.View(width, rest)
+	return cell.Block(head, width, len(p.head)) + "\n" + p.table.ViewLive(width, rest, p.rows.ages(now))
 }

@@ -2,6 +2,9 @@ package swap
 
 import (
 	"fmt"
+	"strconv"
+
+	"github.com/charmbracelet/lipgloss"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +21,19 @@ import (
 // (an 80×24 terminal) with the OOM count; that cell also says why a machine
 // has no numbers, so the status column is the first to go when narrow, and
 // machine, state and the swap numbers the last.
+// The columns, by index.
+const (
+	colMachine = iota
+	colState
+	colMemory
+	colSwapCfg
+	colSwapNow
+	colAvail
+	colUsed
+	colOOM
+	colStatus
+)
+
 var columns = []table.Column{
 	{Title: "machine", Width: 14},
 	{Title: "state", Width: 11},
@@ -27,68 +43,122 @@ var columns = []table.Column{
 	{Title: "MemAvail", Width: 8, Align: table.AlignRight, Drop: 5},
 	{Title: "used", Width: 6, Align: table.AlignRight, Drop: 2},
 	{Title: "OOM", Width: 3, Align: table.AlignRight, Drop: 3},
-	{Title: "meminfo", Width: 11, Flex: 1, Drop: 6},
+	{Title: "meminfo", Width: 11, Flex: 1, Drop: 6, Live: true},
 }
 
 // notShown fills a meminfo cell the pane has no number for.
 const notShown = "–"
 
-// buildRows turns the model into one table row per machine.
-func buildRows(t *theme.Theme, a *snapshot.App, now time.Time) []table.Row {
-	facts := map[string]diagnose.SwapFacts{}
-	for _, f := range a.SwapFacts() {
-		facts[f.Machine] = f
+// cachedRow is one machine's row kept between refreshes, with what it
+// was built from: while both hold, only the probe's age is written again.
+type cachedRow struct {
+	hash   uint64
+	probe  snapshot.Probe[diagnose.Meminfo]
+	probed bool
+	row    table.Row
+	age    bool // the status cell is "probed … ago", written as drawn (see ages)
+	seen   int  // the refresh that last listed the machine
+}
+
+// rowCache keeps the rows by machine id (see buildRows).
+type rowCache struct {
+	rows    map[string]*cachedRow
+	refresh int
+}
+
+// buildRows turns the model into one table row per machine (facts are
+// a.SwapFacts(), in machine order): plain cells and the styles the table
+// applies to the rows on screen only. A machine whose row hash and meminfo
+// probe did not change keeps its row from the cache.
+func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, facts []diagnose.SwapFacts, cache *rowCache) []table.Row {
+	if cache.rows == nil {
+		cache.rows = make(map[string]*cachedRow, len(a.Machines))
 	}
-	rows := make([]table.Row, 0, len(a.Machines))
-	for _, m := range a.Machines {
-		f := facts[m.ID]
-		memory, swapCfg := "?", "?"
-		if cfg := m.Config; cfg != nil {
-			swapCfg = t.Dim.Render("none")
-			if cfg.SwapMB > 0 {
-				swapCfg = fmt.Sprintf("%d MB", cfg.SwapMB)
-			}
-			if cfg.MemoryMB > 0 {
-				memory = fmt.Sprintf("%d MB", cfg.MemoryMB)
-			}
+	cache.refresh++
+	rows := make([]table.Row, len(a.Machines))
+	for i, m := range a.Machines {
+		probe, probed := a.Meminfo[m.ID]
+		c := cache.rows[m.ID]
+		if c == nil || c.hash != m.Hash || c.probe != probe || c.probed != probed {
+			c = newCachedRow(t, states, m, facts[i], probe, probed)
+			cache.rows[m.ID] = c
 		}
-		status, reason := probeStatus(t, a, m, now)
-		swapNow, avail, used := t.Dim.Render(reason), notShown, notShown
-		if mi := f.Meminfo; mi != nil {
-			swapNow, avail = freeOfTotal(mi.SwapFreeKB, mi.SwapTotalKB), formatKB(mi.MemAvailableKB)
-			used = formatKB(mi.SwapUsedKB())
-			if mi.SwapUsedKB() > 0 {
-				used = t.Warn.Render(used)
+		c.seen = cache.refresh
+		rows[i] = c.row
+	}
+	if len(cache.rows) > len(a.Machines) { // some machines are gone
+		for id, c := range cache.rows {
+			if c.seen != cache.refresh {
+				delete(cache.rows, id)
 			}
 		}
-		oom := "0"
-		if f.OOMKills > 0 {
-			oom = t.Fail.Render(cell.Thousands(f.OOMKills))
-		}
-		rows = append(rows, table.Row{ID: m.ID, Cells: []string{
-			m.ID, t.State(m.State).Render(), memory, swapCfg, swapNow, avail, used, oom, status,
-		}})
 	}
 	return rows
 }
 
+// ages is the table's Live func: a probed machine's "probed … ago" as of now.
+func (cache *rowCache) ages(now time.Time) table.Live {
+	return func(r table.Row, col int) (string, bool) {
+		c := cache.rows[r.ID]
+		if c == nil || !c.age || col != colStatus {
+			return "", false
+		}
+		return "probed " + cell.Duration(now.Sub(c.probe.At)) + " ago", true
+	}
+}
+
+func newCachedRow(t *theme.Theme, states *table.StateStyles, m snapshot.Machine, f diagnose.SwapFacts, probe snapshot.Probe[diagnose.Meminfo], probed bool) *cachedRow {
+	c, l := make([]string, len(columns)), make([]*lipgloss.Style, len(columns))
+	c[colMemory], c[colSwapCfg] = "?", "?"
+	if cfg := m.Config; cfg != nil {
+		c[colSwapCfg], l[colSwapCfg] = "none", &t.Dim
+		if cfg.SwapMB > 0 {
+			c[colSwapCfg], l[colSwapCfg] = megabytes(cfg.SwapMB), nil
+		}
+		if cfg.MemoryMB > 0 {
+			c[colMemory] = megabytes(cfg.MemoryMB)
+		}
+	}
+	row := &cachedRow{hash: m.Hash, probe: probe, probed: probed}
+	var reason string
+	c[colStatus], l[colStatus], reason, row.age = probeStatus(t, m, probe, probed)
+	c[colSwapNow], l[colSwapNow], c[colAvail], c[colUsed] = reason, &t.Dim, notShown, notShown
+	if mi := f.Meminfo; mi != nil {
+		c[colSwapNow], l[colSwapNow] = freeOfTotal(mi.SwapFreeKB, mi.SwapTotalKB), nil
+		c[colAvail], c[colUsed] = formatKB(mi.MemAvailableKB), formatKB(mi.SwapUsedKB())
+		if mi.SwapUsedKB() > 0 {
+			l[colUsed] = &t.Warn
+		}
+	}
+	c[colOOM] = "0"
+	if f.OOMKills > 0 {
+		c[colOOM], l[colOOM] = cell.Thousands(f.OOMKills), &t.Fail
+	}
+	c[colMachine] = m.ID
+	c[colState], l[colState] = states.Look(m.State)
+	row.row = table.Row{ID: m.ID, Cells: c, Styles: l, Search: table.SearchText(c)}
+	return row
+}
+
+func megabytes(mb int) string { return strconv.Itoa(mb) + " MB" }
+
 // probeStatus says calmly why a machine has numbers or not (exec only runs
-// on started machines, once per boot): the full status, and a short reason
-// for a machine without numbers.
-func probeStatus(t *theme.Theme, a *snapshot.App, m snapshot.Machine, now time.Time) (status, reason string) {
-	p, probed := a.Meminfo[m.ID]
+// on started machines, once per boot): the full status and its style, a
+// short reason for a machine without numbers, and whether the status is the
+// probe's age (written on every refresh).
+func probeStatus(t *theme.Theme, m snapshot.Machine, p snapshot.Probe[diagnose.Meminfo], probed bool) (status string, style *lipgloss.Style, reason string, age bool) {
 	running := m.State == "started"
 	switch {
 	case probed && p.Err != "":
-		return t.Unknown.Render("probe failed: " + p.Err), "probe failed"
+		return "probe failed: " + p.Err, &t.Unknown, "probe failed", false
 	case probed && !running:
-		return t.Dim.Render("not running · last boot's"), ""
+		return "not running · last boot's", &t.Dim, "", false
 	case probed:
-		return t.Dim.Render("probed " + cell.Duration(now.Sub(p.At)) + " ago"), ""
+		return "", &t.Dim, "", true
 	case !running:
-		return t.Dim.Render("not running"), "not running"
+		return "not running", &t.Dim, "not running", false
 	default:
-		return t.Dim.Render("not probed yet"), "not probed"
+		return "not probed yet", &t.Dim, "not probed", false
 	}
 }
 
