@@ -63,6 +63,10 @@ type command struct {
 	needs     needs         // what to connect to
 	timeout   time.Duration // 0: none
 	tui       bool          // the dashboard: the program handles signals itself
+	// oneLook: with --demo the platform's clock stands still at the end of
+	// its history (status), so the same --seed prints the same figures
+	// however long the calls take.
+	oneLook bool
 	// validate refuses what needs no platform, before anything is touched.
 	validate func() error
 	// run does the work; p is nil for noPlatform. An error it returns is the
@@ -111,6 +115,7 @@ func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 		}
 		var p *platform
 		if c.needs != noPlatform {
+			g.frozen = c.oneLook
 			if p, err = connect(ctx, g, c.needs == oneApp, s); err != nil {
 				return err
 			}

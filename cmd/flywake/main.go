@@ -45,6 +45,7 @@ type globalFlags struct {
 	readonly bool
 	dir      string
 	debug    string // --debug FILE: the debug log, "" for none
+	frozen   bool   // set by a oneLook command (status): the demo platform's clock stands still
 	// Checklist thresholds, shared by `check` and the dashboard's checklist.
 	proxyPatience time.Duration
 	cdnTimeout    time.Duration

@@ -50,7 +50,7 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *sessi
 		// FLYWAKE_DEMO_TOKEN, for tests and demos only, fixes the embedded
 		// platform's API token (default: random per run), so a test can
 		// look for a recognisable token in everything flywake prints.
-		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed, Token: os.Getenv("FLYWAKE_DEMO_TOKEN")})
+		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed, Frozen: g.frozen, Token: os.Getenv("FLYWAKE_DEMO_TOKEN")})
 		if err := sim.Start(); err != nil {
 			return nil, err
 		}

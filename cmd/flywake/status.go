@@ -27,7 +27,7 @@ sources/status/doc.go: structured fields, RFC 3339 timestamps, null for
 what is not known.`,
 		Args: cobra.NoArgs,
 		RunE: g.runE(command{
-			name: "status", cannotRun: 1, needs: anyApp, timeout: 2 * time.Minute,
+			name: "status", cannotRun: 1, needs: anyApp, timeout: 2 * time.Minute, oneLook: true,
 			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
 				apps := []string{p.app}
 				if g.app == "" && (p.demo || p.app == "") {

@@ -138,9 +138,9 @@ func (c *Churner) act() string {
 // is lived: a soak's churn fills the logs and event lists to their bounds
 // without waiting. It fails once the platform runs.
 func (s *Sim) Prewarm(d time.Duration) error {
-	s.clock.mu.Lock()
-	running := !s.clock.manual // Start switches the clock to paced time
-	s.clock.mu.Unlock()
+	s.mu.Lock()
+	running := s.started
+	s.mu.Unlock()
 	if running {
 		return fmt.Errorf("flysim: Prewarm after Start")
 	}

@@ -35,19 +35,24 @@ const (
 
 // proxy is the edge's and the traffic model's state. Guarded by s.mu.
 type proxy struct {
-	// rng draws request ids, service times and traffic apart from s.rng, so
-	// outside requests never shift the platform's boot-time draws.
-	rng   *rand.Rand
-	acc   *accessLog // the clients and hosts in access lines
-	apps  map[string]*appEdge
-	mach  map[*machine]*machLoad
-	edges map[string]string // app → edge URL, once started
+	// outside draws the service times and request ids of requests from
+	// outside (the edge listeners), apart from the background load's
+	// streams: a wake test never shifts the traffic the seed lays out.
+	outside *rand.Rand
+	acc     *accessLog // the clients and hosts in access lines
+	apps    map[string]*appEdge
+	mach    map[*machine]*machLoad
+	edges   map[string]string // app → edge URL, once started
 }
 
 // appEdge is one app's edge.
 type appEdge struct {
-	a    *app
-	plan *trafficPlan // nil: no background load
+	a   *app
+	rng *rand.Rand // the background load's arrivals and fates (stream "traffic/<app>")
+	// lines draws what the sampled log lines say (paths, sizes, service
+	// times), so new or different lines never change the load's figures.
+	lines *rand.Rand
+	plan  *trafficPlan // nil: no background load
 	// freed is closed (and replaced) whenever capacity may have freed up, so
 	// queued outside requests re-route without polling.
 	freed chan struct{}
@@ -71,14 +76,15 @@ type machLoad struct {
 
 func (s *Sim) initProxy(begin, end time.Time) {
 	s.px = &proxy{
-		rng:  rand.New(rand.NewPCG(s.opts.Seed^0x51f0e7c3, s.opts.Seed+17)),
-		acc:  newAccessLog(s.opts.Seed),
-		apps: map[string]*appEdge{}, mach: map[*machine]*machLoad{}, edges: map[string]string{},
+		outside: stream(s.opts.Seed, "outside"),
+		acc:     newAccessLog(s.opts.Seed),
+		apps:    map[string]*appEdge{}, mach: map[*machine]*machLoad{}, edges: map[string]string{},
 	}
 	for _, name := range s.appOrder {
-		ae := &appEdge{a: s.apps[name], freed: make(chan struct{}), errLogged: map[string]time.Time{}}
+		ae := &appEdge{a: s.apps[name], rng: stream(s.opts.Seed, "traffic/"+name),
+			lines: stream(s.opts.Seed, "lines/"+name), freed: make(chan struct{}), errLogged: map[string]time.Time{}}
 		if !s.opts.NoTraffic {
-			ae.plan = demoPlan(&ae.a.p, s.px.rng, begin, end)
+			ae.plan = demoPlan(&ae.a.p, ae.rng, begin, end)
 			for _, t := range planArrivals(ae.plan) {
 				s.at(t, func() { s.arrive(ae, clsPoll) })
 			}
@@ -195,7 +201,7 @@ type edgeFailure struct {
 
 func (s *Sim) serveEdge(ae *appEdge, w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	reqID := ulid(s.px.rng, s.now()) + "-" + ae.a.p.Region
+	reqID := ulid(s.px.outside, s.now()) + "-" + ae.a.p.Region
 	s.mu.Unlock()
 	h := w.Header()
 	h.Set("fly-request-id", reqID)
@@ -236,7 +242,7 @@ func (s *Sim) proxyError(ae *appEdge, f *edgeFailure, method, path string, sampl
 		}
 		ae.errLogged[f.code] = now
 	}
-	ln := LogLine{ID: ulid(s.px.rng, now), Time: now, App: ae.a.p.Name, Region: ae.a.p.Region, Provider: "proxy",
+	ln := LogLine{ID: ulid(s.ids, now), Time: now, App: ae.a.p.Name, Region: ae.a.p.Region, Provider: "proxy",
 		Level: "error", Message: f.msg, ErrorCode: f.code, ErrorMsg: strings.TrimSpace(strings.TrimPrefix(f.msg, "["+f.code+"]")),
 		Method: method, Path: path, Status: f.status}
 	if f.machine != nil {
@@ -367,7 +373,7 @@ func (s *Sim) waitLocked(ctx context.Context, ch <-chan struct{}, deadline time.
 func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, method, path, client, host string) (int, string, *edgeFailure) {
 	s.mu.Lock()
 	p := &ae.a.p
-	took := between(s.px.rng, p.ResponseTime.Min, p.ResponseTime.Max)
+	took := between(s.px.outside, p.ResponseTime.Min, p.ResponseTime.Max)
 	var done chan struct{}
 	if p.Backlog {
 		done = s.joinBacklog(m, took)
@@ -444,7 +450,7 @@ func writeAppResponse(w http.ResponseWriter, app, path string, status int, body 
 // machine answered.
 func (s *Sim) logRequest(m *machine, client, host, method, path string, status, bytes int, took time.Duration) {
 	now := s.now()
-	s.logs.add(LogLine{ID: ulid(s.px.rng, now), Time: now, App: m.app.p.Name, Machine: m.id, Region: m.region,
+	s.logs.add(LogLine{ID: ulid(s.ids, now), Time: now, App: m.app.p.Name, Machine: m.id, Region: m.region,
 		Provider: "app", Level: "info", Method: method, Path: path, Status: status,
 		Message: accessMessage(client, host, method, path, status, bytes, took)})
 }

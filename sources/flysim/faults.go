@@ -105,7 +105,7 @@ func (s *Sim) answerFault(w http.ResponseWriter, r *http.Request, f Fault) bool 
 	var roll429, roll5xx float64
 	if f.Rate429 > 0 || f.Rate5xx > 0 {
 		s.mu.Lock()
-		roll429, roll5xx = s.rng.Float64(), s.rng.Float64()
+		roll429, roll5xx = s.faults.Float64(), s.faults.Float64()
 		s.mu.Unlock()
 	}
 	switch {

@@ -2,9 +2,21 @@ package flysim
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"time"
 )
+
+// stream is the seeded generator of one part of the platform. Each part
+// draws from its own (an app's lifecycle, an app's traffic, ids, outside
+// requests, faults), so a part that draws more — a new log line, an outside
+// request, one more machine — never shifts another part's figures, and the
+// same seed lives the same day.
+func stream(seed uint64, name string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
+}
 
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 

@@ -79,7 +79,7 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 		s.log(m, "proxy", "Starting machine")
 	}
 	s.log(m, "runner", "Configuring firecracker")
-	platform := between(s.rng, p.PlatformBoot.Min, p.PlatformBoot.Max)
+	platform := between(m.app.rng, p.PlatformBoot.Min, p.PlatformBoot.Max)
 	s.after(platform, func() {
 		if !alive() {
 			return
@@ -96,7 +96,7 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 				}
 			})
 		}
-		s.after(between(s.rng, p.InitTook.Min, p.InitTook.Max), func() { s.runPhases(m, alive, 0) })
+		s.after(between(m.app.rng, p.InitTook.Min, p.InitTook.Max), func() { s.runPhases(m, alive, 0) })
 	})
 }
 
@@ -107,7 +107,7 @@ func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
 	}
 	p := &m.app.p
 	if i == len(p.Phases) {
-		s.after(between(s.rng, p.FirstHealth.Min, p.FirstHealth.Max), func() {
+		s.after(between(m.app.rng, p.FirstHealth.Min, p.FirstHealth.Max), func() {
 			if !alive() {
 				return
 			}
@@ -122,7 +122,7 @@ func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
 	for _, l := range ph.Lines {
 		s.log(m, "app", l)
 	}
-	s.after(between(s.rng, ph.Took.Min, ph.Took.Max), func() {
+	s.after(between(m.app.rng, ph.Took.Min, ph.Took.Max), func() {
 		if !alive() {
 			return
 		}
@@ -150,7 +150,7 @@ func (s *Sim) beginServing(m *machine) {
 func (s *Sim) resume(m *machine, source string) {
 	p := &m.app.p
 	inMemory := m.state == "suspending"
-	if !inMemory && (!m.snapshot || (p.SnapshotLossRate > 0 && s.rng.Float64() < p.SnapshotLossRate)) {
+	if !inMemory && (!m.snapshot || (p.SnapshotLossRate > 0 && m.app.rng.Float64() < p.SnapshotLossRate)) {
 		s.coldBoot(m, source, true)
 		return
 	}
@@ -162,7 +162,7 @@ func (s *Sim) resume(m *machine, source string) {
 	if source == SourceProxy {
 		s.log(m, "proxy", "Starting machine")
 	}
-	took := between(s.rng, p.Resume.Min, p.Resume.Max)
+	took := between(m.app.rng, p.Resume.Min, p.Resume.Max)
 	if inMemory {
 		s.log(m, "runner", "Cancelling suspend, resuming machine")
 		took /= 2 // nothing to read back: only the vCPUs are thawed
@@ -235,7 +235,7 @@ func (s *Sim) stopMachineFor(m *machine, source, signal string, timeout time.Dur
 func (s *Sim) terminate(m *machine, alive func() bool, signal string, timeout time.Duration, done func(killed bool)) {
 	p := &m.app.p
 	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", signal, mainPID))
-	graceful := between(s.rng, p.StopTook.Min, p.StopTook.Max)
+	graceful := between(m.app.rng, p.StopTook.Min, p.StopTook.Max)
 	if m.image.ignores[signal] || !terminating[signal] {
 		graceful = timeout + time.Hour // never on its own
 	}
@@ -328,7 +328,7 @@ func (s *Sim) suspendMachine(m *machine, source string) error {
 	m.serving = false
 	s.setState(m, "suspending")
 	s.addEvent(m, "suspend", "suspending", source, nil, 0)
-	s.after(between(s.rng, p.SuspendTook.Min, p.SuspendTook.Max), func() {
+	s.after(between(m.app.rng, p.SuspendTook.Min, p.SuspendTook.Max), func() {
 		if !alive() {
 			return
 		}
@@ -423,7 +423,7 @@ func (s *Sim) exited(m *machine, code, guestSignal int) {
 	s.setState(m, "restarting")
 	exit.Restarting = true
 	s.addEvent(m, "exit", "stopped", SourceFlyd, exit, m.restartCount)
-	s.after(between(s.rng, p.RestartDelay.Min, p.RestartDelay.Max), func() {
+	s.after(between(m.app.rng, p.RestartDelay.Min, p.RestartDelay.Max), func() {
 		if alive() {
 			s.coldBoot(m, SourceFlyd, false)
 		}

@@ -1,6 +1,7 @@
 package flysim
 
 import (
+	"math/rand/v2"
 	"time"
 
 	fly "github.com/superfly/fly-go"
@@ -70,6 +71,7 @@ type lease struct {
 // app is one simulated Fly app and its machines, in creation order.
 type app struct {
 	p        AppProfile
+	rng      *rand.Rand // the app's identities and lifecycle draws (stream "app/<name>")
 	id       string
 	machines []*machine
 	byID     map[string]*machine
@@ -88,7 +90,7 @@ func (m *machine) signalChange() {
 
 // eventsKept trims and records an event, newest first.
 func (s *Sim) addEvent(m *machine, typ, status, source string, exit *fly.MachineExitEvent, restartCount int) {
-	ev := event{ID: ulid(s.rng, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
+	ev := event{ID: ulid(s.ids, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
 	m.events = append([]event{ev}, m.events...)
 	if keep := s.opts.EventsKept; len(m.events) > keep {
 		m.events = m.events[:keep]
@@ -113,11 +115,11 @@ func (s *Sim) newRun(m *machine) func() bool {
 }
 
 func (s *Sim) log(m *machine, provider, msg string) {
-	s.logs.add(LogLine{ID: ulid(s.rng, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
+	s.logs.add(LogLine{ID: ulid(s.ids, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
 		Region: m.region, Provider: provider, Level: "info", Message: msg})
 }
 
 func (s *Sim) logLevel(m *machine, provider, level, msg string) {
-	s.logs.add(LogLine{ID: ulid(s.rng, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
+	s.logs.add(LogLine{ID: ulid(s.ids, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
 		Region: m.region, Provider: provider, Level: level, Message: msg})
 }

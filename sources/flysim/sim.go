@@ -46,6 +46,11 @@ type Options struct {
 	// AutostopInterval is the proxy's autostop pass ("every few minutes",
 	// platform time). Default 5m.
 	AutostopInterval time.Duration
+	// Frozen keeps the platform's clock at the end of its history after
+	// Start: the API answers, but nothing moves. A one-shot look (status
+	// --demo) then sees exactly the platform the seed made, however long its
+	// calls take.
+	Frozen bool
 }
 
 func (o *Options) defaults() {
@@ -99,7 +104,9 @@ type Sim struct {
 	clock *Clock
 
 	mu       sync.Mutex
-	rng      *rand.Rand
+	ids      *rand.Rand // event and log line ids (an app's own draws are in app.rng)
+	rng      *rand.Rand // draws of API-driven changes (created machines, migrations, pushed images)
+	faults   *rand.Rand // injected faults' dice
 	seq      uint64
 	timers   timerHeap
 	apps     map[string]*app
@@ -107,6 +114,7 @@ type Sim struct {
 	logs     *logStore
 	metrics  *metricStore
 	ips      int
+	started  bool // Start ran: history can no longer be lived at once
 
 	kick     chan struct{}
 	closing  chan struct{}
@@ -135,7 +143,9 @@ func New(opts Options) *Sim {
 	s := &Sim{
 		opts:     opts,
 		clock:    newClock(opts.Wall, opts.Speed),
-		rng:      rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		ids:      stream(opts.Seed, "ids"),
+		rng:      stream(opts.Seed, "platform"),
+		faults:   stream(opts.Seed, "faults"),
 		apps:     map[string]*app{},
 		logs:     newLogStore(opts.MaxLogLines),
 		metrics:  newMetricStore(26 * time.Hour),
@@ -146,7 +156,9 @@ func New(opts Options) *Sim {
 	if s.opts.Token == "" {
 		s.opts.Token = "flysim_" + randomHex(rand.New(rand.NewPCG(uint64(opts.Wall().UnixNano()), 7)), 32)
 	}
-	end := opts.Wall()
+	// The history ends on a whole minute: the metrics count per minute, so
+	// the same seed fills the same buckets whatever second it started in.
+	end := opts.Wall().Truncate(time.Minute)
 	begin := end.Add(-opts.History)
 	s.clock.setManual(begin)
 	s.mu.Lock()
@@ -171,7 +183,12 @@ func (s *Sim) Start() error {
 	s.apiMu.Lock()
 	s.apiAddr = ln.Addr().String()
 	s.apiMu.Unlock()
-	s.clock.runFrom(s.clock.Now())
+	s.mu.Lock()
+	s.started = true
+	s.mu.Unlock()
+	if !s.opts.Frozen {
+		s.clock.runFrom(s.clock.Now())
+	}
 	go s.loop()
 	if err := s.startEdges(); err != nil {
 		_ = ln.Close()
@@ -252,8 +269,9 @@ func (s *Sim) onServing(m *machine) {
 
 // addApp creates an app and its machines as they stood when history begins.
 func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
-	a := &app{p: p, id: randomHex(s.rng, 12), byID: map[string]*machine{}}
-	a.digest = "sha256:" + randomHex(s.rng, 64)
+	a := &app{p: p, rng: stream(s.opts.Seed, "app/"+p.Name), byID: map[string]*machine{}}
+	a.id = randomHex(a.rng, 12)
+	a.digest = "sha256:" + randomHex(a.rng, 64)
 	deploy := end.Add(-p.DeployedAgo)
 	release := p.Release
 	if deploy.After(begin) {
@@ -284,33 +302,33 @@ func (s *Sim) newMachine(a *app, release int, created time.Time) *machine {
 	p := &a.p
 	s.ips++
 	m := &machine{
-		app: a, id: machineID(s.rng), name: machineName(s.rng), region: p.Region,
-		instanceID: ulid(s.rng, created), release: release,
-		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, s.rng.IntN(0xffff), s.rng.IntN(0xffff)),
+		app: a, id: machineID(a.rng), name: machineName(a.rng), region: p.Region,
+		instanceID: ulid(a.rng, created), release: release,
+		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, a.rng.IntN(0xffff), a.rng.IntN(0xffff)),
 		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
 	}
 	m.cfg = machineConfig(p, release)
 	m.image = a.current
-	m.events = []event{{ID: ulid(s.rng, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
+	m.events = []event{{ID: ulid(s.ids, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
 	return m
 }
 
 // bootInstantly and sleepInstantly set up a machine's state at the start of
 // history without replaying a boot (its events are dated before history).
 func (s *Sim) bootInstantly(m *machine) {
-	t := s.now().Add(-time.Duration(1+s.rng.IntN(50)) * time.Minute)
-	m.events = append([]event{{ID: ulid(s.rng, t), Type: "start", Status: "started", Source: SourceFlyd, Time: t}}, m.events...)
+	t := s.now().Add(-time.Duration(1+m.app.rng.IntN(50)) * time.Minute)
+	m.events = append([]event{{ID: ulid(s.ids, t), Type: "start", Status: "started", Source: SourceFlyd, Time: t}}, m.events...)
 	m.state, m.serving, m.servingSince, m.checkAt, m.updatedAt = "started", true, t, t, t
 }
 
 func (s *Sim) sleepInstantly(m *machine) {
-	t := s.now().Add(-time.Duration(10+s.rng.IntN(100)) * time.Minute)
-	m.events = append([]event{{ID: ulid(s.rng, t.Add(-time.Minute)), Type: "start", Status: "started", Source: SourceFlyd, Time: t.Add(-time.Minute)}}, m.events...)
+	t := s.now().Add(-time.Duration(10+m.app.rng.IntN(100)) * time.Minute)
+	m.events = append([]event{{ID: ulid(s.ids, t.Add(-time.Minute)), Type: "start", Status: "started", Source: SourceFlyd, Time: t.Add(-time.Minute)}}, m.events...)
 	if m.app.p.Autostop == "suspend" && len(SuspendBlockers(m.cfg)) == 0 {
-		m.events = append([]event{{ID: ulid(s.rng, t), Type: "suspend", Status: "suspended", Source: SourceFlyd, Time: t}}, m.events...)
+		m.events = append([]event{{ID: ulid(s.ids, t), Type: "suspend", Status: "suspended", Source: SourceFlyd, Time: t}}, m.events...)
 		m.state, m.snapshot = "suspended", true
 	} else {
-		m.events = append([]event{{ID: ulid(s.rng, t), Type: "exit", Status: "stopped", Source: SourceFlyd, Time: t,
+		m.events = append([]event{{ID: ulid(s.ids, t), Type: "exit", Status: "stopped", Source: SourceFlyd, Time: t,
 			Exit: &fly.MachineExitEvent{GuestSignal: -1, Signal: -1, RequestedStop: true, ExitedAt: t.UTC()}}}, m.events...)
 		m.state = "stopped"
 	}
@@ -320,7 +338,7 @@ func (s *Sim) sleepInstantly(m *machine) {
 // deploy rolls a new release onto every machine: a new instance id, new
 // metadata, and a restart of the machines that were running.
 func (s *Sim) deploy(a *app, release int) {
-	a.digest = "sha256:" + randomHex(s.rng, 64)
+	a.digest = "sha256:" + randomHex(a.rng, 64)
 	a.deployedAt = s.now()
 	a.releaseImage(release, a.digest)
 	for _, m := range a.machines {
@@ -334,7 +352,7 @@ func (s *Sim) deploy(a *app, release int) {
 		m.cfg = machineConfig(&a.p, release)
 		s.mountVolume(m)
 		m.image = a.current
-		m.instanceID = ulid(s.rng, s.now())
+		m.instanceID = ulid(a.rng, s.now())
 		m.serving, m.snapshot = false, false
 		s.setState(m, "replacing")
 		s.addEvent(m, "update", "replacing", SourceUser, nil, 0)

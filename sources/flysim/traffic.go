@@ -59,8 +59,11 @@ type trafficPlan struct {
 	workers int     // server workers answering in parallel
 	// The polling clients: Lo req/s at the night's trough, Hi at the day's
 	// peak; TZ is the clients' UTC offset in hours.
-	lo, hi      float64
-	tz          float64
+	lo, hi float64
+	tz     float64
+	// midnight is a midnight of the clients' local day, laid out from the
+	// history's end (historyEndsAt), never from the wall clock.
+	midnight    time.Time
 	bursts      []burst // sorted by From
 	cursor      int
 	logEvery    time.Duration // one sampled request line per machine per logEvery
@@ -86,7 +89,8 @@ func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan 
 	switch p.Name {
 	case DemoScaleToZero:
 		pl := &trafficPlan{svc: svc, workers: 2, lo: 0.25, hi: 1.4, tz: 1, logEvery: 10 * time.Second, notModified: 0.8}
-		pl.bursts = herds(rng, begin, horizon, pl.tz, 10, 12, 100, 300, quiet)
+		pl.midnight = clientMidnight(end, pl.tz)
+		pl.bursts = herds(rng, begin, horizon, pl.midnight, 10, 12, 100, 300, quiet)
 		// ~4,900 probes in one hour, mid-morning of the history.
 		at := end.Add(-15 * time.Hour)
 		pl.bursts = append(pl.bursts, burst{From: at, To: at.Add(time.Hour), Rate: 4900.0 / 3600, Cls: clsScan})
@@ -94,17 +98,18 @@ func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan 
 		return pl
 	case DemoTuned:
 		pl := &trafficPlan{svc: svc, workers: 2, lo: 0.2, hi: 1.2, tz: 1, logEvery: 10 * time.Second, notModified: 0.8}
-		pl.bursts = herds(rng, begin, horizon, pl.tz, 8, 10, 30, 110, quiet)
+		pl.midnight = clientMidnight(end, pl.tz)
+		pl.bursts = herds(rng, begin, horizon, pl.midnight, 8, 10, 30, 110, quiet)
 		return pl
 	case DemoCrash:
 		// A client's poll lands the instant the platform starts, so a machine
 		// that just gave up restarting is being woken again: the app is
 		// visibly crash-looping at Start, not caught in a gap between loops.
 		return &trafficPlan{svc: svc, workers: 1, lo: 0.3, hi: 0.8, tz: 1, logEvery: 5 * time.Second,
-			arrivals: []time.Time{end}}
+			arrivals: []time.Time{end}, midnight: clientMidnight(end, 1)}
 	case DemoBacklog:
 		pl := &trafficPlan{svc: svc, workers: 4, lo: 0.03, hi: 0.12, tz: -5, logEvery: 10 * time.Second,
-			clientTimeout: 30 * time.Second, heavyCost: 15, heavyPath: "/api/items"}
+			clientTimeout: 30 * time.Second, heavyCost: 15, heavyPath: "/api/items", midnight: clientMidnight(end, -5)}
 		// Two load tests at high concurrency: one early in the history (its
 		// recovery is in the logs) and one that ends 4 minutes before the
 		// platform starts, so hundreds of sockets sit in CLOSE_WAIT then.
@@ -116,13 +121,28 @@ func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan 
 	return nil
 }
 
+// historyEndsAt is the UTC time of day the history ends at, whatever the wall
+// clock says: the day's curve and its herds are laid out from the end, so the
+// same seed lives the same day at any hour (issue 11).
+const historyEndsAt = 9*time.Hour + 41*time.Minute
+
+// clientMidnight is the clients' (UTC offset tz hours) last local midnight
+// before end.
+func clientMidnight(end time.Time, tz float64) time.Time {
+	local := historyEndsAt + time.Duration(tz*float64(time.Hour))
+	local = ((local % (24 * time.Hour)) + 24*time.Hour) % (24 * time.Hour)
+	return end.Add(-local)
+}
+
 // herds lays out a thundering herd of polling clients (a push notification:
 // everybody opens the app at once) a number of times a day in waking hours,
 // at least an hour apart, none inside quiet.
-func herds(rng *rand.Rand, from, to time.Time, tz float64, minPerDay, maxPerDay int, minRate, maxRate float64, quiet [2]time.Time) []burst {
+func herds(rng *rand.Rand, from, to, midnight time.Time, minPerDay, maxPerDay int, minRate, maxRate float64, quiet [2]time.Time) []burst {
 	var out []burst
-	offset := time.Duration(tz * float64(time.Hour))
-	day := from.Add(offset).Truncate(24 * time.Hour).Add(-offset)
+	day := midnight
+	for day.After(from) {
+		day = day.Add(-24 * time.Hour)
+	}
 	for ; day.Before(to); day = day.Add(24 * time.Hour) {
 		n := minPerDay + rng.IntN(maxPerDay-minPerDay+1)
 		var starts []time.Time
@@ -152,8 +172,7 @@ func sortBursts(b []burst) { sort.Slice(b, func(i, j int) bool { return b[i].Fro
 // rates are the arrival rates per class at platform time t.
 func (pl *trafficPlan) rates(t time.Time) [numClasses]float64 {
 	var r [numClasses]float64
-	local := t.Add(time.Duration(pl.tz * float64(time.Hour)))
-	h := float64(local.Sub(local.Truncate(24*time.Hour))) / float64(time.Hour)
+	h := float64(((t.Sub(pl.midnight)%(24*time.Hour))+24*time.Hour)%(24*time.Hour)) / float64(time.Hour)
 	r[clsPoll] = pl.lo + (pl.hi-pl.lo)*(0.5-0.5*math.Cos(2*math.Pi*(h-4)/24))
 	for pl.cursor < len(pl.bursts) && !pl.bursts[pl.cursor].To.After(t) {
 		pl.cursor++
@@ -234,7 +253,7 @@ func (s *Sim) tickApp(ae *appEdge, now time.Time) {
 	ae.queue = kept
 	rates := pl.rates(now)
 	for cls := trafficClass(0); cls < numClasses; cls++ {
-		n := poisson(s.px.rng, rates[cls]*trafficTick.Seconds())
+		n := poisson(ae.rng, rates[cls]*trafficTick.Seconds())
 		if n == 0 {
 			continue
 		}
@@ -344,7 +363,7 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 	case clsScan:
 		parts = []part{{http.StatusMovedPermanently, n}}
 	case clsPoll:
-		k := int(float64(n)*pl.notModified + s.px.rng.Float64())
+		k := int(float64(n)*pl.notModified + ae.rng.Float64())
 		parts = []part{{http.StatusNotModified, min(k, n)}, {http.StatusOK, n - min(k, n)}}
 	default:
 		parts = []part{{http.StatusOK, n}}
@@ -364,29 +383,29 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 		}
 	}
 	l := s.loadOf(m)
-	rt := func() time.Duration { return between(s.px.rng, p.ResponseTime.Min, p.ResponseTime.Max) }
+	rt := func() time.Duration { return between(ae.lines, p.ResponseTime.Min, p.ResponseTime.Max) }
 	switch {
 	case cls == clsScan:
 		for i := 0; i < n; i++ { // every probe: the scanner is the story
-			path := scannerPaths[s.px.rng.IntN(len(scannerPaths))]
+			path := scannerPaths[ae.lines.IntN(len(scannerPaths))]
 			client, host := s.px.acc.requester(p.Name, cls)
 			s.logRequest(m, client, host, "GET", path, http.StatusMovedPermanently, 0, rt())
 		}
 	case now.Sub(l.lastLine) >= pl.logEvery:
 		l.lastLine = now
 		path, method, status, bytes := "/", "GET", parts[0].status, 0
-		if len(parts) > 1 && parts[1].n > 0 && (parts[0].n == 0 || s.px.rng.IntN(n) < parts[1].n) {
+		if len(parts) > 1 && parts[1].n > 0 && (parts[0].n == 0 || ae.lines.IntN(n) < parts[1].n) {
 			status = parts[1].status
 		}
 		if len(p.PollPaths) > 0 {
-			path = p.PollPaths[s.px.rng.IntN(len(p.PollPaths))]
+			path = p.PollPaths[ae.lines.IntN(len(p.PollPaths))]
 		}
 		took := rt()
 		if cls == clsHeavy {
 			method, path, took = "POST", pl.heavyPath, time.Duration(pl.heavyCost*float64(time.Second))
 		}
 		if status == http.StatusOK {
-			bytes = 180 + s.px.rng.IntN(900)
+			bytes = 180 + ae.lines.IntN(900)
 		}
 		client, host := s.px.acc.requester(p.Name, cls)
 		s.logRequest(m, client, host, method, path, status, bytes, took)
@@ -408,7 +427,7 @@ func (s *Sim) failFluid(ae *appEdge, m *machine, c cohort, status int, code, msg
 	if c.cls == clsScan {
 		path = scannerPaths[0]
 	} else if ps := ae.a.p.PollPaths; len(ps) > 0 {
-		path = ps[s.px.rng.IntN(len(ps))]
+		path = ps[ae.lines.IntN(len(ps))]
 	}
 	s.proxyError(ae, &edgeFailure{status: status, code: code, msg: msg, machine: m}, "GET", path, true)
 }
