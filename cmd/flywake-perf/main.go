@@ -33,6 +33,7 @@ func main() {
 
 	p := flysim.DemoApps()[1] // snappy-api's shape
 	p.Name, p.Machines, p.InitialAwake = WarmApp, *machines, *machines
+	p.MoreRegions = nil // exactly -machines, in one region
 	p.Autostop, p.MinRunning = "off", 0
 	p.SoftLimit, p.HardLimit = 10_000, 0 // measure the edge, not its limits
 	p.ResponseTime = flysim.Span{Min: *minResp, Max: *maxResp}

@@ -53,8 +53,9 @@ func TestWakeConfirmation(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "not confirmed") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	// The question names the app and the machines.
-	if !strings.Contains(errOut, "This will stop 3 machines of snappy-api (") {
+	// The question names the app and the machines: all but the one
+	// min_machines_running keeps in snappy-api's primary region.
+	if !strings.Contains(errOut, "This will stop 5 machines of snappy-api (") {
 		t.Errorf("confirmation %q does not name the app and machines", errOut)
 	}
 }

@@ -10,7 +10,8 @@ import (
 // and region, at most ONE machine is stopped or suspended. With more than one
 // running machine: excess = running − (machines at or over the soft limit + 1),
 // and one goes when excess ≥ 1; with one running machine, it goes when its
-// load is 0. Never below min_machines_running.
+// load is 0. Never below min_machines_running — which Fly applies in the
+// primary region only (§3.1): elsewhere every machine may go.
 
 func (s *Sim) autostopPass() {
 	for _, name := range s.appOrder {
@@ -47,7 +48,11 @@ func (s *Sim) autostopApp(a *app) {
 				over++
 			}
 		}
-		victim := autostopVictim(running, loads, over, p.MinRunning)
+		minRunning := 0
+		if region == p.Region {
+			minRunning = p.MinRunning
+		}
+		victim := autostopVictim(running, loads, over, minRunning)
 		if victim == nil {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 func churnProfile(machines int) AppProfile {
 	p := DemoApps()[1] // snappy-api: suspendable, quick boots
 	p.Name, p.Machines, p.InitialAwake = "churn-app", machines, machines/2
+	p.MoreRegions = nil
 	return p
 }
 

@@ -122,12 +122,38 @@ func (s *Sim) proxyLoad(m *machine) float64 {
 	return float64(m.inflight) + l.bg + float64(l.heldN) + float64(liveBacklog(l))
 }
 
-func (s *Sim) candidates(a *app) []candidate {
+// candidates is how the proxy sees the app's machines from the edge in its
+// primary region, where the background load's clients are.
+func (s *Sim) candidates(a *app) []candidate { return s.candidatesNear(a, a.p.Region) }
+
+// candidatesNear sees them from the edge in region near.
+func (s *Sim) candidatesNear(a *app, near string) []candidate {
 	cs := make([]candidate, len(a.machines))
 	for i, m := range a.machines {
-		cs[i] = candidate{State: m.state, Serving: m.serving, Load: s.proxyLoad(m), StoppedAt: m.stoppedAt, Cordoned: m.cordoned}
+		cs[i] = candidate{State: m.state, Serving: m.serving, Load: s.proxyLoad(m), StoppedAt: m.stoppedAt, Cordoned: m.cordoned,
+			Far: m.region != near}
 	}
 	return cs
+}
+
+// PreferRegionHeader asks the edge to route as if the request came in at
+// that region's edge (Fly's fly-prefer-region; a comma list, first match
+// wins): its machines are the nearest ones.
+const PreferRegionHeader = "fly-prefer-region"
+
+// edgeRegion is the region whose edge a request is routed from: the first
+// region of a fly-prefer-region list the app has machines in, else the
+// primary.
+func edgeRegion(a *app, prefer string) string {
+	for _, r := range strings.Split(prefer, ",") {
+		r = strings.ToLower(strings.TrimSpace(r))
+		for _, m := range a.machines {
+			if r != "" && m.region == r {
+				return r
+			}
+		}
+	}
+	return a.p.Region
 }
 
 func appLimits(p *AppProfile) limits {
@@ -208,7 +234,7 @@ func (s *Sim) serveEdge(ae *appEdge, w http.ResponseWriter, r *http.Request) {
 	h.Set("server", edgeServer)
 	h.Set("via", "1.1 fly.io")
 
-	m, run, fail := s.acquire(r.Context(), ae, r.Header.Get(ForceInstanceHeader))
+	m, run, fail := s.acquire(r.Context(), ae, r.Header.Get(ForceInstanceHeader), r.Header.Get(PreferRegionHeader))
 	if fail == nil {
 		var status int
 		var body string
@@ -255,7 +281,7 @@ func (s *Sim) proxyError(ae *appEdge, f *edgeFailure, method, path string, sampl
 // against it, holding the request while a machine boots and queueing it when
 // every machine is at its hard limit. It returns the machine's run at the
 // time it began serving (a crash later cuts the request off).
-func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced string) (*machine, uint64, *edgeFailure) {
+func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (*machine, uint64, *edgeFailure) {
 	wallNow := time.Now()
 	patience := wallNow.Add(s.clock.WallDuration(s.opts.ProxyPatience))
 	var queueDeadline time.Time
@@ -294,7 +320,7 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced string) (*machine
 				kind = forcedRoute(c, s.opts.ForceInstanceWakes)
 			}
 		} else {
-			r := chooseRoute(s.candidates(a), appLimits(&a.p), now)
+			r := chooseRoute(s.candidatesNear(a, edgeRegion(a, prefer)), appLimits(&a.p), now)
 			kind = r.Kind
 			if r.Index >= 0 {
 				m = a.machines[r.Index]

@@ -323,13 +323,15 @@ func TestEdgeForcedInstance(t *testing.T) {
 func TestAutostopToMinRunning(t *testing.T) {
 	swapSuspend := DemoApps()[0]
 	swapSuspend.Name, swapSuspend.Autostop = "swap-suspend", "suspend"
+	tuned := DemoApps()[1]
+	tuned.MoreRegions = nil // one region here; region_test.go has two
 	tests := []struct {
 		app       AppProfile
 		wantSleep string
 		verb      string
 	}{
 		{DemoApps()[0], "stopped", "autostopping"},
-		{DemoApps()[1], "suspended", "autosuspending"},
+		{tuned, "suspended", "autosuspending"},
 		{swapSuspend, "stopped", "autostopping"},
 	}
 	for _, tt := range tests {
@@ -403,6 +405,7 @@ func TestAutostopToMinRunning(t *testing.T) {
 func TestEdgeHardLimitQueue(t *testing.T) {
 	p := DemoApps()[1]
 	p.Name, p.Machines, p.InitialAwake, p.Autostart = "queue-api", 1, 1, false
+	p.MoreRegions = nil
 	p.SoftLimit, p.HardLimit, p.ResponseTime = 1, 2, Span{Min: 20 * time.Second, Max: 20 * time.Second}
 	s := startSim(t, Options{Speed: 50, QueuePatience: 5 * time.Second, Apps: []AppProfile{p}})
 	res := make([]edgeResult, 3)

@@ -33,9 +33,16 @@ type BytecodeImage struct {
 type AppProfile struct {
 	Name    string
 	Project string // the demo project directory that tells this app's story (sources/repo)
-	Region  string
-	// Machines is how many machines the app's process group has.
-	Machines     int
+	// Region is the primary region (fly.toml primary_region, PRIMARY_REGION
+	// in every machine's env): min_machines_running holds there only.
+	Region string
+	// Machines is how many machines the app's process group has in its
+	// primary region.
+	Machines int
+	// MoreRegions are the process group's machines in other regions, as
+	// `fly scale count N --region X` adds them. Autostop runs per region and
+	// keeps none of them running.
+	MoreRegions  []RegionGroup
 	ProcessGroup string
 	Release      int // current fly_release_version
 	Image        string
@@ -81,6 +88,22 @@ type AppProfile struct {
 	MemAvailPct  int  // share of guest memory available in /proc/meminfo
 	SwapUsedKB   int  // swap in use reported by the guest
 	VolumeGB     int  // each machine mounts a volume "data" of this size at /data; 0 = none
+}
+
+// MachineCount is how many machines the app has in all its regions.
+func (p *AppProfile) MachineCount() int {
+	n := p.Machines
+	for _, g := range p.MoreRegions {
+		n += g.Machines
+	}
+	return n
+}
+
+// RegionGroup is an app's machines in one region besides its primary.
+type RegionGroup struct {
+	Region       string
+	Machines     int
+	InitialAwake int // started and serving when history begins
 }
 
 func s(min, max float64) Span {
@@ -165,7 +188,11 @@ func DemoApps() []AppProfile {
 		},
 		{
 			Name: DemoTuned, Project: "tuned", Region: "ams", Machines: 4, ProcessGroup: "app",
-			Release: 57, Image: "snappy-api", Tag: "deployment-01KB2C0XG4V9R",
+			// Two more in Chicago for its American users: autostop puts them
+			// to sleep like any others, and min_machines_running (primary
+			// region only) keeps none of them up.
+			MoreRegions: []RegionGroup{{Region: "ord", Machines: 2, InitialAwake: 1}},
+			Release:     57, Image: "snappy-api", Tag: "deployment-01KB2C0XG4V9R",
 			CPUKind: "shared", CPUs: 1, MemoryMB: 1024,
 			Autostop: "suspend", Autostart: true, MinRunning: 1,
 			InternalPort: 8000, HealthPath: "/api/health/", ConcurrencyType: "requests", SoftLimit: 12, HardLimit: 25,

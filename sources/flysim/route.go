@@ -20,6 +20,19 @@ type candidate struct {
 	// Cordoned: the edge routes nothing to it (POST …/cordon, or created
 	// with skip_service_registration), awake or not.
 	Cordoned bool
+	// Far: the machine is in another region than the edge that took the
+	// request. The proxy prefers the closest machine with room, and wakes
+	// one "in the nearest region" (§4.2).
+	Far bool
+}
+
+// closer orders two candidates for routing: the nearer region first, then
+// the lighter load.
+func closer(a, b candidate) bool {
+	if a.Far != b.Far {
+		return !a.Far
+	}
+	return a.Load < b.Load
 }
 
 // booting: on its way to serving, so the proxy may hold requests for it.
@@ -87,7 +100,7 @@ func chooseRoute(cs []candidate, lim limits, now time.Time) route {
 		best := -1
 		for i, c := range cs {
 			ok := (serving && c.State == "started" && c.Serving) || (!serving && c.booting())
-			if ok && !c.Cordoned && limit(c.Load) && (best < 0 || c.Load < cs[best].Load) {
+			if ok && !c.Cordoned && limit(c.Load) && (best < 0 || closer(c, cs[best])) {
 				best = i
 			}
 		}
@@ -119,8 +132,9 @@ func chooseRoute(cs []candidate, lim limits, now time.Time) route {
 	return route{Kind: routeNone, Index: -1, Skipped: -1}
 }
 
-// pickWake chooses the machine to wake: suspended before stopped, not
-// recently stopped before recently stopped, longest asleep first. When it
+// pickWake chooses the machine to wake: the nearest region first, then
+// suspended before stopped, not recently stopped before recently stopped,
+// longest asleep first. When it
 // passes over a recently stopped machine for another, that machine is
 // returned as skipped (the PM11 reroute). With only recently stopped
 // machines left, the PM11 check is bypassed and one of them is woken.
@@ -132,6 +146,9 @@ func pickWake(cs []candidate, now time.Time) (pick, skipped int) {
 		}
 		if now.Sub(c.StoppedAt) < recentlyStopped {
 			r += 2
+		}
+		if c.Far {
+			r += 4
 		}
 		return r
 	}

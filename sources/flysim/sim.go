@@ -278,16 +278,18 @@ func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
 		release-- // the current release rolls out during the history
 	}
 	a.releaseImage(release, a.digest)
-	awake := p.InitialAwake
-	for i := 0; i < p.Machines; i++ {
-		m := s.newMachine(a, release, deploy.Add(-time.Duration(i+1)*time.Minute))
-		if i < awake {
-			s.bootInstantly(m)
-		} else {
-			s.sleepInstantly(m)
+	groups := append([]RegionGroup{{Region: p.Region, Machines: p.Machines, InitialAwake: p.InitialAwake}}, p.MoreRegions...)
+	for _, g := range groups {
+		for i := 0; i < g.Machines; i++ {
+			m := s.newMachine(a, g.Region, release, deploy.Add(-time.Duration(len(a.machines)+1)*time.Minute))
+			if i < g.InitialAwake {
+				s.bootInstantly(m)
+			} else {
+				s.sleepInstantly(m)
+			}
+			a.machines = append(a.machines, m)
+			a.byID[m.id] = m
 		}
-		a.machines = append(a.machines, m)
-		a.byID[m.id] = m
 	}
 	s.attachVolumes(a)
 	a.deployedAt = deploy
@@ -298,11 +300,11 @@ func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
 	s.appOrder = append(s.appOrder, p.Name)
 }
 
-func (s *Sim) newMachine(a *app, release int, created time.Time) *machine {
+func (s *Sim) newMachine(a *app, region string, release int, created time.Time) *machine {
 	p := &a.p
 	s.ips++
 	m := &machine{
-		app: a, id: machineID(a.rng), name: machineName(a.rng), region: p.Region,
+		app: a, id: machineID(a.rng), name: machineName(a.rng), region: region,
 		instanceID: ulid(a.rng, created), release: release,
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, a.rng.IntN(0xffff), a.rng.IntN(0xffff)),
 		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),

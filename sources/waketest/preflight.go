@@ -192,7 +192,7 @@ func chooseTargets(members []*fly.Machine, s Setup, minRun int) (targets []*fly.
 		targets = members
 	default:
 		for _, m := range members {
-			if m.State == fly.MachineStateStarted && len(kept) < minRun {
+			if m.State == fly.MachineStateStarted && len(kept) < minRun && inPrimaryRegion(m) {
 				kept = append(kept, m.ID)
 				continue
 			}
@@ -204,6 +204,17 @@ func chooseTargets(members []*fly.Machine, s Setup, minRun int) (targets []*fly.
 		}
 	}
 	return targets, kept, nil
+}
+
+// inPrimaryRegion: min_machines_running holds in the primary region only
+// (PRIMARY_REGION, which fly deploy sets in every machine's env); a machine
+// that does not say is taken to be in it.
+func inPrimaryRegion(m *fly.Machine) bool {
+	c := m.GetConfig()
+	if c == nil || c.Env["PRIMARY_REGION"] == "" {
+		return true
+	}
+	return c.Env["PRIMARY_REGION"] == m.Region
 }
 
 func firstService(ms []*fly.Machine) *fly.MachineService {

@@ -37,6 +37,9 @@ func withMin(n int) mopt {
 func withGroup(g string) mopt {
 	return func(m *fly.Machine) { m.Config.Metadata["fly_process_group"] = g }
 }
+func inRegion(region, primary string) mopt {
+	return func(m *fly.Machine) { m.Region, m.Config.Env = region, map[string]string{"PRIMARY_REGION": primary} }
+}
 func noService() mopt { return func(m *fly.Machine) { m.Config.Services = nil } }
 func withRelease(v string) mopt {
 	return func(m *fly.Machine) { m.Config.Metadata["fly_release_version"] = v }
@@ -68,6 +71,13 @@ func TestPreflight(t *testing.T) {
 				machine("m4", "suspended")},
 			setup:       Setup{Mode: ModeStop},
 			wantTargets: "m2,m3,m4", wantKept: "m1", wantRequests: 40, wantPath: "/api/health/", wantRelease: "42",
+		},
+		{
+			name: "min_machines_running keeps machines in the primary region only",
+			machines: []*fly.Machine{machine("a", "started", inRegion("ord", "ams")), machine("b", "started", inRegion("ams", "ams")),
+				machine("c", "suspended", inRegion("ams", "ams"))},
+			setup:       Setup{Mode: ModeStop},
+			wantTargets: "a,c", wantKept: "b", wantRequests: 40, wantPath: "/api/health/", wantRelease: "42",
 		},
 		{
 			name:        "running × soft limit + 1 beats 40",

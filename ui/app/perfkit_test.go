@@ -103,6 +103,7 @@ func dashboard(src *watch.Source, app string) Model {
 func steadyProfile(name string, machines int) flysim.AppProfile {
 	p := flysim.DemoApps()[1] // snappy-api: suspendable, quick boots
 	p.Name, p.Machines, p.InitialAwake = name, machines, machines
+	p.MoreRegions = nil // exactly machines, in one region
 	p.Autostop, p.MinRunning = "off", 0
 	return p
 }

@@ -37,7 +37,7 @@ func soakPlanFromEnv() soakPlan {
 const (
 	soakApp      = "soak-200"
 	soakMachines = 200
-	soakWakeApp  = flysim.DemoTuned // 4 suspendable machines, woken through the edge
+	soakWakeApp  = flysim.DemoTuned // 6 suspendable machines in two regions, woken through the edge
 )
 
 // TestSoak churns 200 machines through every state (flysim's own scheduler)
