@@ -482,7 +482,7 @@ func TestContractCreateUpdateDestroy(t *testing.T) {
 	nonce := m.LeaseNonce
 	waitState(t, c, DemoTuned, m.ID, "started")
 	ms, err := c.List(ctx, DemoTuned, "")
-	if err != nil || len(ms) != 5 {
+	if tuned := DemoApps()[1]; err != nil || len(ms) != tuned.MachineCount()+1 {
 		t.Fatalf("list after create: %d machines, %v", len(ms), err)
 	}
 	// Update to a new release under the lease: a new version.
@@ -551,10 +551,11 @@ func TestContractCreateUpdateDestroy(t *testing.T) {
 	waitState(t, c, DemoTuned, m.ID, "destroyed")
 	ms, _ = c.List(ctx, DemoTuned, "")
 	all, _ := c.List(ctx, DemoTuned, "include_deleted=true")
-	if len(ms) != 4 || len(all) != 5 {
-		t.Errorf("after destroy: %d listed, %d with include_deleted; want 4 and 5", len(ms), len(all))
+	tuned := DemoApps()[1]
+	if n := tuned.MachineCount(); len(ms) != n || len(all) != n+1 {
+		t.Errorf("after destroy: %d listed, %d with include_deleted; want %d and %d", len(ms), len(all), n, n+1)
 	}
-	if app, err := c.GetApp(ctx, DemoTuned); err != nil || app.MachineCount != 4 {
+	if app, err := c.GetApp(ctx, DemoTuned); err != nil || app.MachineCount != int64(tuned.MachineCount()) {
 		t.Errorf("machine_count after destroy = %+v, %v", app, err)
 	}
 

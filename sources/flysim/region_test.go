@@ -118,7 +118,7 @@ func TestEdgeWakesInTheNearestRegion(t *testing.T) {
 	p := twoRegionApp()
 	p.InitialAwake, p.MoreRegions[0].InitialAwake = 1, 0
 	p.Autostop, p.SoftLimit, p.HardLimit = "off", 1, 0
-	p.ResponseTime = Span{Min: 20 * time.Second, Max: 20 * time.Second} // requests stay in flight
+	p.ResponseTime = Span{Min: time.Minute, Max: time.Minute} // requests stay in flight
 	s := startSim(t, Options{Speed: 50, Apps: []AppProfile{p}})
 	c := clientFor(t, s, s.Token())
 
@@ -146,11 +146,13 @@ func TestEdgeWakesInTheNearestRegion(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if status, id := get(prefer); status == http.StatusOK {
-				got[i] = region[id]
+			status, id := get(prefer)
+			got[i] = region[id]
+			if status != http.StatusOK {
+				got[i] = http.StatusText(status)
 			}
 		}()
-		time.Sleep(30 * time.Millisecond) // in order: each sees the one before in flight
+		time.Sleep(100 * time.Millisecond) // 5 s of platform time: the one before is in flight on a woken machine
 	}
 	wg.Wait()
 	// 1st: the running ams machine (room under its soft limit of 1).
