@@ -166,24 +166,6 @@ func TestPrintenvNeverShowsSecrets(t *testing.T) {
 	}
 }
 
-func TestSplitWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"cat /proc/meminfo", []string{"cat", "/proc/meminfo"}},
-		{`sh -c 'a b'`, []string{"sh", "-c", "a b"}},
-		{`echo "x \"y\"" z`, []string{"echo", `x "y"`, "z"}},
-		{"  spaced   out ", []string{"spaced", "out"}},
-		{`empty ''`, []string{"empty", ""}},
-	}
-	for _, tt := range tests {
-		if got := splitWords(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
-			t.Errorf("splitWords(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestWaitTimeoutAndStates(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -391,8 +391,8 @@ func TestContractExec(t *testing.T) {
 		len(rep.App.ForeignTags) != 1 {
 		t.Errorf("probe = %q (%v)", probe.StdOut, err)
 	}
-	unknown := run("ls -la /app")
-	if unknown.ExitCode != 127 || unknown.StdErr != "sh: 1: ls: not found\n" {
+	unknown := run("vim /app/manage.py")
+	if unknown.ExitCode != 127 || unknown.StdErr != "sh: 1: vim: not found\n" {
 		t.Errorf("unknown command = %+v", unknown)
 	}
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net"
-	"sort"
 	"strings"
 	"time"
 
@@ -33,19 +32,29 @@ type guestView struct {
 	inflight, closeWait                               int
 	serving                                           bool
 	bytecode                                          BytecodeImage
-	bootedAt                                          time.Time
+	bootedAt, now                                     time.Time
 	healthPath                                        string
+	server                                            string // the command the entrypoint execs into
+	workers                                           int
+	fs                                                *guestFS // the app's image, shared read-only
 }
 
 // guestOf copies what the guest shows of m. Callers hold s.mu.
 func (s *Sim) guestOf(m *machine) guestView {
 	p := &m.app.p
+	if m.app.fs == nil {
+		m.app.fs = buildGuestFS(p, m.app.deployedAt)
+	}
 	g := guestView{
 		app: p.Name, id: m.id, region: m.region, privateIP: m.privateIP, group: p.ProcessGroup,
 		version: m.instanceID, image: fmt.Sprintf("registry.fly.io/%s:%s", p.Image, p.Tag),
 		memoryMB: p.MemoryMB, cpus: p.CPUs, port: p.InternalPort, env: map[string]string{},
 		memAvailPct: p.MemAvailPct, swapUsedKB: p.SwapUsedKB, inflight: m.inflight, closeWait: m.closeWait,
-		serving: m.serving, bytecode: p.Bytecode, bootedAt: m.updatedAt, healthPath: p.HealthPath,
+		serving: m.serving, bytecode: p.Bytecode, bootedAt: m.updatedAt, now: s.now(), healthPath: p.HealthPath,
+		server: p.Server, workers: max(p.Workers, 1), fs: m.app.fs,
+	}
+	if m.bootBegin.IsZero() && !m.servingSince.IsZero() {
+		g.bootedAt = m.servingSince
 	}
 	if c := m.cfg; c != nil {
 		if c.Guest != nil {
@@ -62,128 +71,20 @@ func (s *Sim) guestOf(m *machine) guestView {
 }
 
 // exec runs a command line (cmd, as fly-go sends it) or an argv (command).
+// Fly documents no splitting rule for cmd; flysim runs it through the guest
+// shell, so `cat /proc/meminfo | head -3` and `sh -c '…'` both work. An argv
+// runs as given, without a shell, as execve would.
 func (g guestView) exec(cmd string, argv []string) execJSON {
-	line := cmd
+	sh := newShell(g)
+	out, errOut := &limitedBuffer{}, &limitedBuffer{}
+	io := stdio{out: out, err: errOut}
+	var code int
 	if len(argv) > 0 {
-		if len(argv) == 3 && (argv[0] == "sh" || argv[0] == "/bin/sh" || argv[0] == "bash") && argv[1] == "-c" {
-			line = argv[2]
-		} else if len(argv) == 3 && isPython(argv[0]) && argv[1] == "-c" {
-			line = argv[0] + ` -c "` + argv[2] + `"`
-		} else {
-			line = strings.Join(argv, " ")
-		}
+		code = sh.run(argv, io)
+	} else {
+		code = sh.runScript(cmd, io)
 	}
-	line = strings.TrimSpace(line)
-	if inner, ok := unwrapShell(line); ok {
-		line = inner
-	}
-	if strings.HasPrefix(line, BytecodeProbePrefix) {
-		return g.python([]string{"python3", "-c", "<probe>"}, true)
-	}
-	words := splitWords(line)
-	if len(words) == 0 {
-		return execJSON{}
-	}
-	switch name := words[0]; {
-	case name == "cat":
-		return g.cat(words[1:])
-	case name == "printenv" || name == "env":
-		return g.printenv(words[1:])
-	case isPython(name):
-		return g.python(words, false)
-	case name == "uname":
-		return execJSON{StdOut: g.uname(words[1:]) + "\n"}
-	case name == "hostname":
-		return execJSON{StdOut: g.id + "\n"}
-	case name == "echo":
-		return execJSON{StdOut: strings.Join(words[1:], " ") + "\n"}
-	case name == "true":
-		return execJSON{}
-	default:
-		return notFound(name)
-	}
-}
-
-func isPython(name string) bool {
-	return name == "python3" || name == "python" || name == "/usr/local/bin/python3" || name == "/usr/bin/python3"
-}
-
-func notFound(name string) execJSON {
-	return execJSON{ExitCode: 127, StdErr: fmt.Sprintf("sh: 1: %s: not found\n", name)}
-}
-
-// unwrapShell turns `sh -c '<inner>'` into <inner>.
-func unwrapShell(line string) (string, bool) {
-	for _, pfx := range []string{"sh -c ", "/bin/sh -c ", "bash -c "} {
-		if rest, ok := strings.CutPrefix(line, pfx); ok {
-			if w := splitWords(rest); len(w) == 1 {
-				return w[0], true
-			}
-		}
-	}
-	return "", false
-}
-
-// splitWords splits a command line like a POSIX shell would for simple
-// words and '…' / "…" quoting (no expansion, pipes or escapes beyond \").
-func splitWords(line string) []string {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	var quote rune
-	for i, rs := 0, []rune(line); i < len(rs); i++ {
-		c := rs[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' && i+1 < len(rs) && (rs[i+1] == '"' || rs[i+1] == '\\') {
-				i++
-				cur.WriteRune(rs[i])
-			} else {
-				cur.WriteRune(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
-func (g guestView) cat(files []string) execJSON {
-	var out execJSON
-	var stdout, stderr strings.Builder
-	for _, f := range files {
-		switch f {
-		case "/proc/meminfo":
-			stdout.WriteString(g.meminfo())
-		case "/proc/net/tcp":
-			stdout.WriteString(g.netTCP())
-		case "/proc/net/tcp6":
-			stdout.WriteString(g.netTCP6())
-		case "/etc/os-release":
-			stdout.WriteString(osRelease)
-		case "/etc/hostname":
-			stdout.WriteString(g.id + "\n")
-		default:
-			fmt.Fprintf(&stderr, "cat: %s: No such file or directory\n", f)
-			out.ExitCode = 1
-		}
-	}
-	out.StdOut, out.StdErr = stdout.String(), stderr.String()
-	return out
+	return execJSON{ExitCode: code, StdOut: out.String(), StdErr: errOut.String()}
 }
 
 const osRelease = `PRETTY_NAME="Debian GNU/Linux 13 (trixie)"
@@ -230,32 +131,6 @@ func (g guestView) environ() map[string]string {
 	return env
 }
 
-func (g guestView) printenv(names []string) execJSON {
-	env := g.environ()
-	if len(names) > 0 {
-		var b strings.Builder
-		code := 0
-		for _, n := range names {
-			if v, ok := env[n]; ok {
-				b.WriteString(v + "\n")
-			} else {
-				code = 1
-			}
-		}
-		return execJSON{ExitCode: code, StdOut: b.String()}
-	}
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		b.WriteString(k + "=" + env[k] + "\n")
-	}
-	return execJSON{StdOut: b.String()}
-}
-
 // bytecodeReport is the probe's one JSON line (contracts.md).
 type bytecodeReport struct {
 	Python            string          `json:"python"`
@@ -277,30 +152,60 @@ type bytecodeAppPart struct {
 	ForeignTags []string `json:"foreign_tags"`
 }
 
-func (g guestView) python(words []string, probe bool) execJSON {
+// bytecodeProbe is the probe's JSON line, counted on the guest's filesystem
+// the way the probe script counts (diagnose.BytecodeProbeScript).
+func (g guestView) bytecodeProbe() string {
 	b := g.bytecode
-	if b.NotPython {
-		return notFound(words[0])
+	app := b.AppDir
+	if app == "" {
+		app = "/app"
 	}
-	if probe {
-		rep := bytecodeReport{Python: b.Python, CacheTag: b.CacheTag, DontWriteBytecode: b.DontWriteBytecode,
-			SitePackages: bytecodeCounts{Py: b.SitePy, Pyc: b.SitePyc, ForeignPyc: b.SiteForeignPyc},
-			App: bytecodeAppPart{Dir: b.AppDir, bytecodeCounts: bytecodeCounts{Py: b.AppPy, Pyc: b.AppPyc, ForeignPyc: b.AppForeignPyc},
-				ForeignTags: append([]string{}, b.ForeignTags...)}}
-		out, _ := json.Marshal(rep)
-		return execJSON{StdOut: string(out) + "\n"}
-	}
-	if len(words) == 2 && (words[1] == "--version" || words[1] == "-V") {
-		return execJSON{StdOut: "Python " + b.Python + "\n"}
-	}
-	// Anything else would need a real interpreter.
-	return execJSON{ExitCode: 1, StdErr: "flysim: this simulated python3 only answers --version and the bytecode probe\n"}
+	site := sitePackagesDir(g.fs, &b, app)
+	sc, siteTags := bytecodeCount(g.fs, site, b.CacheTag, nil)
+	ac, appTags := bytecodeCount(g.fs, app, b.CacheTag, map[string]bool{site: true})
+	_ = siteTags
+	rep := bytecodeReport{Python: b.Python, CacheTag: b.CacheTag, DontWriteBytecode: b.DontWriteBytecode,
+		SitePackages: sc, App: bytecodeAppPart{Dir: app, bytecodeCounts: ac, ForeignTags: append([]string{}, appTags...)}}
+	out, _ := json.Marshal(rep)
+	return string(out)
 }
 
 // meminfo renders /proc/meminfo consistent with the machine's config: the
 // kernel keeps ~6% of guest memory (1024 MB → MemTotal 985220 kB), swap
 // shows its size less one 4 kB page, and availability follows the profile.
 func (g guestView) meminfo() string {
+	var b strings.Builder
+	for _, r := range g.meminfoRows() {
+		fmt.Fprintf(&b, "%-16s%8d kB\n", r.k+":", r.v)
+	}
+	for _, k := range []string{"HugePages_Total", "HugePages_Free", "HugePages_Rsvd", "HugePages_Surp"} {
+		fmt.Fprintf(&b, "%-16s%8d\n", k+":", 0)
+	}
+	fmt.Fprintf(&b, "%-16s%8d kB\n", "Hugepagesize:", 2048)
+	fmt.Fprintf(&b, "%-16s%8d kB\n", "Hugetlb:", 0)
+	fmt.Fprintf(&b, "%-16s%8d kB\n", "DirectMap4k:", 22528)
+	fmt.Fprintf(&b, "%-16s%8d kB\n", "DirectMap2M:", g.memoryMB*1024-22528+2048)
+	return b.String()
+}
+
+type meminfoRow struct {
+	k string
+	v int
+}
+
+// meminfoValues are /proc/meminfo's kB figures by name (free and ps read
+// them, so every view of memory agrees).
+func (g guestView) meminfoValues() map[string]int64 {
+	out := map[string]int64{}
+	for _, r := range g.meminfoRows() {
+		out[r.k] = int64(r.v)
+	}
+	return out
+}
+
+func (g guestView) memTotalKB() int { return g.memoryMB * 985220 / 1024 }
+
+func (g guestView) meminfoRows() []meminfoRow {
 	total := g.memoryMB * 985220 / 1024
 	avail := total * g.memAvailPct / 100
 	free := avail * 45 / 100
@@ -315,10 +220,7 @@ func (g guestView) meminfo() string {
 	anon := max(total-avail-total/20, 0)
 	shmem := total / 400
 	slab := total / 40
-	rows := []struct {
-		k string
-		v int
-	}{
+	return []meminfoRow{
 		{"MemTotal", total}, {"MemFree", free}, {"MemAvailable", avail}, {"Buffers", buffers},
 		{"Cached", cached}, {"SwapCached", swapUsed / 10},
 		{"Active", anon/3 + cached/2}, {"Inactive", anon*2/3 + cached/2},
@@ -337,18 +239,6 @@ func (g guestView) meminfo() string {
 		{"AnonHugePages", 0}, {"ShmemHugePages", 0}, {"ShmemPmdMapped", 0},
 		{"FileHugePages", 0}, {"FilePmdMapped", 0},
 	}
-	var b strings.Builder
-	for _, r := range rows {
-		fmt.Fprintf(&b, "%-16s%8d kB\n", r.k+":", r.v)
-	}
-	for _, k := range []string{"HugePages_Total", "HugePages_Free", "HugePages_Rsvd", "HugePages_Surp"} {
-		fmt.Fprintf(&b, "%-16s%8d\n", k+":", 0)
-	}
-	fmt.Fprintf(&b, "%-16s%8d kB\n", "Hugepagesize:", 2048)
-	fmt.Fprintf(&b, "%-16s%8d kB\n", "Hugetlb:", 0)
-	fmt.Fprintf(&b, "%-16s%8d kB\n", "DirectMap4k:", 22528)
-	fmt.Fprintf(&b, "%-16s%8d kB\n", "DirectMap2M:", g.memoryMB*1024-22528+2048)
-	return b.String()
 }
 
 // TCP states as /proc/net/tcp numbers them.
@@ -451,19 +341,87 @@ func hexIPv6(ip net.IP) string {
 	return b.String()
 }
 
-// processes is GET /ps: init, the app's server, and hallpass.
+// guestProc is one process of the guest.
+type guestProc struct {
+	pid, ppid    int
+	cmd, dir     string
+	stat         string
+	rssKB        int
+	cpuSec       int
+	startedAfter time.Duration // after the boot
+	listen       []fly.ListenSocket
+}
+
+// execPID is the first pid of an exec's own processes.
+const execPID = 712
+
+// procs is the guest's process table: flyd's init and its SSH server, the
+// app — the server its entrypoint execs into and that server's workers once
+// it serves, the entrypoint itself while it boots — and, when self is set,
+// the exec's own command. Resident memory adds up to what /proc/meminfo
+// shows in use.
+func (g guestView) procs(self string) []guestProc {
+	up := g.uptime()
+	used := int(g.meminfoValues()["AnonPages"])
+	out := []guestProc{
+		{pid: 1, cmd: "/.fly/init", dir: "/", stat: "Ss", rssKB: 4096, cpuSec: int(up.Seconds() / 900)},
+		{pid: 314, ppid: 1, cmd: "/.fly/hallpass", dir: "/", stat: "Sl", rssKB: 12288, cpuSec: int(up.Seconds() / 3600),
+			startedAfter: 40 * time.Millisecond,
+			listen:       []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("[%s]:22", g.privateIP)}}},
+	}
+	appRSS := max(used-4096-12288, 8192)
+	switch {
+	case g.serving && g.server != "":
+		workers := max(g.workers, 1)
+		master := appRSS / (4 * workers)
+		out = append(out, guestProc{pid: 637, ppid: 1, cmd: g.server, dir: "/app", stat: "Ss", rssKB: master,
+			cpuSec: 2, startedAfter: 250 * time.Millisecond,
+			listen: []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("0.0.0.0:%d", g.port)}}})
+		for i := 0; i < workers; i++ {
+			out = append(out, guestProc{pid: 650 + i, ppid: 637, cmd: g.server, dir: "/app", stat: "Sl",
+				rssKB: (appRSS - master) / workers, cpuSec: 4 + int(up.Seconds()/600), startedAfter: 300 * time.Millisecond})
+		}
+	default:
+		var listen []fly.ListenSocket
+		if g.serving {
+			listen = []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("0.0.0.0:%d", g.port)}}
+		}
+		out = append(out, guestProc{pid: 637, ppid: 1, cmd: "/bin/sh /app/entrypoint.sh", dir: "/app", stat: "Ss",
+			rssKB: appRSS, cpuSec: 1, startedAfter: 250 * time.Millisecond, listen: listen})
+	}
+	if self != "" {
+		out = append(out, guestProc{pid: execPID, ppid: 1, cmd: self, dir: "/app", stat: "R", rssKB: 3200,
+			startedAfter: up})
+	}
+	return out
+}
+
+// uptime is how long the guest has run.
+func (g guestView) uptime() time.Duration { return max(g.now.Sub(g.bootedAt), 0) }
+
+func (g guestView) procUptime() string {
+	up := g.uptime().Seconds()
+	return fmt.Sprintf("%.2f %.2f\n", up, up*float64(max(g.cpus, 1))*0.97)
+}
+
+// procLoadavg follows the requests in flight.
+func (g guestView) procLoadavg() string {
+	l := float64(g.inflight) / float64(max(g.cpus, 1))
+	return fmt.Sprintf("%.2f %.2f %.2f 1/%d %d\n", l, l*0.8, l*0.6, 60+g.workers*4, 700+int(g.seed()%50))
+}
+
+// processes is GET /ps: the same table ps prints.
 func (g guestView) processes(now time.Time) fly.MachinePsResponse {
-	started := uint64(max(now.Sub(g.bootedAt), 0) / time.Millisecond)
-	var listen []fly.ListenSocket
-	if g.serving {
-		listen = []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("0.0.0.0:%d", g.port)}}
+	g.now = now
+	var out fly.MachinePsResponse
+	for _, p := range g.procs("") {
+		listen := p.listen
+		if listen == nil {
+			listen = []fly.ListenSocket{}
+		}
+		out = append(out, fly.ProcessStat{Pid: int32(p.pid), Stime: uint64(p.startedAfter / time.Millisecond),
+			Rtime: uint64(max(g.uptime()-p.startedAfter, 0) / time.Millisecond), Command: p.cmd, Directory: p.dir,
+			Cpu: uint64(p.cpuSec) * 100, Rss: uint64(p.rssKB) << 10, ListenSockets: listen})
 	}
-	return fly.MachinePsResponse{
-		{Pid: 1, Stime: 0, Rtime: started, Command: "/.fly/init", Directory: "/", Cpu: 120, Rss: 4 << 20,
-			ListenSockets: []fly.ListenSocket{}},
-		{Pid: 314, Stime: 40, Rtime: started, Command: "/.fly/hallpass", Directory: "/", Cpu: 30, Rss: 12 << 20,
-			ListenSockets: []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("[%s]:22", g.privateIP)}}},
-		{Pid: 637, Stime: 250, Rtime: started, Command: "/app/entrypoint.sh", Directory: "/app", Cpu: 4200,
-			Rss: uint64(g.memoryMB) << 20 / 4, ListenSockets: listen},
-	}
+	return out
 }

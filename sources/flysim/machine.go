@@ -72,6 +72,7 @@ type lease struct {
 type app struct {
 	p        AppProfile
 	rng      *rand.Rand // the app's identities and lifecycle draws (stream "app/<name>")
+	fs       *guestFS   // its guest filesystem, built on the first exec
 	id       string
 	machines []*machine
 	byID     map[string]*machine

@@ -76,7 +76,12 @@ type AppProfile struct {
 	// reaches started (seed 001's release that died ~2.5 s after every start).
 	CrashAfter   time.Duration
 	RestartDelay Span
-	ServerLines  []string          // lines logged on a crash (traceback)
+	ServerLines  []string // lines logged on a crash (traceback)
+	// Server is the command line the app's entrypoint or CMD runs for good
+	// (its image's own), Workers how many worker processes it forks: what
+	// ps shows once the machine serves.
+	Server       string
+	Workers      int
 	Env          map[string]string // shown by printenv, minus secrets
 	SecretEnv    map[string]string // present in the guest, never in API output
 	Bytecode     BytecodeImage
@@ -182,6 +187,7 @@ func DemoApps() []AppProfile {
 			RestartDelay: s(0.5, 1.0),
 			Env:          map[string]string{"PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "config.settings"},
 			SecretEnv:    secrets("sleepy"), Bytecode: sleepy,
+			Server: "granian --interface wsgi --host 0.0.0.0 --port 8000 --workers 2 --workers-max-rss 800 config.wsgi:application", Workers: 2,
 			PollPaths:    []string{"/api/v1/notifications/unread_count/", "/api/v1/notifications/"},
 			InitialAwake: 1, DeployedAgo: 3 * 24 * time.Hour,
 			ResponseTime: s(0.044, 0.105), MemAvailPct: 58,
@@ -202,6 +208,7 @@ func DemoApps() []AppProfile {
 			RestartDelay: s(0.5, 1.0),
 			Env:          map[string]string{"PYTHONDONTWRITEBYTECODE": "1", "DJANGO_SETTINGS_MODULE": "config.settings"},
 			SecretEnv:    secrets("snappy"), Bytecode: snappy,
+			Server: "granian --interface wsgi --host 0.0.0.0 --port 8000 --workers 2 --workers-max-rss 800 config.wsgi:application", Workers: 2,
 			PollPaths:    []string{"/api/v1/notifications/unread_count/", "/api/v1/notifications/"},
 			InitialAwake: 1, DeployedAgo: 26 * time.Hour,
 			ResponseTime: s(0.030, 0.080), MemAvailPct: 61,
@@ -226,6 +233,7 @@ func DemoApps() []AppProfile {
 				"ImportError: cannot import name 'settings' from 'config' (/app/config/__init__.py)",
 			},
 			Env: map[string]string{"APP_ENV": "production"}, SecretEnv: secrets("crashy"), Bytecode: crashy,
+			Server: "uvicorn main:app --host 0.0.0.0 --port 8080 --workers 1", Workers: 1,
 			PollPaths:    []string{"/api/orders/"},
 			InitialAwake: 2, DeployedAgo: 6 * time.Minute, ResponseTime: s(0.02, 0.05), MemAvailPct: 64,
 		},
@@ -243,6 +251,8 @@ func DemoApps() []AppProfile {
 			FirstHealth: s(0.5, 1.0), Resume: s(0.3, 0.5), StopTook: s(1.0, 3.0), SuspendTook: s(1.0, 2.0),
 			RestartDelay: s(0.5, 1.0),
 			Env:          map[string]string{"WEB_CONCURRENCY": "4"}, SecretEnv: secrets("backlog"), Bytecode: backlog,
+			Server:       "gunicorn app.main:app --worker-class uvicorn.workers.UvicornWorker --workers 4 --bind 0.0.0.0:8080 --timeout 120",
+			Workers:      4,
 			PollPaths:    []string{"/api/board", "/api/items"},
 			InitialAwake: 2, DeployedAgo: 9 * 24 * time.Hour, ResponseTime: s(0.05, 0.2), Backlog: true, MemAvailPct: 40,
 			VolumeGB: 1,

@@ -1,0 +1,205 @@
+package flysim
+
+import (
+	"encoding/json"
+	"io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/repo"
+)
+
+// TestContractGuestShell: through fly-go's exec, the guest runs pipes, lists
+// and the commands an operator types first, each consistent with the
+// machine's config (sleepy-api: 1 GB, 2 GB of swap, granian with 2 workers).
+func TestContractGuestShell(t *testing.T) {
+	s, c := contractSim(t, 50)
+	ctx := ctxT(t)
+	s.SetRateLimits(false) // exec is 1/s per machine; TestContractRateLimit covers limits
+	id := machineIn(t, s, DemoScaleToZero, "started")
+	run := func(cmd string) *fly.MachineExecResponse {
+		t.Helper()
+		out, err := c.Exec(ctx, DemoScaleToZero, id, &fly.MachineExecRequest{Cmd: cmd, Timeout: 5})
+		if err != nil {
+			t.Fatalf("exec %q: %v", cmd, err)
+		}
+		return out
+	}
+	project, _ := repo.DemoProject("scale-to-zero")
+	entrypoint, _ := fs.ReadFile(project, "entrypoint.sh")
+	tests := []struct {
+		cmd      string
+		code     int
+		want     []string // each must appear in stdout
+		wantNot  []string // none may appear in stdout or stderr
+		lines    int      // > 0: stdout has exactly this many lines
+		stderrRe string   // stderr must match
+	}{
+		{cmd: `sh -c 'cat /proc/meminfo | head -3'`, lines: 3,
+			want: []string{"MemTotal:         985220 kB\nMemFree:", "MemAvailable:"}},
+		{cmd: `cat /proc/meminfo | grep -i swap | head -n 2`, lines: 2, want: []string{"SwapCached:", "SwapTotal:       2097148 kB"}},
+		{cmd: `ls /app`, want: []string{"entrypoint.sh\n", "manage.py\n", "config\n"}, wantNot: []string{".venv"}},
+		{cmd: `ls -la /app | grep entrypoint`, want: []string{"-rwxr-xr-x 1 root root 395 "}},
+		{cmd: `cat /app/entrypoint.sh`, want: []string{string(entrypoint)}},
+		{cmd: `ps aux | grep -c granian`, want: []string{"3\n"}}, // the server and its 2 workers
+		{cmd: `ps -ef | head -2`, lines: 2, want: []string{"UID          PID    PPID", "/.fly/init"}},
+		{cmd: `df -h /`, want: []string{"/dev/vda", " /\n"}},
+		{cmd: `free -m`, want: []string{"Mem:            962 ", "Swap:          2047           0        2047\n"}},
+		{cmd: `printenv | grep -c FLY_`, want: []string{"9\n"}, wantNot: []string{"flysim-secret"}},
+		{cmd: `env | grep -i secret`, code: 1, wantNot: []string{"flysim-secret", "SECRET_KEY"}},
+		{cmd: `echo $FLY_APP_NAME "a  b" 'c $HOME' $(hostname)`, want: []string{"sleepy-api a  b c $HOME " + id + "\n"}},
+		{cmd: `echo "x \"y\"" z`, want: []string{`x "y" z` + "\n"}},
+		{cmd: `cd /proc && ls | head -1; pwd`, want: []string{"loadavg\n/proc\n"}},
+		{cmd: `ls /app/*.py`, want: []string{"/app/manage.py\n"}},
+		{cmd: `cat /nope || echo fallback`, want: []string{"fallback\n"}, stderrRe: `^cat: /nope: No such file or directory\n$`},
+		{cmd: `false && echo no; ! false && echo yes`, want: []string{"yes\n"}, wantNot: []string{"no"}},
+		{cmd: `cat /proc/meminfo > /tmp/x`, code: 2, stderrRe: `cannot create /tmp/x: this simulated guest writes no files`},
+		{cmd: `cat /proc/meminfo 2>/dev/null | wc -l`, want: []string{"53\n"}},
+		{cmd: `for i in 1 2; do echo $i; done`, code: 2, stderrRe: `for is not supported`},
+		{cmd: `nosuch --help`, code: 127, stderrRe: `^sh: 1: nosuch: not found\n$`},
+		{cmd: `echo 'unterminated`, code: 2, stderrRe: `^sh: 1: Syntax error`},
+		{cmd: `uname -r && hostname`, want: []string{"6.12.34-fly\n" + id + "\n"}},
+		{cmd: `sh -c 'exit 3'; echo $?`, want: []string{"3\n"}},
+	}
+	for _, tt := range tests {
+		out := run(tt.cmd)
+		if int(out.ExitCode) != tt.code {
+			t.Errorf("%s: exit %d, want %d (stderr %q)", tt.cmd, out.ExitCode, tt.code, out.StdErr)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out.StdOut, w) {
+				t.Errorf("%s: stdout lacks %q:\n%s", tt.cmd, w, out.StdOut)
+			}
+		}
+		for _, w := range tt.wantNot {
+			if strings.Contains(out.StdOut+out.StdErr, w) {
+				t.Errorf("%s: output holds %q:\n%s%s", tt.cmd, w, out.StdOut, out.StdErr)
+			}
+		}
+		if tt.lines > 0 && strings.Count(out.StdOut, "\n") != tt.lines {
+			t.Errorf("%s: %d lines, want %d:\n%s", tt.cmd, strings.Count(out.StdOut, "\n"), tt.lines, out.StdOut)
+		}
+		if tt.stderrRe != "" && !regexp.MustCompile(tt.stderrRe).MatchString(out.StdErr) {
+			t.Errorf("%s: stderr %q does not match %s", tt.cmd, out.StdErr, tt.stderrRe)
+		}
+	}
+
+	// The argv form runs without a shell: a "|" is a file name to cat.
+	resp, body := rawDo(t, s, "POST", "/v1/apps/"+DemoScaleToZero+"/machines/"+id+"/exec",
+		`{"command":["cat","/proc/meminfo","|","head"],"timeout":5}`, nil)
+	var ex execJSON
+	if err := json.Unmarshal(body, &ex); err != nil || resp.StatusCode != 200 || ex.ExitCode != 1 ||
+		!strings.Contains(ex.StdErr, "cat: |: No such file or directory") || !strings.Contains(ex.StdOut, "HugePages_Total") {
+		t.Errorf("argv exec: %d %s", resp.StatusCode, body)
+	}
+	resp, body = rawDo(t, s, "POST", "/v1/apps/"+DemoScaleToZero+"/machines/"+id+"/exec",
+		`{"command":["sh","-c","ls /app | wc -l"],"timeout":5}`, nil)
+	if err := json.Unmarshal(body, &ex); err != nil || resp.StatusCode != 200 || ex.ExitCode != 0 || strings.TrimSpace(ex.StdOut) == "" {
+		t.Errorf("argv sh -c: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestGuestConsistentWithConfig: for every demo app, what the guest shows
+// agrees with the machine's config and the rest of the platform: the
+// bytecode probe, counted on the guest's filesystem, gives the profile's
+// figures; free agrees with /proc/meminfo; ps shows the server the project's
+// own entrypoint or CMD runs, with its workers, and the same table GET /ps
+// answers; /app holds the project's files.
+func TestGuestConsistentWithConfig(t *testing.T) {
+	s := New(Options{Seed: 3, History: -1, NoTraffic: true})
+	for _, p := range DemoApps() {
+		s.mu.Lock()
+		var g guestView
+		for _, m := range s.apps[p.Name].machines {
+			if m.state == "started" {
+				m.serving = true
+				g = s.guestOf(m)
+				break
+			}
+		}
+		s.mu.Unlock()
+		if g.id == "" {
+			t.Fatalf("%s: no started machine", p.Name)
+		}
+		var rep bytecodeReport
+		if err := json.Unmarshal([]byte(g.exec(BytecodeProbePrefix+"eA=='))\"", nil).StdOut), &rep); err != nil {
+			t.Fatal(err)
+		}
+		b := p.Bytecode
+		if rep.SitePackages != (bytecodeCounts{Py: b.SitePy, Pyc: b.SitePyc, ForeignPyc: b.SiteForeignPyc}) ||
+			rep.App.bytecodeCounts != (bytecodeCounts{Py: b.AppPy, Pyc: b.AppPyc, ForeignPyc: b.AppForeignPyc}) ||
+			strings.Join(rep.App.ForeignTags, ",") != strings.Join(b.ForeignTags, ",") || rep.Python != b.Python {
+			t.Errorf("%s: probe %+v, profile %+v", p.Name, rep, b)
+		}
+		// free -k against /proc/meminfo.
+		mem := g.meminfoValues()
+		free := strings.Fields(strings.Split(g.exec("free", nil).StdOut, "\n")[1])
+		if free[1] != strconv.FormatInt(mem["MemTotal"], 10) || free[6] != strconv.FormatInt(mem["MemAvailable"], 10) {
+			t.Errorf("%s: free %v, meminfo total %d available %d", p.Name, free, mem["MemTotal"], mem["MemAvailable"])
+		}
+		swap := strings.Fields(strings.Split(g.exec("free", nil).StdOut, "\n")[2])
+		if swap[1] != strconv.FormatInt(mem["SwapTotal"], 10) || (p.SwapMB == 0) != (swap[1] == "0") {
+			t.Errorf("%s: free's swap %v, config swap %d MB", p.Name, swap, p.SwapMB)
+		}
+		// ps: the server the project runs, once per process, and GET /ps agrees.
+		project, ok := repo.DemoProject(p.Project)
+		if !ok {
+			t.Fatalf("%s: no demo project %q", p.Name, p.Project)
+		}
+		var projectText strings.Builder
+		_ = fs.WalkDir(project, ".", func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				data, _ := fs.ReadFile(project, path)
+				projectText.Write(data)
+			}
+			return nil
+		})
+		if !strings.Contains(normalizeCommand(projectText.String()), p.Server) {
+			t.Errorf("%s: server %q is not what the project runs", p.Name, p.Server)
+		}
+		ps := g.exec("ps aux", nil).StdOut
+		if n := strings.Count(ps, p.Server); n != 1+p.Workers {
+			t.Errorf("%s: ps shows the server %d times, want %d:\n%s", p.Name, n, 1+p.Workers, ps)
+		}
+		api := g.processes(g.now)
+		if len(api) != 3+p.Workers || api[2].Command != p.Server {
+			t.Errorf("%s: GET /ps = %+v", p.Name, api)
+		}
+		ls := g.exec("ls -a /app", nil).StdOut
+		_ = fs.WalkDir(project, ".", func(path string, d fs.DirEntry, err error) error {
+			if err == nil && path != "." && !strings.Contains(path, "/") && !strings.Contains(ls, d.Name()+"\n") {
+				t.Errorf("%s: ls -a /app lacks the project's %s", p.Name, path)
+			}
+			return nil
+		})
+	}
+}
+
+// normalizeCommand joins a shell script's continued lines and a Dockerfile's
+// exec-form arrays into plain command lines.
+func normalizeCommand(text string) string {
+	text = strings.ReplaceAll(text, "\\\n", " ")
+	text = regexp.MustCompile(`"\s*,\s*"`).ReplaceAllString(text, " ")
+	return strings.Join(strings.Fields(text), " ")
+}
+
+// FuzzGuestShell: any command line ends with an answer — no panic, output
+// within its cap, an exit code a shell can give.
+func FuzzGuestShell(f *testing.F) {
+	for _, seed := range []string{`cat /proc/meminfo | head -3`, `ls -la /app && ps aux | grep -c x`, `echo $((1/0))`,
+		`echo ${x:?unset}`, `a=1; echo $a; (b=2); echo $b`, `sh -c 'sh -c "sh -c ls"'`, `echo $(echo $(echo deep))`,
+		`{ cat; } < /proc/uptime`, `grep -E '(a+)+$' /proc/meminfo`, `ls /app/*/*.py | wc -l`, "echo \x1b[31m", `cat << EOF`} {
+		f.Add(seed)
+	}
+	g := testGuest()
+	f.Fuzz(func(t *testing.T, line string) {
+		out := g.exec(line, nil)
+		if out.ExitCode < 0 || out.ExitCode > 255 || len(out.StdOut) > shellMaxOutput || len(out.StdErr) > shellMaxOutput {
+			t.Fatalf("%q: exit %d, %d/%d bytes", line, out.ExitCode, len(out.StdOut), len(out.StdErr))
+		}
+	})
+}
