@@ -75,7 +75,7 @@ func (sh *shell) inputs(prog string, files []string, io stdio, each func(name, t
 		}
 		text, err := sh.readFile(f)
 		if err != nil {
-			fmt.Fprintf(io.err, "%s: %s: %s\n", prog, f, err)
+			fmt.Fprintf(io.err, "%s: %s: %s\n", prog, f, errText(err))
 			code = 1
 			continue
 		}
@@ -757,7 +757,7 @@ func cmdSh(sh *shell, args []string, io stdio) int {
 	case len(args) == 2 && args[1] != "-c":
 		text, err := sh.readFile(args[1])
 		if err != nil {
-			fmt.Fprintf(io.err, "sh: 0: cannot open %s: %s\n", args[1], err)
+			fmt.Fprintf(io.err, "sh: 0: cannot open %s: %s\n", args[1], errText(err))
 			return 2
 		}
 		return sub.runScript(text, io)

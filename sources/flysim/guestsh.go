@@ -131,7 +131,7 @@ func (sh *shell) redirect(rs []*syntax.Redirect, io stdio) (stdio, error) {
 			io.err = io.out
 		case r.Op == syntax.DplOut && target == "2" && (fd == "" || fd == "1"):
 			io.out = io.err
-		case (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut) && target == "/dev/null":
+		case (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob) && target == "/dev/null":
 			switch fd {
 			case "", "1":
 				io.out = &limitedBuffer{}
@@ -143,10 +143,10 @@ func (sh *shell) redirect(rs []*syntax.Redirect, io stdio) (stdio, error) {
 		case r.Op == syntax.RdrIn && (fd == "" || fd == "0"):
 			text, err := sh.readFile(target)
 			if err != nil {
-				return io, fmt.Errorf("cannot open %s: %s", target, err)
+				return io, fmt.Errorf("cannot open %s: %s", target, errText(err))
 			}
 			io.in = text
-		case r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut:
+		case r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob:
 			return io, fmt.Errorf("cannot create %s: this simulated guest writes no files", target)
 		default:
 			return io, fmt.Errorf("redirection %s is not supported by this simulated guest", r.Op)
@@ -335,7 +335,7 @@ func (d dirEntry) Type() fs.FileMode {
 	}
 	return 0
 }
-func (d dirEntry) Info() (fs.FileInfo, error) { return fileInfo{d.n}, nil }
+func (d dirEntry) Info() (fs.FileInfo, error) { return fileInfo(d), nil }
 
 type fileInfo struct{ n *vnode }
 
@@ -358,14 +358,25 @@ func (n *vnode) mode() fs.FileMode {
 	return 0o644
 }
 
+var (
+	errNoEntry = errors.New("no such file or directory")
+	errIsDir   = errors.New("is a directory")
+)
+
+// errText is an error as coreutils print it ("No such file or directory").
+func errText(err error) string {
+	s := err.Error()
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // readFile reads a regular file of the guest by path.
 func (sh *shell) readFile(p string) (string, error) {
 	n := sh.fs.lookup(cleanPath(sh.cwd, p))
 	switch {
 	case n == nil:
-		return "", errors.New("No such file or directory")
+		return "", errNoEntry
 	case n.dir:
-		return "", errors.New("Is a directory")
+		return "", errIsDir
 	}
 	return n.read(sh.g), nil
 }
