@@ -10,17 +10,19 @@ import (
 )
 
 // statusWallClockKeys are the keys of `status --json` whose values come from
-// the wall clock (the platform's clock reads the wall's time when it starts):
-// they are dropped before two runs are compared. Besides these, any string
-// value that is an RFC 3339 timestamp is a wall-clock field too, and a ULID
-// (instance ids, event ids) keeps only its drawn part: its first 10
-// characters encode the time it was made.
-var statusWallClockKeys = map[string]bool{"at": true}
+// the wall clock: generated_at (sources/status/doc.go), and each app's
+// observed_at — the platform's now, which reads the wall's time when the
+// platform starts. They are dropped before two runs are compared, and every
+// other timestamp (machines' and events' times) is written as its age at
+// its app's observed_at: the event ages at start are compared, not the
+// dates. A ULID (instance ids, event ids) keeps only its drawn part: its
+// first 10 characters encode the time it was made.
+var statusWallClockKeys = map[string]bool{"generated_at": true, "observed_at": true}
 
 var ulidValue = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
 
 // withoutWallClock returns the JSON document re-encoded (keys sorted) with
-// every wall-clock field removed.
+// every wall-clock field removed and timestamps as ages.
 func withoutWallClock(t *testing.T, doc []byte) []byte {
 	t.Helper()
 	var v any
@@ -29,24 +31,32 @@ func withoutWallClock(t *testing.T, doc []byte) []byte {
 	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("status --json is not JSON: %v\n%.300s", err, doc)
 	}
-	var strip func(any) any
-	strip = func(v any) any {
+	var strip func(v any, ref time.Time) any
+	strip = func(v any, ref time.Time) any {
 		switch x := v.(type) {
 		case map[string]any:
+			if at, ok := x["observed_at"].(string); ok {
+				if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+					ref = t
+				}
+			}
 			for k, val := range x {
 				if statusWallClockKeys[k] {
 					delete(x, k)
 					continue
 				}
-				x[k] = strip(val)
+				x[k] = strip(val, ref)
 			}
 		case []any:
 			for i := range x {
-				x[i] = strip(x[i])
+				x[i] = strip(x[i], ref)
 			}
 		case string:
-			if _, err := time.Parse(time.RFC3339Nano, x); err == nil {
-				return "<wall clock>"
+			if at, err := time.Parse(time.RFC3339Nano, x); err == nil {
+				if ref.IsZero() {
+					return "<wall clock>"
+				}
+				return "age " + ref.Sub(at).String()
 			}
 			if ulidValue.MatchString(x) {
 				return "<ulid>" + x[10:]
@@ -54,7 +64,7 @@ func withoutWallClock(t *testing.T, doc []byte) []byte {
 		}
 		return v
 	}
-	out, err := json.MarshalIndent(strip(v), "", " ")
+	out, err := json.MarshalIndent(strip(v, time.Time{}), "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +93,7 @@ func TestStatusSeedReproducible(t *testing.T) {
 		}
 		t.Fatalf("two runs of seed 7 differ in length: %d and %d lines", len(a), len(b))
 	}
-	for _, want := range []string{`"p95_s"`, `"newest_event"`, `"boots_24h"`, `"sleepy-api"`, `"snappy-api"`} {
+	for _, want := range []string{`"p95_s"`, `"newest_event"`, `"boots_24h"`, `"sleepy-api"`, `"snappy-api"`, `"age `} {
 		if !bytes.Contains(first, []byte(want)) {
 			t.Errorf("status --json lacks %s: the comparison would prove nothing", want)
 		}
