@@ -126,3 +126,21 @@ func writeProject(t *testing.T, files map[string]string) string {
 	}
 	return dir
 }
+
+// /dev/null is a character device, not a terminal: the wake test does not
+// prompt on it (and then refuse); it refuses at once, naming --yes.
+func TestWakeDoesNotPromptOnDevNull(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Fatal("isTerminal(/dev/null) = true")
+	}
+	_, errOut, code := runFlywake(t, null, "wake", "--demo", "-a", "snappy-api")
+	if code == 0 || strings.Contains(errOut, "Continue?") || !strings.Contains(errOut, "pass --yes") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/waketest"
@@ -30,14 +31,11 @@ type wakeFlags struct {
 	url           string
 }
 
-// isTerminal reports whether r is an interactive terminal (tests replace it).
+// isTerminal reports whether r is an interactive terminal (tests replace
+// it): a real isatty, since /dev/null is a character device too.
 var isTerminal = func(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(f.Fd())
 }
 
 func newWakeCmd(g *globalFlags) *cobra.Command {

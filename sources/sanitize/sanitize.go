@@ -12,6 +12,7 @@
 package sanitize
 
 import (
+	"reflect"
 	"strings"
 	"unicode/utf8"
 )
@@ -113,4 +114,62 @@ func hex4(r rune) string {
 	const digits = "0123456789abcdef"
 	out := []byte{digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf]}
 	return string(out)
+}
+
+// All applies Line to every exported string reachable from ptr (a pointer
+// to a struct, slice or map): fields, elements, map keys and values. It
+// suits records that leave the program whole (a saved wake test, a live
+// event) and keeps working as fields are added. Unexported fields are left
+// alone.
+func All(ptr any) {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return
+	}
+	cleanValue(v.Elem(), 0)
+}
+
+func cleanValue(v reflect.Value, depth int) {
+	if depth > 32 {
+		return // a cycle or an absurd nesting: records are shallow
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanSet() {
+			if s := v.String(); !safeASCII(s) {
+				v.SetString(Line(s))
+			}
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			cleanValue(v.Elem(), depth+1)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := 0; i < v.NumField(); i++ {
+			if t.Field(i).IsExported() {
+				cleanValue(v.Field(i), depth+1)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			cleanValue(v.Index(i), depth+1)
+		}
+	case reflect.Map:
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		out := reflect.MakeMapWithSize(v.Type(), v.Len())
+		it := v.MapRange()
+		for it.Next() {
+			k := reflect.New(v.Type().Key()).Elem()
+			k.Set(it.Key())
+			cleanValue(k, depth+1)
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(it.Value())
+			cleanValue(e, depth+1)
+			out.SetMapIndex(k, e)
+		}
+		v.Set(out)
+	}
 }

@@ -120,3 +120,30 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+func TestAll(t *testing.T) {
+	type inner struct{ Text string }
+	type record struct {
+		Name   string
+		List   []string
+		ByName map[string]int
+		Ptr    *inner
+		Any    any
+		Items  []inner
+		secret string
+	}
+	r := &record{
+		Name: "a\x1b]0;x\x07", List: []string{"\x1b[2J"}, ByName: map[string]int{"\u009b1m": 1},
+		Ptr: &inner{"\x1b]52;c;x\x07"}, Any: &inner{"\x07"}, Items: []inner{{"\x1bP"}}, secret: "\x1b",
+	}
+	All(r)
+	if r.Name != "a␛]0;x␇" || r.List[0] != "␛[2J" || r.ByName["␛[1m"] != 1 || r.Ptr.Text != "␛]52;c;x␇" ||
+		r.Any.(*inner).Text != "␇" || r.Items[0].Text != "␛P" {
+		t.Errorf("All left %+v", r)
+	}
+	if r.secret != "\x1b" {
+		t.Error("All touched an unexported field")
+	}
+	All(nil)
+	All(record{}) // not a pointer: nothing to do, no panic
+}

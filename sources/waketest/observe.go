@@ -61,8 +61,12 @@ func (ob *observer) apply(ms []*fly.Machine, at time.Time) {
 			o.startedAt = at
 		}
 		if !wasStarted && !o.startedAt.IsZero() {
+			text := m.ID + " started"
+			if o.wake != "" { // no start event said how it woke (it fell out of the kept events)
+				text += " (" + o.wake + ")"
+			}
 			ob.r.emit(Event{Kind: EventMachineStarted, Machine: m.ID, State: fly.MachineStateStarted,
-				At: ob.tl.sincePlat(o.startedAt), Text: m.ID + " started (" + o.wake + ")"})
+				At: ob.tl.sincePlat(o.startedAt), Text: text})
 		}
 	}
 }

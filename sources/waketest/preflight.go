@@ -9,6 +9,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // Target is one machine the test will put to sleep, as preflight saw it.
@@ -89,9 +90,16 @@ func Preflight(machines []*fly.Machine, s Setup) (*Plan, error) {
 	p.Warnings = append(p.Warnings, gwarn...)
 	var members []*fly.Machine
 	for _, m := range machines {
-		if m != nil && !gone(m.State) && processGroup(m) == group {
-			members = append(members, m)
+		if m == nil || gone(m.State) || processGroup(m) != group {
+			continue
 		}
+		if sanitize.Line(m.ID) != m.ID || m.ID == "" {
+			// Never act on a machine whose id would reach the screen
+			// altered: the id shown would not be the id stopped.
+			p.Warnings = append(p.Warnings, fmt.Sprintf("machine %q has an id that is not plain text; left alone", m.ID))
+			continue
+		}
+		members = append(members, m)
 	}
 	sort.Slice(members, func(i, j int) bool { return members[i].ID < members[j].ID })
 	svc := firstService(members)
@@ -127,6 +135,9 @@ func Preflight(machines []*fly.Machine, s Setup) (*Plan, error) {
 		p.Warnings = append(p.Warnings, "every request is pinned to machine with fly-force-instance-id: "+
 			"this measures a path no user takes, so the result is marked not representative")
 	}
+	// Names, regions, states, blockers, the group and the check path come
+	// from the platform: the plan is shown and saved, so it is made inert.
+	sanitize.All(p)
 	return p, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/edge"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // ErrAborted is returned (wrapped) by Run when the test was cut short; the
@@ -42,6 +43,9 @@ func (p *Plan) Run(ctx context.Context, onEvent func(Event)) (*Report, error) {
 		Targets: p.Targets, Kept: nonNil(p.Kept), Runs: []Run{}, Warnings: append([]string{}, p.Warnings...),
 		secrets: s.Secrets,
 	}
+	// Everything in the report came from the platform or the app's answers:
+	// it leaves here inert, for the screen and the saved file alike.
+	defer sanitize.All(rep)
 	ctx, cancel := context.WithTimeoutCause(ctx, s.MaxTotal, errTotalLimit)
 	defer cancel()
 	modes := s.Mode.runModes()
@@ -96,6 +100,7 @@ func (r *runner) emit(e Event) {
 	}
 	e.Progress = r.progress
 	if r.onEvent != nil {
+		sanitize.All(&e)
 		r.onEvent(e)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	flyc "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // StateDir is where results are kept: $XDG_STATE_HOME/flywake/wake (an
@@ -103,6 +104,7 @@ func LoadLast(dir, app string) (*Report, string, error) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
+	sanitize.All(&rep) // a saved file is outside text too
 	return &rep, path, nil
 }
 
