@@ -25,6 +25,7 @@ type App struct {
 
 	logs      []diagnose.LogLine
 	LogsUntil time.Time // newest log line seen
+	LogsRead  bool      // a logs page was read (the boots are known, even if none)
 	Boots     []diagnose.Boot
 	boots     *diagnose.BootTracker
 
@@ -176,6 +177,7 @@ func (a *App) Transitioning() bool {
 // are cut after the last line of a timestamp, so equal times are new lines.
 // Every line is made inert as it enters (an app logs what its users send).
 func (a *App) ApplyLogs(lines []diagnose.LogLine) {
+	a.LogsRead = true
 	first := len(a.logs)
 	for _, l := range lines {
 		if l.Time.Before(a.LogsUntil) {

@@ -54,9 +54,9 @@ func (p *Pane) Title() string { return "Bytecode" }
 
 // SetData derives the verdict and one section per image digest.
 func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
-	p.loaded = a != nil
+	p.loaded = a != nil && !a.ListedAt.IsZero() // the images are the listed machines'
 	p.lines = nil
-	if a != nil {
+	if p.loaded {
 		p.lines = buildLines(p.theme, a)
 	}
 	p.relayout()

@@ -68,7 +68,7 @@ func (p *Pane) Title() string { return "Cold starts" }
 
 // SetData derives live timers, stats and the boot history from the model.
 func (p *Pane) SetData(a *snapshot.App, now time.Time) {
-	p.loaded = a != nil
+	p.loaded = a != nil && a.LogsRead // boots come from logs: none read yet is not "no boots"
 	p.d = derive(a, now)
 	p.cursor = min(max(p.cursor, 0), max(len(p.d.history)-1, 0))
 	p.relayout()

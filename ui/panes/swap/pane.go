@@ -64,8 +64,11 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	if a != p.app {
 		p.rows = rowCache{} // another app's rows
 	}
-	p.loaded, p.app = a != nil, a
-	if a == nil {
+	p.app = a
+	// Before the first listing there is nothing to judge: saying "no swap
+	// configured" then would be a claim about machines not yet seen.
+	p.loaded = a != nil && !a.ListedAt.IsZero()
+	if !p.loaded {
 		return
 	}
 	facts := a.SwapFacts()

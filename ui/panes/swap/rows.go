@@ -196,6 +196,9 @@ func costLine(a *snapshot.App) string {
 		}
 	}
 	line := "no swap configured: swap does not block suspend"
+	if len(a.Machines) == 0 {
+		line = "no machines listed"
+	}
 	if withSwap > 0 {
 		line = fmt.Sprintf("swap blocks suspend on %d/%d machines — autosuspend falls back to stop, so a wake is a cold boot",
 			withSwap, len(a.Machines))
