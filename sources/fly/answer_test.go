@@ -1,8 +1,11 @@
 package fly
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -172,5 +175,42 @@ func TestTokenInAnswersIsRedacted(t *testing.T) {
 		if strings.Contains(m.Name, faultToken) || !strings.Contains(m.Name, "[REDACTED]") {
 			t.Fatalf("machine name not redacted: %q", m.Name)
 		}
+	}
+}
+
+// A server's status line and error body are its own text: the error and
+// the header's last error show them inert.
+func TestStatusLineAndErrorBodyAreInert(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func(c net.Conn) {
+				defer c.Close()
+				_, _ = bufio.NewReader(c).ReadString('\n')
+				body := "{\"error\":\"\\u001b]0;pwned\\u0007 boom\"}"
+				fmt.Fprintf(c, "HTTP/1.1 500 Oops \x1b]52;c;eA==\x07\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+			}(conn)
+		}
+	}()
+	c, _ := newTestClient(t, "http://"+ln.Addr().String(), "")
+	_, err = c.ListMachines(context.Background(), "app1")
+	if err == nil {
+		t.Fatal("a 500 succeeded")
+	}
+	for what, s := range map[string]string{"error": err.Error(), "last error": c.Stats().LastError} {
+		if strings.ContainsAny(s, "\x1b\x07") {
+			t.Errorf("%s not inert: %q", what, s)
+		}
+	}
+	if !strings.Contains(err.Error(), "␛]0;pwned␇ boom") {
+		t.Errorf("error %q does not show the API's text", err)
 	}
 }

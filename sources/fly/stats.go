@@ -3,6 +3,8 @@ package fly
 import (
 	"sync"
 	"time"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // Stats is a snapshot of the client's traffic for the dashboard header.
@@ -38,7 +40,7 @@ func (r *recorder) attempt(now time.Time) {
 // answered records a response. 4xx other than 408/429 still count as OK:
 // the API is up and answering, the request itself was wrong.
 func (r *recorder) answered(now time.Time, status int, what string) {
-	what = Redact(what, r.token)
+	what = sanitize.Line(Redact(what, r.token)) // the status line's text is the server's
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if status == 429 {
@@ -56,7 +58,7 @@ func (r *recorder) answered(now time.Time, status int, what string) {
 }
 
 func (r *recorder) failed(what string) {
-	what = Redact(what, r.token)
+	what = sanitize.Line(Redact(what, r.token))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.lastError = what

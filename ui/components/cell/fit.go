@@ -97,9 +97,12 @@ func Block(s string, w, h int) string {
 	return b.String()
 }
 
-// Sanitize makes outside text safe for one table cell: newlines and tabs
-// become spaces and other control characters (which could move the cursor
-// or change the terminal) are dropped. ANSI styling is kept.
+// Sanitize fits text onto one line: newlines and tabs become spaces and
+// other C0 controls are dropped; ESC is kept so the UI's own styling
+// survives. It is layout, not the security boundary: text from outside (the
+// platform, a project) is already inert when it reaches the UI, made so
+// where it enters the model (sources/sanitize), so nothing here needs to
+// strip escape sequences.
 func Sanitize(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
