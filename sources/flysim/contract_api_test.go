@@ -408,6 +408,14 @@ func TestContractEveryState(t *testing.T) {
 	for get(a).State != "failed" && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
+	// A start of the failed machine tries the missing image again and fails again.
+	if res, err := c.Start(ctx, p.Name, a, ""); err != nil || res.PreviousState != "failed" {
+		t.Fatalf("start of a failed machine = %+v, %v", res, err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	for get(a).State != "failed" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
 	fixed := *cfg
 	fixed.Image = good
 	if _, err := c.Update(ctx, p.Name, fly.LaunchMachineInput{ID: a, Config: &fixed}, ""); err != nil {

@@ -16,6 +16,17 @@ type image struct {
 	ignores                           map[string]bool
 }
 
+// crashes is how long after a start the app crashes (0: never); nil-safe.
+func (im *image) crashes() time.Duration {
+	if im == nil {
+		return 0
+	}
+	return im.crashAfter
+}
+
+// ignoresSignal reports whether the app's main process ignores sig; nil-safe.
+func (im *image) ignoresSignal(sig string) bool { return im != nil && im.ignores[sig] }
+
 // ref is the image's name as a machine config carries it.
 func (im *image) ref() string {
 	return im.registry + "/" + im.repository + ":" + im.tag

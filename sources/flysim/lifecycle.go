@@ -43,6 +43,10 @@ func (s *Sim) startMachine(m *machine, source string) (string, error) {
 	case "started":
 		return prev, nil
 	case "stopped", "created", "failed":
+		if m.image == nil { // its image was never pulled: try again, fail again
+			s.launch(m, "starting")
+			break
+		}
 		s.coldBoot(m, source, true)
 	case "suspended", "suspending":
 		s.resume(m, source)
@@ -89,7 +93,7 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 		s.log(m, "runner", fmt.Sprintf("Machine started in %s", fmtDur(platform)))
 		s.log(m, "app", " INFO Starting init (commit: 6c3fc2e)...")
 		s.log(m, "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
-		if crash := m.image.crashAfter; crash > 0 { // the crash belongs to the image it runs
+		if crash := m.image.crashes(); crash > 0 { // the crash belongs to the image it runs
 			s.after(crash, func() {
 				if alive() {
 					s.crash(m)
@@ -236,7 +240,7 @@ func (s *Sim) terminate(m *machine, alive func() bool, signal string, timeout ti
 	p := &m.app.p
 	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", signal, mainPID))
 	graceful := between(m.app.rng, p.StopTook.Min, p.StopTook.Max)
-	if m.image.ignores[signal] || !terminating[signal] {
+	if m.image.ignoresSignal(signal) || !terminating[signal] {
 		graceful = timeout + time.Hour // never on its own
 	}
 	if graceful <= timeout {

@@ -89,7 +89,7 @@ func (s *Sim) signalMachine(m *machine, sig string) {
 	case sig == "SIGKILL":
 		s.log(m, "app", " INFO Main child exited with signal (with signal 'SIGKILL', core dumped? false)")
 		s.exited(m, 137, 9)
-	case terminating[sig] && !m.image.ignores[sig]:
+	case terminating[sig] && !m.image.ignoresSignal(sig):
 		run, p := m.run, &m.app.p
 		s.after(between(s.rng, p.StopTook.Min, p.StopTook.Max), func() {
 			if m.run == run && m.state == "started" {

@@ -360,7 +360,7 @@ func (s *Sim) deploy(a *app, release int) {
 		s.addEvent(m, "update", "replacing", SourceUser, nil, 0)
 		mm := m
 		s.after(2*time.Second, func() {
-			if wasUp || mm.image.crashAfter > 0 {
+			if wasUp || mm.image.crashes() > 0 {
 				s.setState(mm, "stopped")
 				s.coldBoot(mm, SourceUser, true)
 			} else {
