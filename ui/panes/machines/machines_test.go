@@ -7,6 +7,7 @@ import (
 
 	"github.com/flywake/flywake/ui/uitest"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
 
@@ -223,6 +224,31 @@ func TestViewIsExactSize(t *testing.T) {
 			if lw := ansi.StringWidth(l); lw != w {
 				t.Errorf("%dx%d: line %d is %d wide", w, h, i, lw)
 			}
+		}
+	}
+}
+
+// A sleeping machine keeps its checks (not passing): drawn dim, not as a
+// warning; a running machine's failing check is a warning.
+func TestChecksCellOfASleepingMachineIsNoWarning(t *testing.T) {
+	th := theme.New(false)
+	warning := []snapshot.Check{{Name: "servicecheck-00-http-8000", Status: "warning"}}
+	tests := []struct {
+		state  string
+		checks []snapshot.Check
+		text   string
+		style  *lipgloss.Style
+	}{
+		{"stopped", warning, "0/1", &th.Dim},
+		{"suspended", warning, "0/1", &th.Dim},
+		{"started", []snapshot.Check{{Status: "critical"}}, "0/1", &th.Warn},
+		{"started", []snapshot.Check{{Status: "passing"}}, "1/1", &th.Pass},
+		{"stopped", nil, "–", &th.Dim},
+	}
+	for _, tt := range tests {
+		text, style := checksCell(snapshot.Machine{State: tt.state, Checks: tt.checks}, th)
+		if text != tt.text || style != tt.style {
+			t.Errorf("%s %v: %q in another style than wanted (%q)", tt.state, tt.checks, text, tt.text)
 		}
 	}
 }

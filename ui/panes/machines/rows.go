@@ -182,8 +182,13 @@ func checksCell(m snapshot.Machine, th *theme.Theme) (string, *lipgloss.Style) {
 		return "–", &th.Dim
 	}
 	s := strconv.Itoa(passing) + "/" + strconv.Itoa(total)
-	if passing == total {
+	switch {
+	case passing == total:
 		return s, &th.Pass
+	case m.State != "started":
+		// A machine that is not running keeps its checks, not passing: that
+		// is its state, not a fault, so it is not drawn as one.
+		return s, &th.Dim
 	}
 	return s, &th.Warn
 }
