@@ -90,6 +90,10 @@ func (c *Client) withLease(ctx context.Context, k call, act func(ctx context.Con
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), acquireWithin)
 	defer rcancel()
 	relErr := c.flaps.ReleaseLease(rctx, k.app, k.id, nonce)
+	var fe *flaps.FlapsError
+	if errors.As(relErr, &fe) && fe.ResponseStatusCode == http.StatusNotFound {
+		relErr = nil // gone with its machine (a destroy), or lapsed: nothing holds it
+	}
 	if actErr != nil {
 		return actErr
 	}
