@@ -79,7 +79,7 @@ func (s *Sim) createMachine(a *app, name, region string, cfg *fly.MachineConfig,
 		m.name = machineName(s.rng)
 	}
 	m.image = s.resolveImage(cfg.Image)
-	m.events = []event{{ID: ulid(s.rng, now), Type: "launch", Status: "created", Source: SourceUser, Time: now}}
+	m.events = []event{{ID: ulid(s.ids, now), Type: "launch", Status: "created", Source: SourceUser, Time: now}}
 	a.machines = append(a.machines, m)
 	a.byID[m.id] = m
 	if !opt.skipLaunch {
