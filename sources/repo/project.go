@@ -49,6 +49,9 @@ func (p *Project) ReleaseWork() []ReleaseWork {
 // LoadTimeout bounds Load: a stuck mount must not stall the checklist.
 var LoadTimeout = 10 * time.Second
 
+// loadFS is LoadFS (a test replaces it with one that hangs).
+var loadFS = LoadFS
+
 // Load reads a project directory on disk. A directory that does not exist
 // or cannot be read is an error (never an empty project: "no fly.toml"
 // would pass items it could not judge); the files are opened without
@@ -71,7 +74,7 @@ func Load(dir string) (*Project, []error) {
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		p, errs := LoadFS(nonBlockingDir(dir))
+		p, errs := loadFS(nonBlockingDir(dir))
 		done <- loaded{p, errs}
 	}()
 	t := time.NewTimer(LoadTimeout)

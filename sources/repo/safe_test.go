@@ -2,6 +2,7 @@ package repo
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,5 +145,23 @@ func TestProjectTextIsSanitised(t *testing.T) {
 		if strings.ContainsAny(w.Command, "\x1b\x07") || !strings.Contains(w.Command, "␛]52;") {
 			t.Errorf("script command %q: want the sequence visible and inert", w.Command)
 		}
+	}
+}
+
+// A load that hangs (a stuck network mount) ends at LoadTimeout with an
+// error saying so, instead of holding check or the dashboard.
+func TestLoadGivesUpAtItsDeadline(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	defer func(f func(fs.FS) (*Project, []error), d time.Duration) { loadFS, LoadTimeout = f, d }(loadFS, LoadTimeout)
+	loadFS = func(fs.FS) (*Project, []error) { <-release; return nil, nil }
+	LoadTimeout = 50 * time.Millisecond
+	start := time.Now()
+	p, errs := Load(t.TempDir())
+	if took := time.Since(start); took > time.Second {
+		t.Fatalf("Load took %s", took)
+	}
+	if p != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "reading the project took longer than 50ms") {
+		t.Fatalf("Load = %v, %v", p, errs)
 	}
 }
