@@ -9,12 +9,24 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // DiscoverApp picks the app: the -a flag, then FLY_APP, then `app = "..."`
 // in dir/fly.toml. source says which one won. Nothing found → ErrNoApp; a
 // malformed fly.toml → an error naming its line.
 func DiscoverApp(flag string, env func(string) string, dir string) (app, source string, err error) {
+	app, source, err = discoverApp(flag, env, dir)
+	if err == nil && sanitize.Line(app) != app {
+		// It would reach the screen (the header names the app) and no Fly
+		// app name has control characters.
+		return "", "", fmt.Errorf("app %q from %s is not a valid app name — pass -a APP", app, source)
+	}
+	return app, source, err
+}
+
+func discoverApp(flag string, env func(string) string, dir string) (app, source string, err error) {
 	if v := strings.TrimSpace(flag); v != "" {
 		return v, "-a flag", nil
 	}
@@ -48,9 +60,9 @@ func appFromFlyToml(b []byte) (string, error) {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
-			return "", fmt.Errorf("line %d, column %d: %s — fix fly.toml or pass -a APP", row, col, de.Error())
+			return "", fmt.Errorf("line %d, column %d: %s — fix fly.toml or pass -a APP", row, col, sanitize.Line(de.Error()))
 		}
-		return "", fmt.Errorf("not valid TOML: %v — fix fly.toml or pass -a APP", err)
+		return "", fmt.Errorf("not valid TOML: %s — fix fly.toml or pass -a APP", sanitize.Line(err.Error()))
 	}
 	switch v := doc.App.(type) {
 	case nil:

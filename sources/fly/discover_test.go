@@ -117,3 +117,19 @@ func TestDiscoverApp(t *testing.T) {
 		})
 	}
 }
+
+// An app name with control characters (a hostile fly.toml: "\u001b" in a
+// TOML string is ESC) would reach the header raw: it is refused, quoted.
+func TestDiscoverAppRefusesControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fly.toml"), []byte("app = \"x\\u001b]0;pwned\\u0007\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := DiscoverApp("", envOf(nil), dir)
+	if err == nil || strings.ContainsAny(err.Error(), "\x1b\x07") || !strings.Contains(err.Error(), "is not a valid app name") {
+		t.Fatalf("DiscoverApp = %v", err)
+	}
+	if app, _, err := DiscoverApp("my-app", envOf(nil), dir); err != nil || app != "my-app" {
+		t.Fatalf("a plain -a: %q, %v", app, err)
+	}
+}
