@@ -111,16 +111,16 @@ func (m BacklogMachine) Level() Level {
 // "no hard limit: the proxy keeps feeding machines that are drowning — 969
 // sockets in CLOSE_WAIT on 2 machines".
 func BacklogVerdict(ms []BacklogMachine) Verdict {
-	probed, total, calm := 0, 0, 0 // CLOSE_WAIT on backed-up machines, and on the rest
+	probed, served := 0, 0
+	total, calm := 0, 0 // CLOSE_WAIT on the backed-up machines, and on the rest
 	var drowning, backed []string
-	hard := true
-	served := 0
+	allHard, backedHard := true, true // every served machine / every backed-up one has a hard limit
 	for _, m := range ms {
 		if !m.Served {
 			continue
 		}
 		served++
-		hard = hard && m.Conc.Hard > 0
+		allHard = allHard && m.Conc.Hard > 0
 		if m.Sockets == nil {
 			continue
 		}
@@ -130,39 +130,35 @@ func BacklogVerdict(ms []BacklogMachine) Verdict {
 			drowning = append(drowning, m.ID)
 		case Warn:
 			backed = append(backed, m.ID)
+			backedHard = backedHard && m.Conc.Hard > 0
 		default:
 			calm += m.CloseWait()
 			continue
 		}
 		total += m.CloseWait()
 	}
-	if served == 0 {
-		return Verdict{NA, "no machine with a service: the proxy routes no traffic here"}
-	}
-	noHard := "no hard limit"
-	if !hard {
-		noHard = "no hard limit: the proxy keeps feeding machines that are drowning"
-	}
+	machines := func(n int) string { return words.Count(n, "machine", "machines") }
 	sockets := words.Count(total, "socket", "sockets") + " in CLOSE_WAIT"
 	switch {
+	case served == 0:
+		return Verdict{NA, "no machine with a service: the proxy routes no traffic here"}
+	case probed == 0 && !allHard:
+		return Verdict{Unknown, "no hard limit, so a burst queues on the machines; sockets not probed yet: the probe reads /proc/net/tcp{,6} on started machines"}
 	case probed == 0:
-		line := "sockets not probed yet: the probe reads /proc/net/tcp{,6} on started machines"
-		if !hard {
-			line = "no hard limit, so a burst queues on the machines; " + line
-		}
-		return Verdict{Unknown, line}
+		return Verdict{Unknown, "sockets not probed yet: the probe reads /proc/net/tcp{,6} on started machines"}
 	case len(drowning) > 0:
-		return Verdict{Fail, fmt.Sprintf("%s — %s on %s", noHard, sockets, words.Count(len(drowning)+len(backed), "machine", "machines"))}
-	case len(backed) > 0 && hard:
-		return Verdict{Warn, fmt.Sprintf("%s despite a hard limit on %s: clients give up before the app answers", sockets, words.Count(len(backed), "machine", "machines"))}
+		// Fail needs a machine without a hard limit (CloseWaitLevel).
+		return Verdict{Fail, fmt.Sprintf("no hard limit: the proxy keeps feeding machines that are drowning — %s on %s", sockets, machines(len(drowning)+len(backed)))}
+	case len(backed) > 0 && backedHard:
+		return Verdict{Warn, fmt.Sprintf("%s despite a hard limit on %s: clients give up before the app answers", sockets, machines(len(backed)))}
 	case len(backed) > 0:
-		return Verdict{Warn, fmt.Sprintf("%s on %s: clients give up before the app answers, and no hard limit stops the proxy", sockets, words.Count(len(backed), "machine", "machines"))}
+		return Verdict{Warn, fmt.Sprintf("%s on %s: clients give up before the app answers, and no hard limit stops the proxy", sockets, machines(len(backed)))}
 	}
 	sockets = words.Count(calm, "socket", "sockets") + " in CLOSE_WAIT"
-	if !hard {
-		return Verdict{Pass, fmt.Sprintf("%s on %s probed; no hard limit, so a burst would queue on the machines", sockets, words.Count(probed, "machine", "machines"))}
+	if !allHard {
+		return Verdict{Pass, fmt.Sprintf("%s on %s probed; no hard limit, so a burst would queue on the machines", sockets, machines(probed))}
 	}
-	return Verdict{Pass, fmt.Sprintf("%s on %s probed; the hard limit stops the proxy before a machine drowns", sockets, words.Count(probed, "machine", "machines"))}
+	return Verdict{Pass, fmt.Sprintf("%s on %s probed; the hard limit stops the proxy before a machine drowns", sockets, machines(probed))}
 }
 
 // SocketStates lists a machine's socket counts, CLOSE_WAIT first, then the

@@ -54,6 +54,8 @@ func TestBacklogVerdict(t *testing.T) {
 			"12 sockets in CLOSE_WAIT on 1 machine: clients give up before the app answers, and no hard limit stops the proxy"},
 		{"backlog despite a hard limit", []BacklogMachine{m("a", hard, 200)}, Warn,
 			"200 sockets in CLOSE_WAIT despite a hard limit on 1 machine: clients give up before the app answers"},
+		{"the backed-up machine has a hard limit, a calm one has none", []BacklogMachine{m("a", hard, 200), m("b", noHard, 3)}, Warn,
+			"200 sockets in CLOSE_WAIT despite a hard limit on 1 machine: clients give up before the app answers"},
 		{"calm, no hard limit", []BacklogMachine{m("a", noHard, 1), m("b", noHard, -1)}, Pass,
 			"1 socket in CLOSE_WAIT on 1 machine probed; no hard limit, so a burst would queue on the machines"},
 		{"calm with a hard limit", []BacklogMachine{m("a", hard, 0)}, Pass,

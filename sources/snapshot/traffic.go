@@ -132,7 +132,7 @@ func (a *App) TrafficSummary(now time.Time) TrafficSummary {
 	s.Hours = diagnose.TrafficHours(a.Traffic.Minutes, a.Boots, now, 24)
 	if eo := a.Metrics; eo != nil {
 		if eo.Err != "" {
-			s.MetricsErr = eo.Err
+			s.MetricsErr = sanitize.Line(eo.Err)
 		} else {
 			s.Known = true
 			s.Lost1h, s.Edge1h = Died(eo.Edge1h, eo.App1h)

@@ -4,10 +4,12 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/panes/backlog"
 	"github.com/flywake/flywake/ui/panes/bytecode"
 	"github.com/flywake/flywake/ui/panes/coldstart"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/panes/swap"
+	"github.com/flywake/flywake/ui/panes/traffic"
 )
 
 // buildPanes is the registry of the dashboard's tiles: adding a pane is
@@ -17,8 +19,10 @@ func buildPanes(ctx pane.Context) []pane.Pane {
 	return []pane.Pane{
 		machines.New(ctx),
 		coldstart.New(ctx),
+		traffic.New(ctx),
 		swap.New(ctx),
 		bytecode.New(ctx),
+		backlog.New(ctx),
 	}
 }
 

@@ -81,6 +81,12 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache) (rows []table.Row, 
 		}
 		c.seen = cache.refresh
 		rows[i] = c.row
+		// What the machine alone cannot say, and its hash does not cover: a
+		// socket backlog (the Backlog pane's thresholds). Only probed
+		// machines can have one.
+		if _, probed := a.Sockets[m.ID]; probed {
+			rows[i] = withAlert(c.row, alertsOf(a, m), st)
+		}
 	}
 	if len(cache.rows) > len(a.Machines) { // some machines are gone
 		for id, c := range cache.rows {
@@ -157,13 +163,37 @@ func newCachedRow(m snapshot.Machine, st *styles) *cachedRow {
 
 // alertCell is the machine's most severe alert (snapshot.Machine.Alerts,
 // the list status --json reports), in its level's style.
-func alertCell(m snapshot.Machine, st *styles) (string, *lipgloss.Style) {
-	alerts := m.Alerts()
+func alertCell(m snapshot.Machine, st *styles) (string, *lipgloss.Style) { return alertOf(m.Alerts(), st) }
+
+// alertOf is the most severe of alerts, in its level's style.
+func alertOf(alerts []snapshot.Alert, st *styles) (string, *lipgloss.Style) {
 	if len(alerts) == 0 {
 		return "", nil
 	}
 	a := alerts[0]
 	return a.Level.Glyph() + " " + a.Text, st.level(a.Level)
+}
+
+// alertsOf are m's alerts and a backlog alert at the Backlog pane's level.
+func alertsOf(a *snapshot.App, m snapshot.Machine) []snapshot.Alert {
+	out := m.Alerts()
+	if lv, _ := a.BacklogLevel(m.ID); lv == diagnose.Fail || lv == diagnose.Warn {
+		out = append(out, snapshot.Alert{Kind: "backlog", Level: lv, Text: "backlog"})
+	}
+	return out
+}
+
+// withAlert is r with its ALERT cell showing the most severe of alerts; r's
+// cells are the cache's, so they are copied first.
+func withAlert(r table.Row, alerts []snapshot.Alert, st *styles) table.Row {
+	text, look := alertOf(alerts, st)
+	if text == r.Cells[colAlert] {
+		return r
+	}
+	r.Cells = append([]string(nil), r.Cells...)
+	r.Styles = append([]*lipgloss.Style(nil), r.Styles...)
+	r.Cells[colAlert], r.Styles[colAlert] = text, look
+	return r
 }
 
 // autostop is the config's autostop mode; "off" when no config is reported,

@@ -1,0 +1,183 @@
+package backlog
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/table"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// ID is the backlog pane's ID.
+const ID pane.ID = "backlog"
+
+// Pane is the Backlog pane. Build it with New.
+type Pane struct {
+	pane.Base
+	theme  *theme.Theme
+	keys   keys.KeyMap
+	table  table.Model
+	states *table.StateStyles
+
+	loaded  bool
+	verdict diagnose.Verdict
+	limits  string // the limits every machine shares, "" when they differ
+	rows    []row
+	head    []string // the verdict, the limits and the legend, wrapped to the width
+}
+
+var _ pane.Pane = (*Pane)(nil)
+
+// New builds the pane with the shared theme and keys.
+func New(ctx pane.Context) *Pane {
+	t := ctx.Theme
+	if t == nil {
+		t = theme.New(false)
+	}
+	km := keys.Default()
+	if ctx.Keys != nil {
+		km = *ctx.Keys
+	}
+	tb := table.New(sharedColumns, table.StylesFrom(t))
+	tb.SetEmptyText("no machines")
+	return &Pane{theme: t, keys: km, table: tb, states: table.NewStateStyles(t)}
+}
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
+
+// Title names the pane.
+func (p *Pane) Title() string { return "Backlog" }
+
+// SetData derives the verdict and one row per machine.
+func (p *Pane) SetData(a *snapshot.App, now time.Time) {
+	p.loaded = a != nil
+	if a == nil {
+		return
+	}
+	ms := a.BacklogMachines()
+	p.verdict = diagnose.BacklogVerdict(ms)
+	p.rows = buildRows(ms, now)
+	c, shared := sharedLimits(ms)
+	p.limits = ""
+	if shared {
+		hard := c.HardLimit()
+		if c.Hard <= 0 {
+			hard = p.theme.Warn.Render(hard)
+		}
+		p.limits = fmt.Sprintf("concurrency of every machine: %s · soft limit %d · hard limit %s", c.Kind(), c.SoftLimit(), hard)
+		if !c.Configured {
+			p.limits += " (Fly's defaults: no concurrency block)"
+		}
+		p.table.SetColumns(sharedColumns)
+	} else {
+		p.table.SetColumns(ownColumns)
+	}
+	trs := make([]table.Row, len(p.rows))
+	for i, r := range p.rows {
+		trs[i] = r.tableRow(p.theme, p.states, !shared)
+	}
+	p.table.SetRows(trs)
+	p.relayout()
+}
+
+// SetSize is the size View draws at.
+func (p *Pane) SetSize(width, height int) {
+	p.Base.SetSize(width, height)
+	p.relayout()
+}
+
+// SetStale dims the pane: the sockets are the last good probe's.
+func (p *Pane) SetStale(stale bool) {
+	p.Base.SetStale(stale)
+	p.table.SetDim(stale)
+}
+
+func (p *Pane) relayout() {
+	w, h := p.Size()
+	p.head = p.headLines(w)
+	p.table.SetHeight(max(h-len(p.head), 0))
+}
+
+// headLines are the verdict, in its level's colour, and what CLOSE_WAIT
+// means, wrapped to width.
+func (p *Pane) headLines(width int) []string {
+	if !p.loaded {
+		return nil
+	}
+	look := p.theme.Level(p.verdict.Level)
+	lines := wrap(look.Style, look.Render()+" ", cell.Sanitize(p.verdict.Line), width)
+	if p.limits != "" {
+		lines = append(lines, wrap(p.theme.Text, "", p.limits, width)...)
+	}
+	legend := fmt.Sprintf("CLOSE_WAIT: the client gave up and closed; the server has not reached its request yet. "+
+		"%d on a machine warns; %d with no hard limit fails (seed 003 froze at 468).", diagnose.CloseWaitWarn, diagnose.CloseWaitFail)
+	return append(lines, wrap(p.theme.Dim, "", legend, width)...)
+}
+
+// Height is the wrapped head, then a row per machine with the table's
+// header and position line.
+func (p *Pane) Height(width int) int {
+	return len(p.headLines(width)) + max(p.table.Len(), 1) + 2
+}
+
+// Keys: none beyond moving the cursor, which the help lists.
+func (p *Pane) Keys() []key.Binding { return nil }
+
+// Update moves the table cursor.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		p.table.HandleKey(km, p.keys)
+	}
+	return nil
+}
+
+// View renders exactly the SetSize width×height cells: the verdict, the
+// legend, the table.
+func (p *Pane) View(focused bool, now time.Time) string {
+	w, h := p.Size()
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if !p.loaded {
+		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), w, h)
+	}
+	head := cell.Block(strings.Join(p.head, "\n"), w, min(len(p.head), h))
+	if p.Stale() {
+		head = pane.Dim(p.theme, head)
+	}
+	rest := h - len(p.head)
+	if rest <= 0 {
+		return head
+	}
+	return head + "\n" + p.table.View(w, rest)
+}
+
+// wrap breaks text to width after a lead; continuation lines are indented
+// by two. Narrow widths get the text cut instead.
+func wrap(style lipgloss.Style, lead, text string, width int) []string {
+	leadW := ansi.StringWidth(lead)
+	if width < 20 || leadW+ansi.StringWidth(text) <= width {
+		return []string{lead + style.Render(text)}
+	}
+	parts := strings.Split(ansi.Wrap(text, width-leadW, " "), "\n")
+	out := []string{lead + style.Render(parts[0])}
+	indent := strings.Repeat(" ", min(leadW, 2)+2)
+	if rest := strings.Join(parts[1:], " "); rest != "" {
+		for _, l := range strings.Split(ansi.Wrap(rest, width-len(indent), " "), "\n") {
+			out = append(out, indent+style.Render(l))
+		}
+	}
+	return out
+}

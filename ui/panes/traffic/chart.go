@@ -1,0 +1,194 @@
+package traffic
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// The hourly chart: one column group per clock hour, the newest on the
+// right, every row on the same time axis.
+//
+//	UTC   10 11 12 13 …
+//	2xx   ▃▃ ▁▁ ▃▃ ▃▃
+//	5xx   █  ▅
+//	lost  ▃  █
+//	boots  9     12
+//	noise       S
+//
+// A class row pairs two bars per hour — the edge's, then the app's — on one
+// scale, so an hour where the app answered less shows as a left bar without
+// its right twin. frame.Sparkline scales each series to its own peak, which
+// would hide exactly that, hence the bars here.
+
+// hourCells is the width of one hour: the edge bar, the app bar, a gap.
+const hourCells = 3
+
+// totalsCells is room for "edge 999,999 · app 999,999" beside a row.
+const totalsCells = 28
+
+// bootCount is a 2-cell count: "·" for none, "++" for 100 or more.
+func bootCount(n int) string {
+	switch {
+	case n <= 0:
+		return "·"
+	case n >= 100:
+		return "++"
+	}
+	return fmt.Sprint(n)
+}
+
+// labelCells is the row label's width ("boots ").
+const labelCells = 6
+
+var bars = []rune(" ▁▂▃▄▅▆▇█")
+
+// bar is v on a scale to peak, one cell: blank for 0, at least ▁ for any v>0.
+func bar(v, peak float64) rune {
+	if v <= 0 || peak <= 0 {
+		return ' '
+	}
+	level := int(v/peak*8 + 0.5)
+	return bars[min(max(level, 1), 8)]
+}
+
+// chartHours is how many hours fit in width (at most the 24 held).
+func chartHours(width, held int) int {
+	return min(held, max((width-labelCells)/hourCells, 0))
+}
+
+// chart draws the hours that fit in width; nil when not one does.
+func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
+	n := chartHours(width, len(s.Hours))
+	if n == 0 || !anyData(s.Hours) {
+		return nil
+	}
+	hours := s.Hours[len(s.Hours)-n:]
+	// Beside a class row, the hours' totals when they fit.
+	totals := width >= labelCells+n*hourCells+totalsCells
+	label := func(l string) string { return fmt.Sprintf("%-*s", labelCells, l) }
+	var out []string
+
+	axis := label("UTC")
+	for _, h := range hours {
+		axis += fmt.Sprintf("%-*s", hourCells, h.Start.UTC().Format("15"))
+	}
+	out = append(out, t.Dim.Render(strings.TrimRight(axis, " ")))
+
+	for _, class := range diagnose.StatusClasses {
+		peak := 0.0
+		for _, h := range hours {
+			peak = max(peak, h.Edge[class], h.App[class])
+		}
+		if peak <= 0 {
+			continue
+		}
+		style := t.Text
+		if class == "5xx" {
+			style = t.Fail
+		}
+		var b strings.Builder
+		edge, app := 0.0, 0.0
+		for _, h := range hours {
+			b.WriteRune(bar(h.Edge[class], peak))
+			b.WriteRune(bar(h.App[class], peak))
+			b.WriteByte(' ')
+			edge, app = edge+h.Edge[class], app+h.App[class]
+		}
+		row := label(class) + style.Render(b.String())
+		if totals {
+			row += t.Dim.Render(fmt.Sprintf("edge %s · app %s", words.Thousands(round(edge)), words.Thousands(round(app))))
+		}
+		out = append(out, strings.TrimRight(row, " "))
+	}
+
+	peak := 0.0
+	for _, h := range hours {
+		peak = max(peak, h.Lost)
+	}
+	if peak > 0 {
+		var b strings.Builder
+		lost := 0.0
+		for _, h := range hours {
+			b.WriteRune(bar(h.Lost, peak))
+			b.WriteString("  ")
+			lost += h.Lost
+		}
+		row := label("lost") + t.Fail.Render(b.String())
+		if totals {
+			row += t.Dim.Render(words.Thousands(round(lost)) + " lost")
+		}
+		out = append(out, strings.TrimRight(row, " "))
+	}
+
+	var boots strings.Builder
+	total := 0
+	for _, h := range hours {
+		boots.WriteString(fmt.Sprintf("%2s ", bootCount(h.Boots)))
+		total += h.Boots
+	}
+	style := t.Dim
+	if total > 0 {
+		style = t.Warn
+	}
+	row := label("boots") + style.Render(boots.String())
+	if totals {
+		row += t.Dim.Render(words.Count(total, "cold boot", "cold boots"))
+	}
+	out = append(out, strings.TrimRight(row, " "))
+
+	if marks, ok := noiseMarks(s, hours); ok {
+		out = append(out, label("noise")+t.Warn.Render(strings.TrimRight(marks, " ")))
+	}
+	return out
+}
+
+// noiseMarks puts S under the hours a scan touched and ▲ under the busy
+// hours the pane describes; ok is false when there is nothing to mark.
+func noiseMarks(s snapshot.TrafficSummary, hours []diagnose.TrafficHour) (string, bool) {
+	var b strings.Builder
+	marked := false
+	for _, h := range hours {
+		mark := " "
+		end := h.Start.Add(time.Hour)
+		for _, bh := range described(s.Busy) {
+			if bh.Start.Equal(h.Start) {
+				mark = "▲"
+			}
+		}
+		for _, sc := range s.Scans {
+			if sc.From.Before(end) && !sc.To.Before(h.Start) {
+				mark = "S"
+			}
+		}
+		marked = marked || mark != " "
+		b.WriteString(mark + strings.Repeat(" ", hourCells-1))
+	}
+	return b.String(), marked
+}
+
+// described are the busy hours the pane names: the busiest ones that are
+// not scans, at most maxBusyHours.
+func described(busy []diagnose.BusyHour) []diagnose.BusyHour {
+	var out []diagnose.BusyHour
+	for _, bh := range busy {
+		if !bh.Scan && len(out) < maxBusyHours {
+			out = append(out, bh)
+		}
+	}
+	return out
+}
+
+func anyData(hours []diagnose.TrafficHour) bool {
+	for _, h := range hours {
+		if h.Minutes > 0 {
+			return true
+		}
+	}
+	return false
+}

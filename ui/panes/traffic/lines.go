@@ -1,0 +1,137 @@
+package traffic
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// maxErrorCodes bounds the proxy error codes listed (commonest first).
+const maxErrorCodes = 5
+
+// maxBusyHours bounds the busy hours described that are not scans.
+const maxBusyHours = 2
+
+// screen is every line the pane shows at width, styled, none wider than
+// width: sentences wrap (their ends are the point), the chart is cut to the
+// hours that fit.
+func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
+	var out []string
+	add := func(style lipgloss.Style, lead, text string) {
+		out = append(out, wrap(style, lead, cell.Sanitize(text), width)...)
+	}
+
+	level, verdict := lossVerdict(s)
+	look := t.Level(level)
+	add(look.Style, look.Render()+" ", verdict)
+	if s.Known {
+		add(t.Dim, "  ", fmt.Sprintf("last hour: %s of %s lost · 24 h: %s of %s lost",
+			words.Thousands(round(s.Lost1h)), words.Thousands(round(s.Edge1h)), words.Thousands(round(s.Lost24h)), words.Thousands(round(s.Edge24h))))
+	}
+	if line := s.Boots.Sentence("the day"); line != "" && s.Lost24h >= 0.5 {
+		add(t.Warn, "  ", "cause: "+line)
+	}
+	if s.TrafficErr != "" {
+		add(t.Unknown, "  ", "per-minute series not read: "+s.TrafficErr)
+	}
+
+	if c := chart(t, s, width); len(c) > 0 {
+		out = append(out, "")
+		out = append(out, c...)
+		add(t.Dim, "", legend(s))
+	}
+
+	var noise []string
+	for _, sc := range s.Scans {
+		noise = append(noise, sc.Sentence())
+	}
+	for _, bh := range described(s.Busy) {
+		noise = append(noise, bh.Sentence())
+	}
+	if len(noise) > 0 {
+		out = append(out, "")
+		for i, line := range noise {
+			mark := "S "
+			if i >= len(s.Scans) {
+				mark = "▲ "
+			}
+			add(t.Text, t.Warn.Render(mark), line)
+		}
+	}
+
+	if len(s.Errors) > 0 {
+		out = append(out, "")
+		add(t.Text, "", "proxy errors in the logs, 24 h (lines by code):")
+		for i, pe := range s.Errors {
+			if i == maxErrorCodes {
+				add(t.Dim, "  ", fmt.Sprintf("and %s more", words.Count(len(s.Errors)-i, "code", "codes")))
+				break
+			}
+			add(t.Text, "  "+t.Fail.Render(fmt.Sprintf("%s ×%s", pe.Code, words.Thousands(pe.Lines)))+" ", pe.Meaning)
+		}
+	}
+	return out
+}
+
+// lossVerdict is the head line: the rule in words with the numbers when the
+// edge counted what the app never saw.
+func lossVerdict(s snapshot.TrafficSummary) (diagnose.Level, string) {
+	switch {
+	case s.MetricsErr != "":
+		return diagnose.Unknown, "edge and app counters not read: " + s.MetricsErr
+	case !s.Known:
+		return diagnose.Unknown, "reading fly_edge_http_responses_count and fly_app_http_responses_count…"
+	case s.Edge24h < 0.5:
+		return diagnose.Unknown, "the edge counted no requests in 24 h"
+	}
+	if line := diagnose.LossSentence(s.Lost24h, s.Edge24h, "24 h"); line != "" {
+		return diagnose.LossLevel(s.Lost24h, s.Edge24h), line
+	}
+	return diagnose.Pass, fmt.Sprintf("edge and app agree: %s requests in 24 h, none lost in between", words.Thousands(round(s.Edge24h)))
+}
+
+// legend says how to read the chart, for the rows it drew.
+func legend(s snapshot.TrafficSummary) string {
+	parts := []string{"per hour: the edge's bar, then the app's, one scale per row", "lost = edge − app", "boots = cold boots begun"}
+	for _, h := range s.Hours {
+		if h.Boots >= 100 {
+			parts[2] += " (++ = 100 or more)"
+			break
+		}
+	}
+	if len(s.Scans) > 0 {
+		parts = append(parts, "S = a scanner")
+	}
+	if len(described(s.Busy)) > 0 {
+		parts = append(parts, fmt.Sprintf("▲ = a busiest hour, ≥ %.0f× the median", diagnose.BusyFactor))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// wrap breaks text to width after a lead (a glyph, an indent); continuation
+// lines are indented by two. Narrow widths get the text cut instead.
+func wrap(style lipgloss.Style, lead, text string, width int) []string {
+	leadW := ansi.StringWidth(lead)
+	if width < 20 || leadW+ansi.StringWidth(text) <= width {
+		return []string{lead + style.Render(text)}
+	}
+	parts := strings.Split(ansi.Wrap(text, width-leadW, " "), "\n")
+	out := []string{lead + style.Render(parts[0])}
+	indent := strings.Repeat(" ", min(leadW, 2)+2)
+	if rest := strings.Join(parts[1:], " "); rest != "" {
+		for _, p := range strings.Split(ansi.Wrap(rest, width-len(indent), " "), "\n") {
+			out = append(out, indent+style.Render(p))
+		}
+	}
+	return out
+}
+
+func round(f float64) int { return int(f + 0.5) }

@@ -1,0 +1,124 @@
+package traffic
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// ID is the traffic pane's ID.
+const ID pane.ID = "traffic"
+
+// Pane is the Traffic pane. Build it with New.
+type Pane struct {
+	pane.Base
+	theme *theme.Theme
+	keys  keys.KeyMap
+
+	loaded  bool
+	summary snapshot.TrafficSummary
+	lines   []string // screen(summary) at the current width
+	offset  int      // first line shown
+}
+
+var _ pane.Pane = (*Pane)(nil)
+
+// New builds the pane with the shared theme and keys.
+func New(ctx pane.Context) *Pane {
+	t := ctx.Theme
+	if t == nil {
+		t = theme.New(false)
+	}
+	km := keys.Default()
+	if ctx.Keys != nil {
+		km = *ctx.Keys
+	}
+	return &Pane{theme: t, keys: km}
+}
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
+
+// Title names the pane.
+func (p *Pane) Title() string { return "Traffic" }
+
+// SetData derives the summary (snapshot caches it between changes).
+func (p *Pane) SetData(a *snapshot.App, now time.Time) {
+	p.loaded = a != nil
+	if a != nil {
+		p.summary = a.TrafficSummary(now)
+	}
+	p.relayout()
+}
+
+// SetSize is the size View draws at.
+func (p *Pane) SetSize(width, height int) {
+	p.Base.SetSize(width, height)
+	p.relayout()
+}
+
+func (p *Pane) relayout() {
+	w, _ := p.Size()
+	p.lines = nil
+	if p.loaded {
+		p.lines = screen(p.theme, p.summary, w)
+	}
+	p.offset = p.clamp(p.offset)
+}
+
+// Height is every line at width.
+func (p *Pane) Height(width int) int {
+	if !p.loaded {
+		return 1
+	}
+	return max(len(screen(p.theme, p.summary, width)), 1)
+}
+
+// Keys: scrolling, when the lines are taller than the pane.
+func (p *Pane) Keys() []key.Binding {
+	if _, h := p.Size(); len(p.lines) <= h {
+		return nil
+	}
+	return []key.Binding{pane.Arrows(&p.keys, "scroll")}
+}
+
+// Update scrolls.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		_, h := p.Size()
+		p.offset, _ = p.keys.Scroll(km, p.offset, h, p.last())
+	}
+	return nil
+}
+
+func (p *Pane) last() int {
+	_, h := p.Size()
+	return max(len(p.lines)-h, 0)
+}
+
+func (p *Pane) clamp(offset int) int { return min(max(offset, 0), p.last()) }
+
+// View renders exactly the SetSize width×height cells.
+func (p *Pane) View(focused bool, now time.Time) string {
+	w, h := p.Size()
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if !p.loaded {
+		return cell.Block(p.theme.Dim.Render("waiting for the app's data…"), w, h)
+	}
+	end := min(p.offset+h, len(p.lines))
+	out := cell.Block(strings.Join(p.lines[p.offset:end], "\n"), w, h)
+	if p.Stale() {
+		return pane.Dim(p.theme, out)
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package traffic
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
+)
+
+func plain(p *Pane, w, h int) string { return ansi.Strip(uitest.View(p, w, h, true, t0)) }
+
+// The brief's day: the loss in words with its numbers, the cause beside it,
+// the scanner named, the proxy's codes with their meaning.
+func TestTrafficNamesTheLossTheCauseAndTheNoise(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetData(build(brief), t0)
+	out := plain(p, 160, 48)
+	uitest.AssertMentions(t, out, []string{
+		"✗ fail the edge answered 900 requests the app never saw in 24 h (1.4 %): they died in front of the app — read the proxy, not the app logs",
+		"last hour: 0 of 2,400 lost · 24 h: 900 of 62,100 lost",
+		"cause: 100.0 % of the lost requests were answered in a minute a machine was booting (9 boots, p50 28.0 s; booting minutes are 0.2 % of the day)",
+		"S 03:30–04:29 UTC: 240 requests from 6 clients (~40 each), 4 host names, .env/actuator/wp-config paths — a scanner, all 301",
+		"▲ 13:00 UTC: 6,300 requests, 2.6× the median hour — 1 host name, no secret-file paths in 15 access lines: real users",
+		"PR04 ×5 no good candidate after retries: every machine busy or not listening",
+		"PM03 ×3 wake timed out: a request waited on a booting machine and gave up",
+		"edge 900 · app 0", "900 lost", "9 cold boots",
+	}, []string{"…"})
+	// The chart: one column group per hour, the 502s on the hours of the boots.
+	var fiveXX, boots, noise, axis string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "5xx"):
+			fiveXX = l
+		case strings.HasPrefix(l, "boots"):
+			boots = l
+		case strings.HasPrefix(l, "noise"):
+			noise = l
+		case strings.HasPrefix(l, "UTC"):
+			axis = l
+		}
+	}
+	// Cells, not bytes: the bars are several bytes each.
+	at := func(row string, c int) string { r := []rune(row); return string(r[c:min(c+2, len(r))]) }
+	col := func(hour string) int { return strings.Index(axis, " "+hour+" ") + 1 }
+	for _, h := range []string{"13", "20", "06"} {
+		if c := col(h); c <= 0 || at(fiveXX, c) != "█ " || at(boots, c) != " 3" {
+			t.Errorf("hour %s (col %d): 5xx %q boots %q", h, c, at(fiveXX, c), at(boots, c))
+		}
+	}
+	if c := col("12"); at(fiveXX, c) != "  " || at(boots, c) != " ·" {
+		t.Errorf("a quiet hour: 5xx %q boots %q", at(fiveXX, c), at(boots, c))
+	}
+	if at(noise, col("03")) != "S " || at(noise, col("04")) != "S " || at(noise, col("13")) != "▲ " {
+		t.Errorf("noise marks: %q under %q", noise, axis)
+	}
+}
+
+// snappy-api's day: nothing lost, no cause line, no lost row.
+func TestTrafficWithoutLoss(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetData(build(quiet), t0)
+	out := plain(p, 160, 48)
+	uitest.AssertMentions(t, out, []string{"✓ pass edge and app agree: 57,600 requests in 24 h, none lost in between"},
+		[]string{"cause:", "\nlost ", "scanner", "proxy errors"})
+}
+
+// Before the counters are read, and when they cannot be, the pane says so;
+// the error text from the platform is made inert.
+func TestTrafficUnknown(t *testing.T) {
+	p := newPane(theme.New(true))
+	a := snapshot.New("o", "a", nil)
+	p.SetData(a, t0)
+	uitest.AssertMentions(t, plain(p, 120, 10), []string{"? unknown reading fly_edge_http_responses_count and fly_app_http_responses_count"}, nil)
+	a.ApplyEdgeOrigin(snapshot.EdgeOrigin{At: t0, Err: "query metrics: 503 \x1b]0;owned\x07 unavailable"})
+	p.SetData(a, t0.Add(time.Minute))
+	out := uitest.View(p, 120, 10, true, t0)
+	if strings.Contains(out, "\x1b]") || strings.Contains(out, "\x07") {
+		t.Errorf("a control sequence from the platform reached the screen: %q", out)
+	}
+	uitest.AssertMentions(t, ansi.Strip(out), []string{"edge and app counters not read: query metrics: 503"}, nil)
+}
+
+// No sentence or legend ends in "…" at any size a person tiles or zooms it
+// to: they wrap. At 80 columns the chart still holds the whole day.
+func TestTrafficWrapsInsteadOfCutting(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetData(build(brief), t0)
+	for _, w := range []int{38, 52, 78, 158, 218} {
+		lines := screen(theme.New(true), p.summary, w)
+		for _, l := range lines {
+			if s := strings.TrimRight(ansi.Strip(l), " "); strings.HasSuffix(s, "…") || ansi.StringWidth(l) > w {
+				t.Errorf("width %d: %q", w, s)
+			}
+		}
+		if w >= 78 && chartHours(w, 24) != 24 {
+			t.Errorf("width %d shows %d hours", w, chartHours(w, 24))
+		}
+	}
+}
+
+// At 80×24 everything is reachable by scrolling, and the footer says so.
+func TestTrafficScrolls(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetData(build(brief), t0)
+	p.SetSize(78, 12)
+	if len(p.Keys()) != 1 || p.Height(78) <= 12 {
+		t.Fatalf("keys %v, height %d", p.Keys(), p.Height(78))
+	}
+	if strings.Contains(plain(p, 78, 12), "PM03") {
+		t.Fatal("the last line is on the first page")
+	}
+	p.Update(uitest.Key("end"))
+	if out := ansi.Strip(p.View(true, t0)); !strings.Contains(out, "PM03 ×3") {
+		t.Errorf("end does not reach the proxy errors:\n%s", out)
+	}
+	p.SetSize(158, 46)
+	if len(p.Keys()) != 0 {
+		t.Errorf("scroll hint when everything fits: %v", p.Keys())
+	}
+}
+
+func TestTrafficViewIsExactAtEverySize(t *testing.T) {
+	for _, noColor := range []bool{false, true} {
+		for name, a := range map[string]*snapshot.App{"never loaded": nil, "empty": snapshot.New("o", "a", nil), "brief": build(brief)} {
+			p := newPane(theme.New(noColor))
+			if a != nil {
+				p.SetData(a, t0)
+			}
+			for _, sz := range uitest.Sizes {
+				t.Run(fmt.Sprintf("%s/%dx%d/nocolor=%v", name, sz[0], sz[1], noColor), func(t *testing.T) {
+					uitest.AssertSize(t, uitest.View(p, sz[0], sz[1], false, t0), sz[0], sz[1])
+				})
+			}
+		}
+	}
+}
+
+func TestTrafficStaleIsDim(t *testing.T) {
+	uitest.PinColorProfile(t)
+	p := newPane(theme.New(false))
+	p.SetData(build(brief), t0)
+	p.SetStale(true)
+	for _, l := range strings.Split(uitest.View(p, 100, 30, true, t0), "\n") {
+		if strings.TrimSpace(ansi.Strip(l)) != "" && !strings.Contains(l, "\x1b[2m") && !strings.Contains(l, ";2m") && !strings.Contains(l, "[2;") {
+			t.Errorf("stale line not faint: %q", l)
+		}
+	}
+}
+
+func golden3(t *testing.T, noColor bool, w, h int) {
+	uitest.PinColorProfile(t)
+	p := newPane(theme.New(noColor))
+	p.SetData(build(brief), t0)
+	out := uitest.View(p, w, h, true, t0)
+	uitest.AssertSize(t, out, w, h)
+	golden.RequireEqual(t, []byte(out))
+}
+
+// Goldens of the brief's day: the pane's inside at 80×24 and 160×48 (the
+// sizes the pane gets zoomed: the borders are the root's), and without colour.
+func TestTrafficGolden80x24(t *testing.T)         { golden3(t, false, 78, 22) }
+func TestTrafficGolden160x48(t *testing.T)        { golden3(t, false, 158, 46) }
+func TestTrafficGolden80x24NoColor(t *testing.T)  { golden3(t, true, 78, 22) }
+func TestTrafficGolden160x48NoColor(t *testing.T) { golden3(t, true, 158, 46) }
