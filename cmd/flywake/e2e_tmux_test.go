@@ -33,12 +33,12 @@ func TestDashboardInTmux(t *testing.T) {
 	screen := tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "sleepy-api") && regexp.MustCompile(`[●○] (started|stopped)`).MatchString(s)
 	})
-	if !strings.Contains(screen, "Machines · 1/4") || strings.Contains(screen, "Bytecode") {
+	if !strings.Contains(screen, "Machines · 1/6") || strings.Contains(screen, "Bytecode") {
 		t.Fatalf("120×36 should show the machines and one other pane, tab cycling:\n%s", screen)
 	}
 
 	// tab cycles through every pane and back.
-	for _, title := range []string{"Cold starts · 2/4", "Swap · 3/4", "Bytecode · 4/4", "Machines · 1/4"} {
+	for _, title := range []string{"Cold starts · 2/6", "Traffic · 3/6", "Swap · 4/6", "Bytecode · 5/6", "Backlog · 6/6", "Machines · 1/6"} {
 		tm.key(t, "Tab")
 		tm.waitFor(t, "pane "+title, 3*time.Second, contains(title))
 	}
@@ -76,7 +76,7 @@ func TestDashboardInTmux(t *testing.T) {
 		t.Fatalf("drill-down never showed the events sentence:\n%s", tm.capture(t))
 	}
 	tm.key(t, "Escape")
-	tm.waitFor(t, "back from drill-down", 3*time.Second, contains("Machines · 1/4"))
+	tm.waitFor(t, "back from drill-down", 3*time.Second, contains("Machines · 1/6"))
 
 	// At 160×48 every pane is on screen; f gives the focused one the whole
 	// body and f again brings the others back.
@@ -106,7 +106,7 @@ func TestDashboardInTmux(t *testing.T) {
 	tm.waitFor(t, "help", 3*time.Second, contains("Keys · ? or esc closes"))
 	tm.key(t, "?")
 	tm.waitFor(t, "help closed", 3*time.Second, func(s string) bool {
-		return !strings.Contains(s, "Keys · ? or esc closes") && strings.Contains(s, "Machines · 1/4")
+		return !strings.Contains(s, "Keys · ? or esc closes") && strings.Contains(s, "Machines · 1/6")
 	})
 
 	// : switches app; the crashing app's release is flagged.

@@ -134,7 +134,7 @@ func TestRootGolden(t *testing.T) {
 		{"zoom_160x48", 160, 48, []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}, runes("f")},
 			[]string{"Cold starts", "L listening", "f unzoom"}},
 		{"single_80x24", 80, 24, nil,
-			[]string{"Machines · 1/4 · tab next", "● started", "1–10 of 10"}},
+			[]string{"Machines · 1/6 · tab next", "● started", "1–10 of 10"}},
 		{"detail_80x24", 80, 24, []tea.Msg{tea.KeyMsg{Type: tea.KeyEnter}},
 			[]string{"machine " + fixtureID(0), "no crash since the deploy", "lines 1–", "s/S/Z start/stop/suspend"}},
 		{"stop_prompt_80x24", 80, 24, []tea.Msg{pane.Msg{To: machines.ID, Msg: machines.ActionRequest{Action: machines.ActionStop, MachineID: fixtureID(0)}}},

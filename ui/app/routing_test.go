@@ -165,7 +165,7 @@ func TestViewSizes(t *testing.T) {
 	}{
 		{59, 30, "Enlarge it"},
 		{100, 15, "Enlarge it"},
-		{80, 24, "Machines · 1/4"},
+		{80, 24, "Machines · 1/6"},
 		{160, 48, "Cold starts"},
 	}
 	for _, c := range cases {
