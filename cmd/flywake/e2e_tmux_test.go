@@ -82,24 +82,24 @@ func TestDashboardInTmux(t *testing.T) {
 	// body and f again brings the others back.
 	tm.run(t, "resize-window", "-t", tm.session, "-x", "160", "-y", "48")
 	allTiles := func(s string) bool {
-		for _, title := range []string{"Machines", "Cold starts", "Swap", "Bytecode"} {
+		for _, title := range []string{"Machines", "Cold starts", "Traffic", "Swap", "Bytecode", "Backlog"} {
 			if !strings.Contains(s, title) {
 				return false
 			}
 		}
-		return !strings.Contains(s, "1/4")
+		return !strings.Contains(s, "1/6")
 	}
 	tm.waitFor(t, "tiles at 160×48", 3*time.Second, allTiles)
 	tm.key(t, "Tab")
 	tm.key(t, "f")
 	tm.waitFor(t, "cold starts zoomed", 3*time.Second, func(s string) bool {
-		return strings.Contains(s, "Cold starts · 2/4") && !strings.Contains(s, "STATE") && !strings.Contains(s, "Bytecode")
+		return strings.Contains(s, "Cold starts · 2/6") && !strings.Contains(s, "STATE") && !strings.Contains(s, "Bytecode")
 	})
 	tm.key(t, "f")
 	tm.waitFor(t, "zoom undone", 3*time.Second, allTiles)
 	tm.key(t, "BTab")
 	tm.run(t, "resize-window", "-t", tm.session, "-x", "120", "-y", "36")
-	tm.waitFor(t, "back to 120×36", 3*time.Second, contains("Machines · 1/4"))
+	tm.waitFor(t, "back to 120×36", 3*time.Second, contains("Machines · 1/6"))
 
 	// ? opens help, ? again closes it.
 	tm.key(t, "?")

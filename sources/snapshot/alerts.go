@@ -5,7 +5,7 @@ import "github.com/flywake/flywake/sources/diagnose"
 // Alert is one thing the machines table flags on a machine: the same list
 // the ALERT column draws (most severe first) and `status --json` reports.
 type Alert struct {
-	Kind  string         `json:"kind"`  // stable id: crash_loop, gave_up, crashed, host_unreachable, host_unknown
+	Kind  string         `json:"kind"`  // stable id: crash_loop, gave_up, crashed, host_unreachable, host_unknown, backlog (App.Alerts)
 	Level diagnose.Level `json:"level"` // warn or fail
 	Text  string         `json:"text"`  // the badge's words: "crash-loop", "host unreachable"
 }

@@ -1,6 +1,10 @@
 package snapshot
 
-import "github.com/flywake/flywake/sources/diagnose"
+import (
+	"slices"
+
+	"github.com/flywake/flywake/sources/diagnose"
+)
 
 // BacklogMachines is, per machine, what the backlog verdict weighs: the
 // concurrency its service applies and its sockets by state, when a probe of
@@ -48,6 +52,28 @@ func concurrencyOf(c *Config) diagnose.Concurrency {
 // BacklogVerdict is the Backlog pane's line.
 func (a *App) BacklogVerdict() diagnose.Verdict {
 	return diagnose.BacklogVerdict(a.BacklogMachines())
+}
+
+// Alerts are m's alerts (Machine.Alerts) and, when its sockets show a
+// backlog, a "backlog" alert at the Backlog pane's level: what the ALERT
+// column draws and `status --json` reports.
+func (a *App) Alerts(m Machine) []Alert {
+	out := m.Alerts()
+	switch bm := a.backlogOf(m); bm.Level() {
+	case diagnose.Fail, diagnose.Warn:
+		out = append(out, Alert{"backlog", bm.Level(), "backlog"})
+		// Most severe first, as Machine.Alerts orders them.
+		slices.SortStableFunc(out, func(x, y Alert) int {
+			switch {
+			case x.Level == y.Level:
+				return 0
+			case diagnose.Worse(x.Level, y.Level) == x.Level:
+				return -1
+			}
+			return 1
+		})
+	}
+	return out
 }
 
 // BacklogLevel grades one machine's socket backlog (Unknown: not probed in

@@ -46,7 +46,8 @@
 //	      "alerts": [{"kind": "host_unreachable", "level": "warn", "text": "host unreachable"}]
 //	                                     // what the machines table's ALERT column flags, most
 //	                                     // severe first: crash_loop, gave_up, crashed,
-//	                                     // host_unreachable, host_unknown; [] when none
+//	                                     // host_unreachable, host_unknown, backlog (CLOSE_WAIT
+//	                                     // over the Backlog pane's thresholds); [] when none
 //	    }],
 //	    "cold_starts": {                 // boots from the logs over the 24 h before observed_at
 //	      "boots_24h": 92, "boots_last_hour": 4,

@@ -134,7 +134,7 @@ func BuildApp(a *snapshot.App, now time.Time) App {
 		Swap:       verdict(a.Swap()), Bytecode: verdict(a.BytecodeVerdict()),
 	}
 	for _, m := range a.Machines {
-		out.Machines = append(out.Machines, machine(m))
+		out.Machines = append(out.Machines, machine(a, m))
 	}
 	sort.SliceStable(out.Machines, func(i, j int) bool { return out.Machines[i].ID < out.Machines[j].ID })
 	if eo := a.Metrics; eo != nil {
@@ -149,7 +149,7 @@ func BuildApp(a *snapshot.App, now time.Time) App {
 	return out
 }
 
-func machine(m snapshot.Machine) Machine {
+func machine(a *snapshot.App, m snapshot.Machine) Machine {
 	out := Machine{
 		ID: m.ID, Name: m.Name, State: m.State, Region: m.Region,
 		Phase: m.Phase.String(), Transient: diagnose.IsTransient(m.State),
@@ -157,7 +157,7 @@ func machine(m snapshot.Machine) Machine {
 		Image: orNull(m.Image), ImageDigest: orNull(m.ImageDigest), HostStatus: orNull(m.HostStatus),
 		Cordoned:  m.Cordoned,
 		CreatedAt: timeOrNull(m.CreatedAt), UpdatedAt: timeOrNull(m.UpdatedAt),
-		Checks: []Check{}, Alerts: m.Alerts(),
+		Checks: []Check{}, Alerts: a.Alerts(m),
 		Crash: Crash{
 			Verdict: m.Crash.Kind.String(), Level: m.Crash.Kind.Level(),
 			NewestCrashAt: timeOrNull(m.Crash.NewestCrash), Reason: m.Crash.Reason,

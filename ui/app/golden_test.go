@@ -129,8 +129,8 @@ func TestRootGolden(t *testing.T) {
 	}{
 		{"tiled_160x48", 160, 48, nil,
 			[]string{"demo-org/sleepy-api", "DEMO", "API " + theme.GlyphPass, "0 calls/min", "Machines", "Cold starts", "Swap", "Bytecode", "● started"}},
-		{"split_120x40", 120, 40, []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}, tea.KeyMsg{Type: tea.KeyTab}},
-			[]string{"Machines", "Swap · 3/4 · tab next", "● started", "swap blocks suspend"}},
+		{"split_120x40", 120, 40, []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}, tea.KeyMsg{Type: tea.KeyTab}, tea.KeyMsg{Type: tea.KeyTab}},
+			[]string{"Machines", "Swap · 4/6 · tab next", "● started", "swap blocks suspend"}},
 		{"zoom_160x48", 160, 48, []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}, runes("f")},
 			[]string{"Cold starts", "L listening", "f unzoom"}},
 		{"single_80x24", 80, 24, nil,

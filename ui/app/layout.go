@@ -156,11 +156,12 @@ func tileRows(ps []pane.Pane) [][]pane.Pane {
 	if len(ps) == 0 {
 		return nil
 	}
-	n := (len(ps) + perRow - 1) / perRow
+	total := len(ps)
+	n := (total + perRow - 1) / perRow
 	var out [][]pane.Pane
 	for i := range n {
-		size := len(ps) / n
-		if i >= n-len(ps)%n {
+		size := total / n
+		if i >= n-total%n {
 			size++
 		}
 		out = append(out, ps[:size])

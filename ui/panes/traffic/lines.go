@@ -116,19 +116,21 @@ func legend(s snapshot.TrafficSummary) string {
 	return strings.Join(parts, " · ")
 }
 
-// wrap breaks text to width after a lead (a glyph, an indent); continuation
-// lines are indented by two. Narrow widths get the text cut instead.
+// wrap breaks text to width after a lead (a glyph, an indent) with
+// cell.Wrap, styling each line; continuation lines are indented by two
+// more than the lead's first cells. Narrow widths get the text cut instead.
 func wrap(style lipgloss.Style, lead, text string, width int) []string {
 	leadW := ansi.StringWidth(lead)
 	if width < 20 || leadW+ansi.StringWidth(text) <= width {
 		return []string{lead + style.Render(text)}
 	}
-	parts := strings.Split(ansi.Wrap(text, width-leadW, " "), "\n")
-	out := []string{lead + style.Render(parts[0])}
 	indent := strings.Repeat(" ", min(leadW, 2)+2)
-	if rest := strings.Join(parts[1:], " "); rest != "" {
-		for _, p := range strings.Split(ansi.Wrap(rest, width-len(indent), " "), "\n") {
-			out = append(out, indent+style.Render(p))
+	out := cell.Wrap(text, width-max(leadW, len(indent)), 0)
+	for i, l := range out {
+		if i == 0 {
+			out[i] = lead + style.Render(l)
+		} else {
+			out[i] = indent + style.Render(l)
 		}
 	}
 	return out
