@@ -163,7 +163,9 @@ func newCachedRow(m snapshot.Machine, st *styles) *cachedRow {
 
 // alertCell is the machine's most severe alert (snapshot.Machine.Alerts,
 // the list status --json reports), in its level's style.
-func alertCell(m snapshot.Machine, st *styles) (string, *lipgloss.Style) { return alertOf(m.Alerts(), st) }
+func alertCell(m snapshot.Machine, st *styles) (string, *lipgloss.Style) {
+	return alertOf(m.Alerts(), st)
+}
 
 // alertOf is the most severe of alerts, in its level's style.
 func alertOf(alerts []snapshot.Alert, st *styles) (string, *lipgloss.Style) {
@@ -173,7 +175,6 @@ func alertOf(alerts []snapshot.Alert, st *styles) (string, *lipgloss.Style) {
 	a := alerts[0]
 	return a.Level.Glyph() + " " + a.Text, st.level(a.Level)
 }
-
 
 // withAlert is r with its ALERT cell showing the most severe of alerts; r's
 // cells are the cache's, so they are copied first.
