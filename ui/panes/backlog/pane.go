@@ -31,9 +31,11 @@ type Pane struct {
 	states *table.StateStyles
 
 	loaded  bool
+	app     *snapshot.App
 	verdict diagnose.Verdict
 	limits  string // the limits every machine shares, "" when they differ
-	rows    []row
+	own     bool   // the rows carry their own limits
+	rows    rowCache
 	head    []string // the verdict, the limits and the legend, wrapped to the width
 }
 
@@ -62,15 +64,17 @@ func (p *Pane) Title() string { return "Backlog" }
 
 // SetData derives the verdict and one row per machine.
 func (p *Pane) SetData(a *snapshot.App, now time.Time) {
-	p.loaded = a != nil
+	if a != p.app {
+		p.rows = rowCache{} // another app's rows
+	}
+	p.loaded, p.app = a != nil, a
 	if a == nil {
 		return
 	}
 	ms := a.BacklogMachines()
 	p.verdict = diagnose.BacklogVerdict(ms)
-	p.rows = buildRows(ms, now)
 	c, shared := sharedLimits(ms)
-	p.limits = ""
+	p.limits, p.own = "", !shared
 	if shared {
 		hard := c.HardLimit()
 		if c.Hard <= 0 {
@@ -84,11 +88,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	} else {
 		p.table.SetColumns(ownColumns)
 	}
-	trs := make([]table.Row, len(p.rows))
-	for i, r := range p.rows {
-		trs[i] = r.tableRow(p.theme, p.states, !shared)
-	}
-	p.table.SetRows(trs)
+	p.table.SetRows(p.rows.build(p.theme, p.states, a.Machines, ms, p.own))
 	p.relayout()
 }
 
@@ -161,7 +161,7 @@ func (p *Pane) View(focused bool, now time.Time) string {
 	if rest <= 0 {
 		return head
 	}
-	return head + "\n" + p.table.View(w, rest)
+	return head + "\n" + p.table.ViewLive(w, rest, p.rows.ages(now, p.own))
 }
 
 // wrap breaks text to width after a lead (a glyph, an indent) with

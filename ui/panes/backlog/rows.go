@@ -1,12 +1,13 @@
 package backlog
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
@@ -22,7 +23,7 @@ var (
 		{Title: "machine", Width: 14},
 		{Title: "state", Width: 11},
 		{Title: "CLOSE_WAIT", Width: 10, Align: table.AlignRight},
-		{Title: "probed", Width: 8, Align: table.AlignRight, Drop: 1},
+		{Title: "probed", Width: 8, Align: table.AlignRight, Drop: 1, Live: true},
 		{Title: "other sockets", Width: 16, Flex: 1, Drop: 2},
 	}
 	ownColumns = []table.Column{
@@ -32,7 +33,7 @@ var (
 		{Title: "hard", Width: 5, Align: table.AlignRight},
 		{Title: "soft", Width: 5, Align: table.AlignRight, Drop: 3},
 		{Title: "type", Width: 11, Drop: 4},
-		{Title: "probed", Width: 8, Align: table.AlignRight, Drop: 1},
+		{Title: "probed", Width: 8, Align: table.AlignRight, Drop: 1, Live: true},
 		{Title: "other sockets", Width: 16, Flex: 1, Drop: 2},
 	}
 )
@@ -46,7 +47,7 @@ func sharedLimits(ms []diagnose.BacklogMachine) (diagnose.Concurrency, bool) {
 		if !m.Served {
 			continue
 		}
-		if n > 0 && (m.Conc.Kind() != c.Kind() || m.Conc.SoftLimit() != c.SoftLimit() || m.Conc.HardLimit() != c.HardLimit()) {
+		if n > 0 && (m.Conc.Kind() != c.Kind() || m.Conc.SoftLimit() != c.SoftLimit() || max(m.Conc.Hard, 0) != max(c.Hard, 0)) {
 			return diagnose.Concurrency{}, false
 		}
 		c, n = m.Conc, n+1
@@ -54,51 +55,110 @@ func sharedLimits(ms []diagnose.BacklogMachine) (diagnose.Concurrency, bool) {
 	return c, n > 0
 }
 
-// row is one machine, plain: View styles only the rows it draws.
+// row is one machine, plain: the table styles only the rows it draws.
 type row struct {
 	id, state         string
 	level             diagnose.Level
 	closeWait         string
 	hard, soft, kind  string
 	hardNone          bool
-	probed, sockets   string
+	sockets           string
 	dimProbe, problem bool
 }
 
-func buildRows(ms []diagnose.BacklogMachine, now time.Time) []row {
-	out := make([]row, 0, len(ms))
-	for _, m := range ms {
-		r := row{id: m.ID, state: m.State, level: m.Level(), hard: m.Conc.HardLimit(), hardNone: m.Conc.Hard <= 0,
-			soft: fmt.Sprint(m.Conc.SoftLimit()), kind: m.Conc.Kind(), closeWait: words.Missing, probed: words.Missing}
-		if !m.Served {
-			r.hard, r.soft, r.kind, r.hardNone = words.Missing, words.Missing, "no service", false
-		}
-		switch {
-		case m.ProbeErr != "":
-			r.sockets, r.problem = "probe failed", true // the error is in the drill-down
-		case m.Sockets != nil:
-			r.closeWait = words.Thousands(m.CloseWait())
-			others := make(map[string]int, len(m.Sockets))
-			for state, n := range m.Sockets {
-				if state != "CLOSE_WAIT" {
-					others[state] = n
-				}
+// newRow is m's row; its probe's age is not in it (see rowCache.ages).
+func newRow(m diagnose.BacklogMachine) row {
+	r := row{id: m.ID, state: m.State, level: m.Level(), hard: m.Conc.HardLimit(), hardNone: m.Conc.Hard <= 0,
+		soft: strconv.Itoa(m.Conc.SoftLimit()), kind: m.Conc.Kind(), closeWait: words.Missing}
+	if !m.Served {
+		r.hard, r.soft, r.kind, r.hardNone = words.Missing, words.Missing, "no service", false
+	}
+	switch {
+	case m.ProbeErr != "":
+		r.sockets, r.problem = "probe failed", true // the error is in the drill-down
+	case m.Sockets != nil:
+		r.closeWait = words.Thousands(m.CloseWait())
+		others := make(map[string]int, len(m.Sockets))
+		for state, n := range m.Sockets {
+			if state != "CLOSE_WAIT" {
+				others[state] = n
 			}
-			r.sockets = diagnose.SocketStates(others)
-			if r.sockets == "" {
-				r.sockets = "none"
+		}
+		r.sockets = diagnose.SocketStates(others)
+		if r.sockets == "" {
+			r.sockets = "none"
+		}
+	case m.State != "started":
+		r.sockets, r.dimProbe = "not running", true
+	default:
+		r.sockets, r.dimProbe = "not probed yet", true
+	}
+	return r
+}
+
+// cachedRow is one machine's table row kept between refreshes while what
+// it was built from holds: the machine's row hash, its probe, the layout.
+type cachedRow struct {
+	hash     uint64
+	probedAt time.Time
+	level    diagnose.Level
+	state    string
+	own      bool
+	row      table.Row
+	seen     int // the refresh that last listed the machine
+}
+
+// rowCache keeps the rows by machine id, so a refresh of 10,000 machines
+// whose sockets did not change formats none of them.
+type rowCache struct {
+	rows    map[string]*cachedRow
+	refresh int
+}
+
+// rows are the table rows of ms (in order), machines the model's machines
+// (the same order, for their row hashes).
+func (cache *rowCache) build(t *theme.Theme, states *table.StateStyles, machines []snapshot.Machine, ms []diagnose.BacklogMachine, own bool) []table.Row {
+	if cache.rows == nil {
+		cache.rows = make(map[string]*cachedRow, len(ms))
+	}
+	cache.refresh++
+	out := make([]table.Row, len(ms))
+	for i, m := range ms {
+		c := cache.rows[m.ID]
+		if c == nil || c.hash != machines[i].Hash || !c.probedAt.Equal(m.ProbedAt) || c.level != m.Level() || c.state != m.State || c.own != own {
+			c = &cachedRow{hash: machines[i].Hash, probedAt: m.ProbedAt, level: m.Level(), state: m.State, own: own,
+				row: newRow(m).tableRow(t, states, own)}
+			cache.rows[m.ID] = c
+		}
+		c.seen = cache.refresh
+		out[i] = c.row
+	}
+	if len(cache.rows) > len(ms) { // some machines are gone
+		for id, c := range cache.rows {
+			if c.seen != cache.refresh {
+				delete(cache.rows, id)
 			}
-		case m.State != "started":
-			r.sockets, r.dimProbe = "not running", true
-		default:
-			r.sockets, r.dimProbe = "not probed yet", true
 		}
-		if !m.ProbedAt.IsZero() {
-			r.probed = cell.Duration(now.Sub(m.ProbedAt)) + " ago"
-		}
-		out = append(out, r)
 	}
 	return out
+}
+
+// ages is the table's Live func: the probe's age as of now.
+func (cache *rowCache) ages(now time.Time, own bool) table.Live {
+	col := 3
+	if own {
+		col = 6
+	}
+	return func(r table.Row, c int) (string, bool) {
+		cr := cache.rows[r.ID]
+		if cr == nil || c != col {
+			return "", false
+		}
+		if cr.probedAt.IsZero() {
+			return words.Missing, true
+		}
+		return cell.Duration(now.Sub(cr.probedAt)) + " ago", true
+	}
 }
 
 // tableRow is r as plain cells and the styles the table applies to the
@@ -124,9 +184,9 @@ func (r row) tableRow(t *theme.Theme, states *table.StateStyles, own bool) table
 		socketsStyle = &t.Dim
 	}
 	if !own {
-		return table.Row{ID: r.id, Cells: []string{r.id, state, cw, r.probed, r.sockets},
-			Styles: []*lipgloss.Style{nil, stateStyle, cwStyle, nil, socketsStyle}}
+		cells := []string{r.id, state, cw, "", r.sockets}
+		return table.Row{ID: r.id, Cells: cells, Styles: []*lipgloss.Style{nil, stateStyle, cwStyle, nil, socketsStyle}, Search: table.SearchText(cells)}
 	}
-	return table.Row{ID: r.id, Cells: []string{r.id, state, cw, r.hard, r.soft, r.kind, r.probed, r.sockets},
-		Styles: []*lipgloss.Style{nil, stateStyle, cwStyle, hardStyle, nil, nil, nil, socketsStyle}}
+	cells := []string{r.id, state, cw, r.hard, r.soft, r.kind, "", r.sockets}
+	return table.Row{ID: r.id, Cells: cells, Styles: []*lipgloss.Style{nil, stateStyle, cwStyle, hardStyle, nil, nil, nil, socketsStyle}, Search: table.SearchText(cells)}
 }
