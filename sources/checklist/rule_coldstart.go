@@ -3,6 +3,7 @@ package checklist
 import (
 	"fmt"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/words"
 )
 
@@ -32,12 +33,12 @@ func coldStartRule(e Evidence, opts Options) Item {
 		}
 		b.note(cs.Source, "slowest phase: %s, %s%s", cs.Dominant, dur(cs.DominantDur), kind)
 	}
-	switch {
-	case cs.P95 >= limit:
+	switch lvl := diagnose.ColdStartLevel(cs.P95, cs.Max, limit); {
+	case lvl == Fail:
 		b.judge(Fail, cs.Source, "p95 %s reaches %s: a request routed to a booting machine times out", dur(cs.P95), limitName)
-	case cs.Max >= limit:
+	case lvl == Warn && cs.Max >= limit:
 		b.judge(Warn, cs.Source, "the slowest boot (%s) reaches %s", dur(cs.Max), limitName)
-	case cs.P95 >= limit/3:
+	case lvl == Warn:
 		b.judge(Warn, cs.Source, "p95 %s is over a third of %s", dur(cs.P95), limitName)
 	default:
 		b.judge(Pass, cs.Source, "p95 %s is well inside %s", dur(cs.P95), limitName)

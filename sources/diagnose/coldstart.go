@@ -15,6 +15,8 @@ type LogLine struct {
 	Machine  string
 	Provider string // app, runner, proxy, health
 	Message  string
+	Region   string // where the line was logged ("" when the API gave none)
+	Level    string // info, warn, error, … as the logs API reports it
 }
 
 // PhaseSpan is one named stretch of a boot. A zero End means still running.

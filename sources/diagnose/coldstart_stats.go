@@ -175,3 +175,17 @@ func BootsPerHour(boots []Boot, now time.Time, hours int) []int {
 func seconds(d time.Duration) string {
 	return fmt.Sprintf("%.1f s", d.Seconds())
 }
+
+// ColdStartLevel grades boots until serving against limit, the longest a
+// client in front of the app waits (the proxy's patience, or a CDN's origin
+// timeout): p95 reaching it fails; the slowest boot reaching it, or p95 over
+// a third of it, warns. The checklist's item 1 and the org overview read it.
+func ColdStartLevel(p95, slowest, limit time.Duration) Level {
+	switch {
+	case p95 >= limit:
+		return Fail
+	case slowest >= limit, p95 >= limit/3:
+		return Warn
+	}
+	return Pass
+}

@@ -70,7 +70,11 @@ func toLogLine(e fly.LogEntry) diagnose.LogLine {
 	if machine == "" {
 		machine = e.Meta.Instance
 	}
-	return diagnose.LogLine{Time: t, Machine: machine, Provider: e.Meta.Event.Provider, Message: msg}
+	region := e.Region
+	if region == "" {
+		region = e.Meta.Region
+	}
+	return diagnose.LogLine{Time: t, Machine: machine, Provider: e.Meta.Event.Provider, Message: msg, Region: region, Level: e.Level}
 }
 
 // ProbeTimeout bounds one exec probe on the guest.

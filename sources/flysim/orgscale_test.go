@@ -1,0 +1,41 @@
+package flysim
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSteadyOrgStaysSteady(t *testing.T) {
+	start := time.Now()
+	sim := New(Options{Apps: SteadyOrg(20, 50), NoTraffic: true, History: time.Minute})
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("building 1,000 machines took %s", took)
+	}
+	apps := sim.Apps()
+	if len(apps) != 20 || apps[0] != "steady-000" || apps[19] != "steady-019" {
+		t.Fatalf("apps = %v", apps)
+	}
+	sim.mu.Lock()
+	defer sim.mu.Unlock()
+	started := 0
+	for _, name := range apps {
+		a := sim.apps[name]
+		if len(a.machines) != 50 {
+			t.Fatalf("%s has %d machines", name, len(a.machines))
+		}
+		for _, m := range a.machines {
+			if m.state == "started" {
+				started++
+			} else if m.state != "stopped" {
+				t.Errorf("%s/%s is %s", name, m.id, m.state)
+			}
+		}
+	}
+	if started != 20*25 {
+		t.Errorf("%d machines started, want 500", started)
+	}
+}
