@@ -2,10 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"sort"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,13 +18,7 @@ func dashboardCommand(g *globalFlags) command {
 		cannotRun: 1, needs: anyApp, tui: true,
 		validate: app.CheckTerminal,
 		run: func(ctx context.Context, _ *cobra.Command, p *platform) error {
-			name := p.app
-			if name == "" {
-				var err error
-				if name, err = firstApp(ctx, p); err != nil {
-					return err
-				}
-			}
+			name := p.app // "" (no -a, FLY_APP or fly.toml): the org overview opens first
 			cfg := app.Config{
 				Source:   p.source,
 				App:      name,
@@ -47,23 +37,4 @@ func dashboardCommand(g *globalFlags) command {
 			return app.Run(ctx, cfg)
 		},
 	}
-}
-
-// firstApp picks the org's first app (by name) when none was named.
-func firstApp(ctx context.Context, p *platform) (string, error) {
-	lookup, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	apps, err := p.source.Client.ListApps(lookup, p.source.Org)
-	if err != nil {
-		return "", fmt.Errorf("no app selected and listing apps failed: %w — pass -a APP", err)
-	}
-	if len(apps) == 0 {
-		return "", errors.New("no app selected and the token sees no apps — pass -a APP, set FLY_APP, or run flywake next to a fly.toml")
-	}
-	names := make([]string, len(apps))
-	for i, a := range apps {
-		names[i] = a.Name
-	}
-	sort.Strings(names)
-	return names[0], nil
 }

@@ -61,8 +61,18 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *sessi
 			sim.Close()
 			return nil, err
 		}
+		// The app as flyctl finds it (-a, FLY_APP, ./fly.toml). With none,
+		// a command that needs one takes the demo's scale-to-zero app; the
+		// dashboard opens the org overview instead.
 		app := g.app
 		if app == "" {
+			dir := g.dir
+			if dir == "" {
+				dir, _ = os.Getwd()
+			}
+			app, _, _ = fly.DiscoverApp("", os.Getenv, dir)
+		}
+		if app == "" && needApp {
 			app = flysim.DemoScaleToZero
 		}
 		return &platform{source: &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now},

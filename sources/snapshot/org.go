@@ -27,6 +27,7 @@ type Org struct {
 
 	MetricsAt  time.Time
 	MetricsErr string
+	metrics    *OrgMetrics // the last good one, for apps listed after it
 
 	markers []diagnose.Marker
 }
@@ -69,7 +70,11 @@ func (o *Org) ApplyApps(names []string, err error, now time.Time) {
 		seen[n] = true
 		o.apps = append(o.apps, n)
 		if o.byName[n] == nil {
-			o.byName[n] = &OrgApp{Name: n, model: New(o.Name, n, o.markers), boots: diagnose.NewBootTracker(o.markers)}
+			oa := &OrgApp{Name: n, model: New(o.Name, n, o.markers), boots: diagnose.NewBootTracker(o.markers)}
+			o.byName[n] = oa
+			if o.metrics != nil {
+				oa.applyMetrics(*o.metrics)
+			}
 		}
 	}
 	for n := range o.byName {
@@ -134,18 +139,21 @@ func (o *Org) ApplyMetrics(m OrgMetrics) {
 		o.MetricsErr = sanitize.Line(m.Err)
 		return
 	}
-	o.MetricsErr, o.MetricsAt = "", m.At
-	pick := func(by map[string]map[string]float64, app string) map[string]float64 {
-		if v := by[app]; v != nil {
+	o.MetricsErr, o.MetricsAt, o.metrics = "", m.At, &m
+	for _, oa := range o.byName {
+		oa.applyMetrics(m)
+	}
+}
+
+func (oa *OrgApp) applyMetrics(m OrgMetrics) {
+	pick := func(by map[string]map[string]float64) map[string]float64 {
+		if v := by[oa.Name]; v != nil {
 			return v
 		}
 		return map[string]float64{}
 	}
-	for name, oa := range o.byName {
-		oa.model.ApplyEdgeOrigin(EdgeOrigin{At: m.At,
-			Edge1h: pick(m.Edge1h, name), App1h: pick(m.App1h, name),
-			Edge24h: pick(m.Edge24h, name), App24h: pick(m.App24h, name)})
-	}
+	oa.model.ApplyEdgeOrigin(EdgeOrigin{At: m.At, Edge1h: pick(m.Edge1h), App1h: pick(m.App1h),
+		Edge24h: pick(m.Edge24h), App24h: pick(m.App24h)})
 }
 
 // ApplyBootLogs feeds a page of one app's logs to its boot tracker: only
@@ -338,13 +346,20 @@ func openRow(a *App, now time.Time, patience time.Duration) OrgRow {
 	if a.Boots != nil {
 		setBoots(&r, a.ColdStarts(now), len(a.LiveBoots()), patience)
 	}
+	// The worst machine's backlog; NA only when no machine serves, Unknown
+	// until a socket probe has read one.
 	worstCW, known, lvl := 0, false, diagnose.Unknown
 	for _, bm := range a.BacklogMachines() {
-		if l := bm.Level(); l != diagnose.Unknown {
-			known = true
-			if severity(l) > severity(lvl) || lvl == diagnose.Unknown {
-				lvl = l
+		switch l := bm.Level(); {
+		case l == diagnose.Unknown:
+		case l == diagnose.NA:
+			if !known {
+				known, lvl = true, l
 			}
+		case !known || severity(l) > severity(lvl):
+			known, lvl = true, l
+			worstCW = max(worstCW, bm.CloseWait())
+		default:
 			worstCW = max(worstCW, bm.CloseWait())
 		}
 	}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 
@@ -49,7 +51,9 @@ func (m *Model) footerKeys() help.KeyMap {
 	}
 	out = append(out, k.Command)
 	for _, o := range m.overlays {
-		out = append(out, o.key)
+		if !claimsAny(p, o.key) { // the pane's own use of the key comes first
+			out = append(out, o.key)
+		}
 	}
 	return append(out, k.Refresh)
 }
@@ -59,4 +63,16 @@ func zoomHint(zoomed bool) string {
 		return "unzoom"
 	}
 	return "zoom pane"
+}
+
+// claimsAny reports whether one of b's keys acts in p now.
+func claimsAny(p pane.Pane, b key.Binding) bool {
+	for _, k := range b.Keys() {
+		for _, own := range p.Keys() {
+			if own.Enabled() && slices.Contains(own.Keys(), k) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -14,6 +14,9 @@ import (
 func (m Model) headerLine() string {
 	t := m.theme
 	name := m.cfg.App
+	if name == "" {
+		name = "all apps" // the overview, before an app is chosen
+	}
 	if m.app.Org != "" {
 		name = m.app.Org + "/" + name
 	}
@@ -40,6 +43,7 @@ func (m Model) headerLine() string {
 		}
 	}
 	switch {
+	case m.cfg.App == "":
 	case m.fail.err != nil && !m.app.ListedAt.IsZero():
 		right = append(right, t.Warn.Render(frame.Stale(m.now().Sub(m.app.ListedAt), m.fail.retryAt.Sub(wall))))
 	case m.fail.err != nil:

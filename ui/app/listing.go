@@ -23,7 +23,7 @@ func (m *Model) nextReq() req {
 
 // listCmd lists the app's machines, or asks for a relist when one is in flight.
 func (m *Model) listCmd() tea.Cmd {
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil {
+	if m.cfg.Source == nil || m.cfg.Source.Client == nil || m.app.Name == "" {
 		return nil
 	}
 	if m.fetch.listing {

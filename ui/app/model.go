@@ -76,6 +76,8 @@ type Model struct {
 	pending       []tea.Cmd // made while resetting, run by Init or the app switch
 
 	app   *snapshot.App
+	org   *snapshot.Org // the overview's model: outlives app switches
+	orgs  *orgRun
 	gen   int // bumped on every app switch
 	seq   int // request ids
 	fetch *fetchState
@@ -98,6 +100,13 @@ func newModel(parent context.Context, cfg Config) Model {
 	}
 	ctx, cancel := context.WithCancel(parent)
 	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel, feeds: watch.Feeds()}
+	org, markers := "", []diagnose.Marker(nil)
+	if cfg.Source != nil {
+		org, markers = cfg.Source.Org, cfg.Source.Markers
+	}
+	m.org = snapshot.NewOrg(org, markers)
+	feeds := watch.OrgFeeds()
+	m.orgs = &orgRun{feeds: feeds, st: make([]orgFeedState, len(feeds))}
 	m.resetApp(cfg.App)
 	return m
 }
@@ -116,6 +125,11 @@ func (m *Model) resetApp(app string) {
 	}
 	m.cfg.App = app
 	m.app = snapshot.New(org, app, markers)
+	if app != "" {
+		m.org.SetOpen(m.app)
+	} else {
+		m.org.SetOpen(nil) // no app yet: the overview chooses one
+	}
 	m.fetch = newFetchState(len(m.feeds))
 	m.fail = failure{}
 	m.fatal = nil
@@ -124,6 +138,9 @@ func (m *Model) resetApp(app string) {
 	m.panes = buildPanes(pctx)
 	m.overlays = m.buildOverlays(pctx)
 	m.open, m.focus, m.lastOther, m.zoom = nil, 0, 1, false
+	if app == "" {
+		m.open = m.overviewPane() // no app yet: the overview chooses one
+	}
 	m.sizes = map[pane.ID][2]int{}
 	m.switcher = nil
 	m.confirm, m.acting, m.notice = nil, nil, notice{}

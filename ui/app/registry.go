@@ -1,12 +1,17 @@
 package app
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/backlog"
 	"github.com/flywake/flywake/ui/panes/bytecode"
 	"github.com/flywake/flywake/ui/panes/coldstart"
+	"github.com/flywake/flywake/ui/panes/logs"
+	"github.com/flywake/flywake/ui/panes/overview"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/panes/swap"
 	"github.com/flywake/flywake/ui/panes/traffic"
@@ -37,5 +42,16 @@ func (m *Model) buildOverlays(ctx pane.Context) []overlay {
 	return []overlay{
 		{m.keys.Checklist, m.buildChecklist(ctx)},
 		{m.keys.WakeTest, m.buildWake(ctx)}, // the key is off in read-only mode
+		{m.keys.Logs, logs.New(ctx)},
+		// esc where the focused pane has nothing to back out of; also `:apps`.
+		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience())},
 	}
+}
+
+// patience grades cold starts in the overview as the checklist does.
+func (m *Model) patience() time.Duration {
+	if p := m.cfg.CheckOptions.ProxyPatience; p > 0 {
+		return p
+	}
+	return checklist.DefaultProxyPatience
 }

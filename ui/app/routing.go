@@ -9,6 +9,7 @@ import (
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
+	"github.com/flywake/flywake/ui/panes/overview"
 )
 
 // Init starts the first fetches and the clock.
@@ -19,6 +20,9 @@ func (m Model) Init() tea.Cmd {
 // startFetching is the first listing, every feed, the clock and whatever
 // the panes were built with (the project files).
 func (m *Model) startFetching() []tea.Cmd {
+	if m.app.Name == "" { // no app named: the overview (open already) chooses one
+		return []tea.Cmd{m.startOrg(), m.clockCmd()}
+	}
 	cmds := append([]tea.Cmd{m.listCmd(), m.clockCmd()}, m.feedCmds()...)
 	cmds = append(cmds, m.pending...)
 	m.pending = nil
@@ -60,6 +64,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onFeed(msg)
 	case feedPollMsg:
 		return m, m.onFeedPoll(msg)
+	case orgFeedMsg:
+		return m, m.onOrgFeed(msg)
+	case orgPollMsg:
+		return m, m.onOrgPoll(msg)
 	case appsMsg:
 		if msg.gen == m.gen && m.switcher != nil {
 			m.switcher.setApps(msg.apps, msg.err)
@@ -82,6 +90,9 @@ func (m Model) deliver(msg pane.Msg) (tea.Model, tea.Cmd) {
 	}
 	if r, ok := msg.Msg.(machines.ActionRequest); ok && msg.To == machines.ID {
 		return m.onActionRequest(r)
+	}
+	if next, cmd, ok := m.onRequest(msg.Msg); ok {
+		return next, cmd
 	}
 	p := m.paneByID(msg.To)
 	if p == nil {
@@ -137,10 +148,16 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.updateOverlayKey(msg)
 	}
 	focused := m.panes[m.focus]
-	if focused.Capturing() {
+	if focused.Capturing() || claims(focused, msg) {
+		// A key the pane lists as acting here now is its own, before any
+		// overlay's: l in a drill-down shows that machine's logs, esc
+		// backs out of it before it means "all apps".
 		return m, m.updatePane(focused, msg)
 	}
 	if o, ok := m.overlayFor(msg); ok {
+		if o.ID() == overview.ID {
+			return m, m.showOverview()
+		}
 		return m, m.openOverlay(o)
 	}
 	switch {
@@ -175,6 +192,9 @@ func (m Model) updateSwitcher(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case tea.KeyEnter:
 		name := m.switcher.value()
 		m.switcher = nil
+		if name == appsCommand {
+			return m, m.showOverview()
+		}
 		if name != "" && (name != m.cfg.App || m.fatal != nil) {
 			return m.switchApp(name)
 		}
@@ -182,6 +202,20 @@ func (m Model) updateSwitcher(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.switcher.input.handle(msg)
 	}
 	return m, nil
+}
+
+// appsCommand, typed in the switcher, opens the org overview (k9s's
+// resource commands work the same way).
+const appsCommand = "apps"
+
+// claims reports whether msg is one of the keys p says act in it now.
+func claims(p pane.Pane, msg tea.KeyMsg) bool {
+	for _, b := range p.Keys() {
+		if b.Enabled() && key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // switchApp resets the model to app and starts fetching it.

@@ -36,6 +36,15 @@ type KeyMap struct {
 	PrevItem  key.Binding
 	Compare   key.Binding
 
+	// The logs view (l): follow/pause and its filters.
+	Logs        key.Binding
+	LogFollow   key.Binding
+	LogMachine  key.Binding
+	LogRegion   key.Binding
+	LogProvider key.Binding
+	LogLevel    key.Binding
+	LogClear    key.Binding
+
 	// Dangerous: they act on machines. ReadOnly disables all of them.
 	WakeTest key.Binding
 	Start    key.Binding
@@ -75,6 +84,14 @@ func Default() KeyMap {
 		NextItem:  b("n", "next", "n"),
 		PrevItem:  b("p", "prev", "p"),
 		Compare:   b("v", "compare", "v"),
+
+		Logs:        b("l", "logs", "l"),
+		LogFollow:   b("space", "follow/pause", " "),
+		LogMachine:  b("M", "this machine", "M"),
+		LogRegion:   b("R", "this region", "R"),
+		LogProvider: b("P", "provider", "P"),
+		LogLevel:    b("L", "level", "L"),
+		LogClear:    b("x", "clear filters", "x"),
 
 		WakeTest: b("w", "wake test", "w"),
 		Start:    b("s", "start machine", "s"),
@@ -145,6 +162,8 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"enter": &k.Enter, "back": &k.Back, "filter": &k.Filter, "command": &k.Command,
 		"refresh": &k.Refresh, "checklist": &k.Checklist,
 		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
+		"logs": &k.Logs, "log_follow": &k.LogFollow, "log_machine": &k.LogMachine, "log_region": &k.LogRegion,
+		"log_provider": &k.LogProvider, "log_level": &k.LogLevel, "log_clear": &k.LogClear,
 		"wake_test": &k.WakeTest, "start": &k.Start, "stop": &k.Stop, "suspend": &k.Suspend,
 	}
 }

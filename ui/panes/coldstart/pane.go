@@ -85,18 +85,38 @@ func (p *Pane) SetStale(stale bool) { p.stale = stale }
 
 // Keys: the history's cursor moves when there is a history.
 func (p *Pane) Keys() []key.Binding {
-	if len(p.d.history) < 2 {
+	if len(p.d.history) == 0 {
 		return nil
 	}
-	return []key.Binding{pane.Arrows(&p.keys, "select boot"), pane.Pair(p.keys.PageUp, p.keys.PageDown, "page")}
+	logs := pane.Relabel(p.keys.Logs, "", "boot's logs")
+	if len(p.d.history) < 2 {
+		return []key.Binding{logs}
+	}
+	return []key.Binding{pane.Arrows(&p.keys, "select boot"), pane.Pair(p.keys.PageUp, p.keys.PageDown, "page"), logs}
 }
 
-// Update scrolls the history with the navigation keys.
+// bootSlack widens a boot's window in the logs view: the proxy's "Starting
+// machine" comes just before the runner's first line.
+const bootSlack = 2 * time.Second
+
+// Update scrolls the history with the navigation keys; l opens the logs
+// view on the selected boot's machine and time.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		p.cursor, _ = p.keys.Scroll(km, p.cursor, p.page, len(p.d.history)-1)
-		p.relayout()
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
 	}
+	if key.Matches(km, p.keys.Logs) && p.cursor < len(p.d.history) {
+		b := p.d.history[p.cursor]
+		show := pane.ShowLogs{Machine: b.Machine, From: b.Begin.Add(-bootSlack),
+			To: b.Begin.Add(b.Total + bootSlack), Why: "boot of " + b.Machine + " at " + b.Begin.UTC().Format("15:04:05")}
+		if b.Status == bootLive {
+			show.To = time.Time{} // still booting: follow it
+		}
+		return func() tea.Msg { return show }
+	}
+	p.cursor, _ = p.keys.Scroll(km, p.cursor, p.page, len(p.d.history)-1)
+	p.relayout()
 	return nil
 }
 

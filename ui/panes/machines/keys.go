@@ -15,7 +15,7 @@ func (m *Model) Keys() []key.Binding {
 	case m.filtering:
 		return []key.Binding{pane.Hint("enter", "keep filter"), pane.Relabel(k.Back, "", "clear filter"), pane.Arrows(&k, "move")}
 	case m.detail != nil:
-		return append([]key.Binding{pane.Relabel(k.Back, "", "back"), pane.Arrows(&k, "scroll")}, m.actionKeys(k)...)
+		return append([]key.Binding{pane.Relabel(k.Back, "", "back"), pane.Arrows(&k, "scroll"), pane.Relabel(k.Logs, "", "its logs")}, m.actionKeys(k)...)
 	}
 	out := []key.Binding{k.Filter, pane.Relabel(k.Enter, "", "drill in")}
 	if m.table.Filter() != "" {

@@ -144,6 +144,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		if a, ok := m.actionFor(km, keys); ok {
 			return request(a, m.detail.id)
 		}
+		if key.Matches(km, keys.Logs) { // the logs view, on this machine
+			id := m.detail.id
+			return func() tea.Msg { return pane.ShowLogs{Machine: id, Why: "machine " + id} }
+		}
 		m.detail.handleKey(km, keys)
 		return nil
 	}

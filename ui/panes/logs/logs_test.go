@@ -1,0 +1,295 @@
+package logs
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
+)
+
+var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// day writes n lines over the hours before t0: three machines in two
+// regions, every provider, a warning every 50th line, an error every 200th.
+func day(n int) []diagnose.LogLine {
+	machines := []string{"0e28655e1d4d86", "3d8d9931c27e89", "91857277a3ee58"}
+	providers := []string{"app", "app", "app", "proxy", "runner", "health"}
+	out := make([]diagnose.LogLine, n)
+	for i := range out {
+		m := i % len(machines)
+		l := diagnose.LogLine{Time: t0.Add(-time.Duration(n-i) * 500 * time.Millisecond), Machine: machines[m],
+			Region: []string{"ams", "ams", "fra"}[m], Provider: providers[i%len(providers)], Level: "info",
+			Message: fmt.Sprintf(`192.0.2.%d sleepy-api.fly.dev "GET /api/v1/notifications/%d/ HTTP/1.1" 200 812 9ms`, i%250, i)}
+		switch {
+		case i%200 == 0:
+			l.Level, l.Message = "error", fmt.Sprintf("[PR04] could not find a good candidate within 40 attempts at load balancing (%d)", i)
+		case i%50 == 0:
+			l.Level, l.Message = "warn", "Health check 'health' has failed. Your app is not responding properly."
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// model holds lines as the app's model does (ApplyLogs, one page at a time).
+func model(lines []diagnose.LogLine) *snapshot.App {
+	a := snapshot.New("demo-org", "sleepy-api", nil)
+	for i := 0; i < len(lines); i += 1000 {
+		a.ApplyLogs(lines[i:min(i+1000, len(lines))])
+	}
+	return a
+}
+
+func newPane(th *theme.Theme) *Pane {
+	km := keys.Default()
+	return New(pane.Context{Theme: th, Keys: &km})
+}
+
+// run feeds msg to p and runs every command it returns (scans included)
+// until none is left, as the root would.
+func run(p *Pane, msg tea.Msg) {
+	queue := []tea.Msg{msg}
+	for len(queue) > 0 {
+		cmd := p.Update(queue[0])
+		queue = queue[1:]
+		queue = append(queue, drain(cmd)...)
+	}
+}
+
+func drain(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, drain(c)...)
+		}
+		return out
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+func typeText(p *Pane, s string) {
+	for _, r := range s {
+		run(p, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func shownLines(p *Pane) []diagnose.LogLine {
+	var out []diagnose.LogLine
+	for i := range p.shown() {
+		out = append(out, *p.line(i))
+	}
+	return out
+}
+
+func TestFiltersNarrowTheLines(t *testing.T) {
+	a := model(day(3000))
+	p := newPane(theme.New(true))
+	p.SetSize(120, 30)
+	p.SetData(a, t0)
+	p.Open()
+	if p.shown() != 3000 || !p.follow || p.cursor != 2999 {
+		t.Fatalf("unfiltered: %d shown, follow %v, cursor %d", p.shown(), p.follow, p.cursor)
+	}
+	// L twice: errors only.
+	run(p, uitest.Key("L"))
+	run(p, uitest.Key("L"))
+	for _, l := range shownLines(p) {
+		if l.Level != "error" {
+			t.Fatalf("level filter let %q through", l.Level)
+		}
+	}
+	if p.shown() != 15 {
+		t.Errorf("%d error lines, want 15", p.shown())
+	}
+	run(p, uitest.Key("x"))
+	// The cursor's machine, then region, then the proxy's lines.
+	run(p, uitest.Key("M"))
+	want := a.Logs()[2999].Machine
+	for _, l := range shownLines(p) {
+		if l.Machine != want {
+			t.Fatalf("machine filter let %s through", l.Machine)
+		}
+	}
+	if p.shown() != 1000 {
+		t.Errorf("%d lines of %s, want 1000", p.shown(), want)
+	}
+	run(p, uitest.Key("M"))
+	run(p, uitest.Key("R"))
+	if n := p.shown(); n != 2000 && n != 1000 {
+		t.Errorf("region filter shows %d", n)
+	}
+	run(p, uitest.Key("x"))
+	for range 3 { // "" → app → runner → proxy
+		run(p, uitest.Key("P"))
+	}
+	if p.filter.Provider != "proxy" || p.shown() != 500 {
+		t.Errorf("provider %q shows %d, want proxy 500", p.filter.Provider, p.shown())
+	}
+	run(p, uitest.Key("x"))
+	// A regex, typed: live, case-insensitive; a bad one matches as text.
+	run(p, uitest.Key("/"))
+	typeText(p, "PR0[4]")
+	if !p.Capturing() || p.shown() != 15 {
+		t.Errorf("regex PR0[4]: capturing %v, %d shown", p.Capturing(), p.shown())
+	}
+	run(p, uitest.Key("enter"))
+	run(p, uitest.Key("x"))
+	run(p, uitest.Key("/"))
+	typeText(p, "(")
+	if p.reErr == nil || p.shown() != 15 {
+		t.Errorf("regex %q: err %v, %d shown (matched as text: every PR04 line has a parenthesis)", p.filter.Regex, p.reErr, p.shown())
+	}
+	run(p, uitest.Key("esc"))
+	if p.filter.Regex != "" || p.Capturing() {
+		t.Errorf("esc in the input kept %q", p.filter.Regex)
+	}
+}
+
+func TestFollowPauseAndNewLines(t *testing.T) {
+	lines := day(5000)
+	a := model(lines[:4000])
+	p := newPane(theme.New(true))
+	p.SetSize(100, 20)
+	p.SetData(a, t0)
+	run(p, uitest.Key("up")) // pauses
+	if p.follow || p.cursor != 3998 {
+		t.Fatalf("up: follow %v cursor %d", p.follow, p.cursor)
+	}
+	a.ApplyLogs(lines[4000:])
+	p.SetData(a, t0)
+	if p.cursor != 3998 {
+		t.Errorf("paused, new lines moved the cursor to %d", p.cursor)
+	}
+	if out := ansi.Strip(p.View(true, t0)); !strings.Contains(out, "1,001 newer (space follows)") || !strings.Contains(out, "‖ paused") {
+		t.Errorf("paused view:\n%s", out)
+	}
+	run(p, uitest.Key(" "))
+	if !p.follow || p.cursor != 4999 {
+		t.Errorf("space: follow %v cursor %d", p.follow, p.cursor)
+	}
+}
+
+// A filtered view across the model dropping its oldest lines (it keeps
+// snapshot.MaxLogLines): the indexes shift, the matches stay right.
+func TestFilterSurvivesTheModelDroppingLines(t *testing.T) {
+	lines := day(snapshot.MaxLogLines + 20_000)
+	a := model(lines[:snapshot.MaxLogLines])
+	p := newPane(theme.New(true))
+	p.SetSize(100, 20)
+	p.SetData(a, t0)
+	run(p, uitest.Key("L"))
+	run(p, uitest.Key("L"))
+	before := p.shown()
+	for i := snapshot.MaxLogLines; i < len(lines); i += 1000 {
+		a.ApplyLogs(lines[i:min(i+1000, len(lines))])
+		p.SetData(a, t0)
+	}
+	if len(a.Logs()) >= snapshot.MaxLogLines+20_000 {
+		t.Fatal("the model did not drop lines; the test tests nothing")
+	}
+	got := shownLines(p)
+	want := 0
+	for _, l := range a.Logs() {
+		if l.Level == "error" {
+			want++
+		}
+	}
+	if len(got) != want || before == 0 {
+		t.Fatalf("%d error lines shown, the model holds %d", len(got), want)
+	}
+	for _, l := range got {
+		if l.Level != "error" {
+			t.Fatalf("after the drop a %s line shows", l.Level)
+		}
+	}
+}
+
+// A jump from a boot: its machine and window; esc closes, l reopens all.
+func TestShowLogsJump(t *testing.T) {
+	a := model(day(3000))
+	p := newPane(theme.New(true))
+	p.SetSize(100, 20)
+	p.SetData(a, t0)
+	m := a.Logs()[1500].Machine
+	from, to := a.Logs()[1400].Time, a.Logs()[1600].Time
+	run(p, pane.ShowLogs{Machine: m, From: from, To: to, Why: "boot of " + m})
+	p.Open()
+	got := shownLines(p)
+	if len(got) == 0 || p.follow {
+		t.Fatalf("jump: %d lines, follow %v", len(got), p.follow)
+	}
+	for _, l := range got {
+		if l.Machine != m || l.Time.Before(from) || l.Time.After(to) {
+			t.Fatalf("jump let %v through", l)
+		}
+	}
+	if !strings.Contains(p.Title(), "boot of") {
+		t.Errorf("title %q", p.Title())
+	}
+	p.Open() // opened again with l: everything, following
+	if p.shown() != 3000 || !p.follow || p.Title() != "Logs" {
+		t.Errorf("reopened: %d shown, follow %v, %q", p.shown(), p.follow, p.Title())
+	}
+}
+
+func TestViewExactSizeAtEverySize(t *testing.T) {
+	p := newPane(theme.New(false))
+	p.SetData(model(day(500)), t0)
+	for _, sz := range uitest.Sizes {
+		uitest.AssertSize(t, uitest.View(p, sz[0], sz[1], true, t0), sz[0], sz[1])
+	}
+	run(p, uitest.Key("/"))
+	for _, sz := range uitest.Sizes {
+		uitest.AssertSize(t, uitest.View(p, sz[0], sz[1], true, t0), sz[0], sz[1])
+	}
+}
+
+// Hostile text stays inert through the model and the view.
+func TestLinesReachTheScreenInert(t *testing.T) {
+	a := snapshot.New("demo-org", "sleepy-api", nil)
+	a.ApplyLogs([]diagnose.LogLine{{Time: t0, Machine: "m1", Provider: "app", Message: "boom \x1b]52;c;aGk=\x07 \x1b[2J done"}})
+	p := newPane(theme.New(true))
+	out := uitest.View(p, 80, 10, true, t0)
+	p.SetData(a, t0)
+	out = uitest.View(p, 80, 10, true, t0)
+	if strings.Contains(out, "\x1b]") || strings.Contains(out, "\x1b[2J") {
+		t.Errorf("a control sequence reached the view: %q", out)
+	}
+}
+
+func TestGoldens(t *testing.T) {
+	uitest.PinColorProfile(t)
+	for _, c := range []struct {
+		name    string
+		w, h    int
+		noColor bool
+	}{{"80x24", 80, 24, false}, {"160x48", 160, 48, false}, {"80x24-nocolor", 80, 24, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPane(theme.New(c.noColor))
+			p.SetData(model(day(2000)), t0)
+			run(p, uitest.Key("L")) // warnings and worse
+			run(p, uitest.Key("up"))
+			out := uitest.View(p, c.w, c.h, true, t0)
+			uitest.AssertSize(t, out, c.w, c.h)
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}

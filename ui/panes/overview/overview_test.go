@@ -1,0 +1,170 @@
+package overview
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	flyapi "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
+)
+
+var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+
+func sec(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+
+func machines(n int, state string, prefix string) []*fly.Machine {
+	var out []*fly.Machine
+	for i := range n {
+		out = append(out, &fly.Machine{ID: prefix + string(rune('a'+i)), State: state, Region: "ams",
+			Config: &fly.MachineConfig{Metadata: map[string]string{"fly_release_version": "3"}}})
+	}
+	return out
+}
+
+// crashed is a machine of release 3 whose newest event is a crash at at.
+func crashed(id string, at time.Time) *fly.Machine {
+	m := machines(1, "stopped", id)[0]
+	m.Events = []*fly.MachineEvent{
+		{Type: "exit", Status: "stopped", Source: "flyd", Timestamp: at.UnixMilli(),
+			Request: &fly.MachineRequest{ExitEvent: &fly.MachineExitEvent{ExitCode: 1, ExitedAt: at}}},
+		{Type: "start", Status: "started", Source: "flyd", Timestamp: at.Add(-3 * time.Second).UnixMilli()},
+		{Type: "update", Status: "replacing", Source: "user", Timestamp: at.Add(-time.Hour).UnixMilli()},
+	}
+	return m
+}
+
+// coldBoot is one boot in the log vocabulary the default markers read.
+func coldBoot(m string, begin time.Time, took time.Duration) []diagnose.LogLine {
+	return []diagnose.LogLine{
+		{Time: begin, Machine: m, Provider: "proxy", Message: "Starting machine"},
+		{Time: begin.Add(sec(0.01)), Machine: m, Provider: "runner", Message: "Configuring firecracker"},
+		{Time: begin.Add(sec(1)), Machine: m, Provider: "runner", Message: "Machine started in 1.0s"},
+		{Time: begin.Add(took - sec(0.3)), Machine: m, Provider: "app", Message: "[INFO] Listening at: http://0.0.0.0:8000"},
+		{Time: begin.Add(took), Machine: m, Provider: "app", Message: `"GET /api/health/ HTTP/1.1" 200 15 3ms`},
+	}
+}
+
+// fixture is an org of five apps: one crash-looping, one slow to boot and
+// losing requests, one steady, one not listed yet, and one open in the
+// dashboard (its row from its full model).
+func fixture(t *testing.T) *snapshot.Org {
+	t.Helper()
+	o := snapshot.NewOrg("demo-org", nil)
+	o.ApplyApps([]string{"steady-web", "crashy-api", "sleepy-api", "new-app", "backlog-web"}, nil, t0.Add(-time.Minute))
+	list := func(app string, ms []*fly.Machine, at time.Time) {
+		o.ApplyListing(app, flyapi.Listing{Machines: ms}, nil, at)
+	}
+	list("steady-web", machines(3, "started", "s"), t0.Add(-12*time.Second))
+	list("sleepy-api", append(machines(1, "started", "a"), machines(9, "stopped", "b")...), t0.Add(-20*time.Second))
+	// Two looks at a machine that crashed again in between: crash-looping.
+	list("crashy-api", []*fly.Machine{crashed("c", t0.Add(-50*time.Second)), machines(1, "started", "d")[0]}, t0.Add(-40*time.Second))
+	list("crashy-api", []*fly.Machine{crashed("c", t0.Add(-8*time.Second)), machines(1, "started", "d")[0]}, t0.Add(-5*time.Second))
+	var lines []diagnose.LogLine
+	for i := range 12 {
+		lines = append(lines, coldBoot("ba", t0.Add(-time.Duration(i+1)*time.Hour), sec(28+float64(i%3)))...)
+	}
+	o.ApplyBootLogs("sleepy-api", lines, "123", nil, t0.Add(-30*time.Second))
+	o.ApplyBootLogs("steady-web", nil, "124", nil, t0.Add(-30*time.Second))
+	o.ApplyMetrics(snapshot.OrgMetrics{At: t0.Add(-10 * time.Second),
+		Edge1h:  map[string]map[string]float64{"sleepy-api": {"200": 990, "502": 10}, "steady-web": {"200": 500}},
+		App1h:   map[string]map[string]float64{"sleepy-api": {"200": 990}, "steady-web": {"200": 500}},
+		Edge24h: map[string]map[string]float64{"sleepy-api": {"200": 20000, "502": 900}, "steady-web": {"200": 12000}, "crashy-api": {"200": 300}},
+		App24h:  map[string]map[string]float64{"sleepy-api": {"200": 20000}, "steady-web": {"200": 12000}, "crashy-api": {"200": 300}},
+	})
+	open := snapshot.New("demo-org", "backlog-web", nil)
+	open.ApplyMachines(machines(2, "started", "w"), t0.Add(-3*time.Second))
+	o.SetOpen(open)
+	return o
+}
+
+func newPane(t *testing.T, th *theme.Theme) *Pane {
+	km := keys.Default()
+	p := New(pane.Context{Theme: th, Keys: &km}, fixture(t), 30*time.Second)
+	p.SetData(nil, t0)
+	return p
+}
+
+func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
+	p := newPane(t, theme.New(true))
+	var order []string
+	for _, r := range p.rows {
+		order = append(order, r.App)
+	}
+	if got := strings.Join(order, " "); got != "crashy-api sleepy-api new-app backlog-web steady-web" {
+		t.Errorf("order = %s", got)
+	}
+	out := ansi.Strip(uitest.View(p, 120, 20, true, t0))
+	uitest.AssertMentions(t, out, []string{
+		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 2/5",
+		"crashy-api                  ●1 ○1                    ✗ 1", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web", "live",
+		"probed in the open app only",
+	}, nil)
+	// new-app: nothing read yet, every cell says so.
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "new-app") && strings.Count(l, "…") < 5 {
+			t.Errorf("new-app's row claims something it has not read: %q", l)
+		}
+	}
+}
+
+func TestEnterOpensTheSelectedApp(t *testing.T) {
+	p := newPane(t, theme.New(true))
+	uitest.View(p, 120, 20, true, t0)
+	// The cursor starts on the open app (back from it: where the user was).
+	if app, _ := p.Selected(); app != "backlog-web" {
+		t.Errorf("the cursor starts on %s", app)
+	}
+	p.Update(uitest.Key("up"))
+	p.Update(uitest.Key("up"))
+	cmd := p.Update(uitest.Key("enter"))
+	if cmd == nil {
+		t.Fatal("enter made no request")
+	}
+	if msg, ok := cmd().(pane.OpenApp); !ok || msg.App != "sleepy-api" {
+		t.Errorf("enter asked for %#v, want sleepy-api", msg)
+	}
+	// Data arriving keeps the cursor on the app, not the position.
+	p.SetData(nil, t0.Add(time.Second))
+	if app, _ := p.Selected(); app != "sleepy-api" {
+		t.Errorf("after a refresh the cursor is on %s", app)
+	}
+	if !p.CanClose() {
+		t.Error("with an app open, esc should go back to it")
+	}
+}
+
+func TestViewExactSizeAtEverySize(t *testing.T) {
+	p := newPane(t, theme.New(false))
+	for _, sz := range uitest.Sizes {
+		uitest.AssertSize(t, uitest.View(p, sz[0], sz[1], true, t0), sz[0], sz[1])
+	}
+}
+
+func TestGoldens(t *testing.T) {
+	uitest.PinColorProfile(t)
+	for _, c := range []struct {
+		name    string
+		w, h    int
+		noColor bool
+	}{{"80x24", 80, 24, false}, {"160x48", 160, 48, false}, {"80x24-nocolor", 80, 24, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPane(t, theme.New(c.noColor))
+			out := uitest.View(p, c.w, c.h, true, t0)
+			uitest.AssertSize(t, out, c.w, c.h)
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}
+
+var _ tea.Msg = pane.OpenApp{}

@@ -1,0 +1,385 @@
+// Package overview is the org overview: every app the token sees, one row
+// each, worst first — machines by state, crash loops, cold boots a day and
+// their p95, the share of requests lost between the edge and the app over
+// the last hour and day, the socket backlog — so the engineer paged at 3 a.m.
+// sees which app is on fire before opening one. enter opens the app; esc
+// (from the app's dashboard) comes back. It reads the root's org model
+// (snapshot.Org); the data comes from watch.OrgFeeds.
+package overview
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/sources/words"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/table"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// ID is the overview's pane ID.
+const ID pane.ID = "overview"
+
+// Pane is the org overview overlay. Build it with New.
+type Pane struct {
+	pane.Base
+	theme    *theme.Theme
+	keys     keys.KeyMap
+	org      *snapshot.Org
+	patience time.Duration
+	table    table.Model
+
+	rows    []snapshot.OrgRow
+	moved   bool // the user moved the cursor: it follows its app, else the worst row
+	summary string   // the line above the table
+	legend  []string // what the cells do not know yet, wrapped in SetSize
+	wrapped []string
+}
+
+var _ pane.Overlay = (*Pane)(nil)
+
+var columns = []table.Column{
+	{Title: "APP", Width: 14, Flex: 1},
+	{Title: "MACHINES", Width: 11, Flex: 1},
+	{Title: "CRASH", Width: 11},
+	{Title: "BOOTS/DAY", Width: 9, Align: table.AlignRight},
+	{Title: "P95", Width: 7, Align: table.AlignRight},
+	{Title: "LOST 1H", Width: 8, Align: table.AlignRight},
+	{Title: "LOST 24H", Width: 8, Align: table.AlignRight},
+	{Title: "BACKLOG", Width: 9},
+	{Title: "LISTED", Width: 8, Align: table.AlignRight},
+}
+
+// New builds the overview on the root's org model; patience grades the
+// cold starts as the checklist does (the proxy's patience).
+func New(ctx pane.Context, org *snapshot.Org, patience time.Duration) *Pane {
+	t := ctx.Theme
+	if t == nil {
+		t = theme.New(false)
+	}
+	km := keys.Default()
+	if ctx.Keys != nil {
+		km = *ctx.Keys
+	}
+	tb := table.New(columns, table.StylesFrom(t))
+	tb.SetEmptyText("listing the org's apps…")
+	return &Pane{theme: t, keys: km, org: org, patience: patience, table: tb}
+}
+
+// ID names the pane.
+func (p *Pane) ID() pane.ID { return ID }
+
+// Title names the overlay.
+func (p *Pane) Title() string {
+	if p.org == nil || p.org.Name == "" {
+		return "Apps"
+	}
+	return "Apps of " + p.org.Name
+}
+
+// Open keeps the cursor where it was; nothing to fetch (the root runs the
+// org feeds).
+func (p *Pane) Open() tea.Cmd { return nil }
+
+// CanClose: esc goes back to the open app; with none open there is nothing
+// to go back to.
+func (p *Pane) CanClose() bool { return p.org != nil && p.org.Open() != "" }
+
+// SetData derives the rows from the org model (a is the open app, whose row
+// the org model already reads).
+func (p *Pane) SetData(_ *snapshot.App, now time.Time) {
+	if p.org == nil {
+		return
+	}
+	p.rows = p.org.Rows(now, p.patience)
+	out := make([]table.Row, 0, len(p.rows))
+	for _, r := range p.rows {
+		out = append(out, table.Row{ID: r.App, Cells: p.cells(r, now)})
+	}
+	p.table.SetRows(out)
+	if !p.moved { // back from an app: on its row; else the worst one
+		if open := p.org.Open(); open != "" && p.table.Select(open) {
+			p.moved = true
+		} else {
+			p.table.Top()
+		}
+	}
+	if p.org.AppsErr != "" && !p.org.Listed() {
+		p.table.SetEmptyText("could not list the org's apps: " + p.org.AppsErr)
+	} else if p.org.Listed() {
+		p.table.SetEmptyText("the token sees no apps in " + p.org.Name)
+	}
+	p.summary, p.legend = p.summarize(now), p.legendLines()
+	p.relayout()
+}
+
+// SetSize recomputes the wrapping and the table's page.
+func (p *Pane) SetSize(width, height int) {
+	p.Base.SetSize(width, height)
+	p.relayout()
+}
+
+// SetStale dims the table (the root's listing of the open app failed).
+func (p *Pane) SetStale(stale bool) {
+	p.Base.SetStale(stale)
+	p.table.SetDim(stale)
+}
+
+func (p *Pane) relayout() {
+	w, h := p.Size()
+	p.wrapped = wrap(p.legend, w)
+	if len(p.wrapped) > max(h-4, 0) {
+		p.wrapped = p.wrapped[:max(h-4, 0)]
+	}
+	p.table.SetHeight(max(h-1-len(p.wrapped), 0))
+}
+
+// Height: the summary, the table (header, rows, position) and the legend.
+func (p *Pane) Height(width int) int {
+	return 1 + max(len(p.rows), 1) + 2 + len(wrap(p.legend, width))
+}
+
+// Keys act on the selected app.
+func (p *Pane) Keys() []key.Binding {
+	if len(p.rows) == 0 {
+		return nil
+	}
+	return []key.Binding{pane.Relabel(p.keys.Enter, "", "open app"), pane.Arrows(&p.keys, "move")}
+}
+
+// Update moves the cursor; enter asks the root to open the selected app.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	if key.Matches(km, p.keys.Enter) {
+		if r, ok := p.table.Selected(); ok {
+			app := r.ID
+			return func() tea.Msg { return pane.OpenApp{App: app} }
+		}
+		return nil
+	}
+	if p.table.HandleKey(km, p.keys) {
+		p.moved = true
+	}
+	return nil
+}
+
+// Selected is the app under the cursor.
+func (p *Pane) Selected() (string, bool) {
+	r, ok := p.table.Selected()
+	return r.ID, ok
+}
+
+// View draws the summary, the table and the legend at the SetSize size.
+func (p *Pane) View(bool, time.Time) string {
+	w, h := p.Size()
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	head := cell.Fit(p.summary, w, cell.Left)
+	legend := strings.Join(p.wrapped, "\n")
+	if p.Stale() {
+		head = pane.Dim(p.theme, head)
+		legend = pane.Dim(p.theme, cell.Block(legend, w, len(p.wrapped)))
+	}
+	out := head
+	if th := h - 1 - len(p.wrapped); th > 0 {
+		out += "\n" + p.table.View(w, th)
+	}
+	if len(p.wrapped) > 0 {
+		out += "\n" + p.theme.Dim.Render(legend)
+	}
+	return cell.Block(out, w, h)
+}
+
+// cells are one row's cells, styled: each known cell in its level's
+// style, an unknown one as "?" (the legend says why), one still loading as "…".
+func (p *Pane) cells(r snapshot.OrgRow, now time.Time) []string {
+	t := p.theme
+	name := r.App
+	if r.Open {
+		name = "▸ " + name
+	}
+	unknown := t.Unknown.Render("?")
+	loading := t.Dim.Render("…")
+	machines, crash := loading, loading
+	if r.ListErr != "" && !r.Listed {
+		machines, crash = t.Fail.Render("✗ list failed"), unknown
+	}
+	if r.Listed {
+		var parts []string
+		for _, sc := range r.States {
+			look := t.State(sc.State)
+			parts = append(parts, look.Style.Render(fmt.Sprintf("%s%d", look.Glyph, sc.N)))
+		}
+		machines = strings.Join(parts, " ")
+		if len(parts) == 0 {
+			machines = t.Dim.Render("none")
+		}
+		if r.ListErr != "" {
+			machines = t.Warn.Render("!") + " " + machines
+		}
+		crash = p.crashCell(r)
+	}
+	boots, p95 := loading, loading
+	switch {
+	case r.BootsKnown:
+		boots = words.Thousands(r.Boots24h)
+		if r.Booting > 0 {
+			boots = t.Warn.Render(fmt.Sprintf("▲%d ", r.Booting)) + boots
+		}
+		p95 = t.Dim.Render("–")
+		if r.ColdLevel != diagnose.NA {
+			p95 = t.Level(r.ColdLevel).Style.Render(seconds(r.P95))
+		}
+	case r.BootsErr != "":
+		boots, p95 = unknown, unknown
+	}
+	lost1, lost24 := loading, loading
+	switch {
+	case r.LossKnown:
+		lost1, lost24 = p.lossCell(r.Lost1h, r.Edge1h, r.Loss1h), p.lossCell(r.Lost24h, r.Edge24h, r.Loss24h)
+	case r.LossErr != "":
+		lost1, lost24 = unknown, unknown
+	}
+	backlog := t.Dim.Render("–")
+	if r.Open {
+		backlog = loading
+		switch {
+		case r.BacklogKnown && r.Backlog == diagnose.NA:
+			backlog = t.Dim.Render("n/a")
+		case r.BacklogKnown:
+			look := t.Level(r.Backlog)
+			backlog = look.Style.Render(fmt.Sprintf("%s %d CW", look.Glyph, r.CloseWait))
+		}
+	}
+	listed := loading
+	if r.Listed {
+		listed = t.Dim.Render(cell.Duration(now.Sub(r.ListedAt)))
+		if r.Open {
+			listed = t.Dim.Render("live")
+		}
+	}
+	return []string{name, machines, crash, boots, p95, lost1, lost24, backlog, listed}
+}
+
+func (p *Pane) crashCell(r snapshot.OrgRow) string {
+	t := p.theme
+	switch {
+	case r.Looping > 0 && r.GaveUp > 0:
+		return t.Fail.Render(fmt.Sprintf("✗ %d+%d", r.Looping, r.GaveUp))
+	case r.Looping > 0:
+		return t.Fail.Render(fmt.Sprintf("✗ %d loop", r.Looping))
+	case r.GaveUp > 0:
+		return t.Fail.Render(fmt.Sprintf("✗ %d gave up", r.GaveUp))
+	case r.Watching > 0:
+		return t.Warn.Render(fmt.Sprintf("! %d crashed", r.Watching))
+	}
+	return t.Pass.Render("✓")
+}
+
+func (p *Pane) lossCell(lost, edge float64, lvl diagnose.Level) string {
+	if edge < 0.5 {
+		return p.theme.Dim.Render("no req")
+	}
+	return p.theme.Level(lvl).Style.Render(fmt.Sprintf("%.1f%%", lost/edge*100))
+}
+
+func seconds(d time.Duration) string {
+	if d >= 100*time.Second {
+		return fmt.Sprintf("%.0fs", d.Seconds())
+	}
+	return fmt.Sprintf("%.1fs", d.Seconds())
+}
+
+// summarize is the line above the table: how many apps and machines, how
+// many rows fail or warn, and how far the first round has got.
+func (p *Pane) summarize(now time.Time) string {
+	t := p.theme
+	if !p.org.Listed() {
+		if p.org.AppsErr != "" {
+			return t.Fail.Render("✗ apps: " + p.org.AppsErr)
+		}
+		return t.Dim.Render("listing the apps of " + p.org.Name + "…")
+	}
+	machines, listed, failing, warning, boots := 0, 0, 0, 0, 0
+	for _, r := range p.rows {
+		machines += r.Machines
+		if r.Listed {
+			listed++
+		}
+		if r.BootsKnown {
+			boots++
+		}
+		switch r.Level {
+		case diagnose.Fail:
+			failing++
+		case diagnose.Warn:
+			warning++
+		}
+	}
+	n := len(p.rows)
+	parts := []string{words.Count(n, "app", "apps"), words.Count(machines, "machine", "machines")}
+	if failing > 0 {
+		parts = append(parts, t.Fail.Render(fmt.Sprintf("✗ %d failing", failing)))
+	}
+	if warning > 0 {
+		parts = append(parts, t.Warn.Render(fmt.Sprintf("! %d warning", warning)))
+	}
+	if listed < n {
+		parts = append(parts, t.Dim.Render(fmt.Sprintf("listed %d/%d…", listed, n)))
+	}
+	if boots < n {
+		parts = append(parts, t.Dim.Render(fmt.Sprintf("boots read %d/%d", boots, n)))
+	}
+	if p.org.MetricsErr != "" {
+		parts = append(parts, t.Warn.Render("metrics ✗"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// legendLines say what each cell reads and what it does not know yet.
+func (p *Pane) legendLines() []string {
+	every := func(d time.Duration) string { return cell.Duration(d) }
+	lines := []string{
+		"sorted worst first · background apps listed every " + every(watch.OrgListEvery) +
+			", the open app (▸) at its own pace · … not read yet · ? could not be read",
+		"BOOTS/DAY, P95: cold boots until serving, from each app's logs, read one app at a time (every " +
+			every(watch.OrgBootsEvery) + " per app) · LOST: edge minus app responses, one query for the org each minute" +
+			" · BACKLOG: CLOSE_WAIT sockets, probed in the open app only (– elsewhere)",
+	}
+	if p.org.MetricsErr != "" {
+		lines = append(lines, "metrics: "+p.org.MetricsErr)
+	}
+	return lines
+}
+
+// wrap wraps each line to width (continuations indented by two).
+func wrap(lines []string, width int) []string {
+	if width < 20 {
+		return lines
+	}
+	var out []string
+	for _, l := range lines {
+		parts := strings.Split(ansi.Wrap(l, width, " "), "\n")
+		out = append(out, parts[0])
+		if len(parts) > 1 {
+			for _, c := range strings.Split(ansi.Wrap(strings.Join(parts[1:], " "), width-2, " "), "\n") {
+				out = append(out, "  "+c)
+			}
+		}
+	}
+	return out
+}
