@@ -11,8 +11,8 @@ import (
 	"github.com/flywake/flywake/ui/panes/bytecode"
 	"github.com/flywake/flywake/ui/panes/coldstart"
 	"github.com/flywake/flywake/ui/panes/logs"
-	"github.com/flywake/flywake/ui/panes/overview"
 	"github.com/flywake/flywake/ui/panes/machines"
+	"github.com/flywake/flywake/ui/panes/overview"
 	"github.com/flywake/flywake/ui/panes/swap"
 	"github.com/flywake/flywake/ui/panes/traffic"
 )

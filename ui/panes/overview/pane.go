@@ -40,7 +40,7 @@ type Pane struct {
 	table    table.Model
 
 	rows    []snapshot.OrgRow
-	moved   bool // the user moved the cursor: it follows its app, else the worst row
+	moved   bool     // the user moved the cursor: it follows its app, else the worst row
 	summary string   // the line above the table
 	legend  []string // what the cells do not know yet, wrapped in SetSize
 	wrapped []string
