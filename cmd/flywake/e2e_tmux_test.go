@@ -28,7 +28,7 @@ func TestDashboardInTmux(t *testing.T) {
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 120, 36,
 		// The shell outlives flywake, so the screen after exit can be read.
-		fmt.Sprintf("%s --demo; echo EXITED $?; sleep 5", shellQuote(bin)))
+		fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))
 
 	screen := tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "sleepy-api") && regexp.MustCompile(`[●○] (started|stopped)`).MatchString(s)

@@ -41,8 +41,8 @@ const (
 	// OrgPoll is how soon a feed with nothing due looks again.
 	OrgPoll = time.Second
 	// orgListBatch listings are fetched per run, orgListWorkers at once.
-	orgListBatch   = 25
-	orgListWorkers = 8
+	orgListBatch   = 10
+	orgListWorkers = 4
 	orgRetry       = 10 * time.Second
 )
 

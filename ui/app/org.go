@@ -28,6 +28,7 @@ type orgRun struct {
 
 type orgFeedState struct {
 	busy  bool
+	idle  bool // the last look found nothing due: new data may change that
 	err   error
 	timer int
 }
@@ -84,6 +85,7 @@ func (m *Model) orgCmd(i int) tea.Cmd {
 	}
 	f := m.orgs.feeds[i]
 	q, due := f.Due(m.org, m.orgClock())
+	st.idle = !due
 	if !due {
 		return m.orgAfter(i, f.Next(m.org, m.orgClock(), watch.OrgResult{}))
 	}
@@ -99,13 +101,22 @@ func (m *Model) orgCmd(i int) tea.Cmd {
 func (m *Model) onOrgFeed(msg orgFeedMsg) tea.Cmd {
 	st := &m.orgs.st[msg.feed]
 	st.busy, st.err = false, msg.res.Err
+	cmds := []tea.Cmd{}
 	if msg.res.Apply != nil {
 		msg.res.Apply(m.org)
 		if p := m.paneByID(overview.ID); p != nil {
 			p.SetData(m.app, m.now())
 		}
+		// The apps listing makes listings and logs due at once: feeds that
+		// found nothing to do look again now rather than after their wait.
+		for i := range m.orgs.st {
+			if i != msg.feed && m.orgs.st[i].idle && !m.orgs.st[i].busy {
+				cmds = append(cmds, m.orgCmd(i))
+			}
+		}
 	}
-	return m.orgAfter(msg.feed, m.orgs.feeds[msg.feed].Next(m.org, m.orgClock(), msg.res))
+	cmds = append(cmds, m.orgAfter(msg.feed, m.orgs.feeds[msg.feed].Next(m.org, m.orgClock(), msg.res)))
+	return tea.Batch(cmds...)
 }
 
 // orgAfter arms feed i's timer (no wait: fetch again now).

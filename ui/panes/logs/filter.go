@@ -17,30 +17,72 @@ type Filter struct {
 	Provider string // app, runner, proxy, health
 	MinLevel int    // 0 all, 1 warn and worse, 2 errors only
 	From, To time.Time
-	Regex    string // matched against the message and the machine id
+	Regex    string // matched against the message (smart case)
 }
 
 // Empty reports whether the filter lets every line through.
 func (f Filter) Empty() bool { return f == Filter{} }
 
-// compiled is a Filter ready to match: its regular expression compiled.
+// compiled is a Filter ready to match: its expression compiled, or, when it
+// is plain text, the text to look for (much faster than a regexp, and what
+// most searches are).
 type compiled struct {
-	f  Filter
-	re *regexp.Regexp
+	f       Filter
+	re      *regexp.Regexp
+	literal string // plain text: matched ignoring ASCII case
 }
 
-// compile prepares f; a regex that does not compile is returned as the
-// error and matched as a literal string meanwhile, so typing "foo(" shows
-// the lines containing "foo(" instead of nothing.
+// compile prepares f. The search is case-insensitive unless it has an
+// upper-case letter (smart case, as ripgrep and less -i do). A regexp that
+// does not compile is returned as the error and matched as plain text
+// meanwhile, so typing "foo(" shows the lines containing "foo(".
 func compile(f Filter) (compiled, error) {
-	if f.Regex == "" {
+	pat := f.Regex
+	if pat == "" {
 		return compiled{f: f}, nil
 	}
-	re, err := regexp.Compile("(?i)" + f.Regex)
+	if regexp.QuoteMeta(pat) == pat {
+		return literal(f), nil
+	}
+	flags := "(?i)"
+	if strings.ToLower(pat) != pat {
+		flags = ""
+	}
+	re, err := regexp.Compile(flags + pat)
 	if err != nil {
-		return compiled{f: f, re: regexp.MustCompile("(?i)" + regexp.QuoteMeta(f.Regex))}, err
+		return literal(f), err
 	}
 	return compiled{f: f, re: re}, nil
+}
+
+func literal(f Filter) compiled {
+	c := compiled{f: f, literal: f.Regex}
+	if strings.ToLower(f.Regex) == f.Regex {
+		c.literal = strings.ToLower(f.Regex) // and matched ignoring case
+	}
+	return c
+}
+
+// containsText reports whether s holds sub: exactly when sub has an
+// upper-case letter, else ignoring ASCII case.
+func containsText(s, sub string) bool {
+	if strings.ToLower(sub) != sub {
+		return strings.Contains(s, sub)
+	}
+	if len(sub) == 0 {
+		return true
+	}
+	first := sub[0]
+	upper := first
+	if 'a' <= first && first <= 'z' {
+		upper = first - 'a' + 'A'
+	}
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if c := s[i]; (c == first || c == upper) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // match reports whether l passes.
@@ -64,8 +106,11 @@ func (c compiled) match(l *diagnose.LogLine) bool {
 	if !f.To.IsZero() && l.Time.After(f.To) {
 		return false
 	}
-	if c.re != nil && !c.re.MatchString(l.Message) && !c.re.MatchString(l.Machine) {
-		return false
+	switch {
+	case c.literal != "":
+		return containsText(l.Message, c.literal)
+	case c.re != nil:
+		return c.re.MatchString(l.Message)
 	}
 	return true
 }

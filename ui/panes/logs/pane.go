@@ -74,6 +74,7 @@ var _ pane.Overlay = (*Pane)(nil)
 // scanMsg is a filter scan's result over lines[from:to].
 type scanMsg struct {
 	gen   int
+	from  int   // absolute: where it began (the pane's scanned then)
 	to    int   // the lines it matched end here (absolute)
 	match []int // absolute indexes
 	ok    bool
@@ -186,34 +187,49 @@ func dropped(old, lines []diagnose.LogLine) (int, bool) {
 	return 0, false
 }
 
-// catchUp matches the lines that arrived after the last scan.
+// catchUpMax bounds the lines matched inside Update (SetData, a scan's
+// reply): a logs page is at most 1,000 lines; only the first fetch of a
+// day brings more, and those are matched a slice per refresh, or in a
+// command when a scan's reply finds them.
+const catchUpMax = 2_000
+
+// catchUp matches up to catchUpMax of the lines that arrived after the
+// last scan; behind() says how many are left.
 func (p *Pane) catchUp() {
-	n := p.base + len(p.lines)
-	m, _ := scan(context.Background(), p.lines, p.scanned-p.base, len(p.lines), p.comp)
+	from := p.scanned - p.base
+	to := min(len(p.lines), from+catchUpMax)
+	m, _ := scan(context.Background(), p.lines, from, to, p.comp)
 	for _, i := range m {
 		p.match = append(p.match, i+p.base)
 	}
-	p.scanned = n
+	p.scanned = p.base + to
 }
 
-// scanCmd matches every line held against the filter, in a command: a
-// newer filter cancels it, and its reply is dropped.
+// behind is how many held lines the filter has not matched yet.
+func (p *Pane) behind() int {
+	if p.filter.Empty() {
+		return 0
+	}
+	return p.base + len(p.lines) - p.scanned
+}
+
+// scanCmd matches the lines from scanned on against the filter, in a
+// command: a newer filter cancels it, and its reply is dropped.
 func (p *Pane) scanCmd() tea.Cmd {
 	if p.cancel != nil {
 		p.cancel()
 	}
 	p.gen++
 	p.scanning = true
-	p.match, p.scanned = nil, p.base
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
-	gen, lines, comp, base := p.gen, p.lines, p.comp, p.base
+	gen, lines, comp, base, from := p.gen, p.lines, p.comp, p.base, p.scanned-p.base
 	return func() tea.Msg {
-		m, ok := scan(ctx, lines, 0, len(lines), comp)
+		m, ok := scan(ctx, lines, from, len(lines), comp)
 		for i := range m {
 			m[i] += base
 		}
-		return scanMsg{gen: gen, to: base + len(lines), match: m, ok: ok}
+		return scanMsg{gen: gen, from: base + from, to: base + len(lines), match: m, ok: ok}
 	}
 }
 
@@ -231,6 +247,7 @@ func (p *Pane) setFilter(f Filter) tea.Cmd {
 		p.settle()
 		return nil
 	}
+	p.match, p.scanned = nil, p.base
 	cmd := p.scanCmd()
 	p.settle()
 	return cmd
@@ -326,15 +343,18 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *Pane) onScan(msg scanMsg) tea.Cmd {
-	if msg.gen != p.gen || !msg.ok {
+	if msg.gen != p.gen || !msg.ok || msg.from != p.scanned {
 		return nil // overtaken by a newer filter
 	}
 	p.scanning = false
 	cut, _ := slices.BinarySearch(msg.match, p.base) // lines dropped while it ran
-	p.match = msg.match[cut:]
+	p.match = append(p.match, msg.match[cut:]...)
 	p.scanned = max(msg.to, p.base)
-	p.catchUp() // lines that arrived while it ran
-	p.settle()
+	defer p.settle()
+	if p.behind() > catchUpMax {
+		return p.scanCmd() // many arrived while it ran: the tail in a command too
+	}
+	p.catchUp()
 	return nil
 }
 
@@ -520,8 +540,11 @@ func (p *Pane) position() string {
 	if !p.filter.Empty() {
 		s += " · " + words.Thousands(len(p.lines)) + " held"
 	}
-	if p.scanning {
+	if n := p.behind(); p.scanning || n > 0 {
 		s += " · filtering…"
+		if n > 0 && !p.scanning {
+			s += " (" + words.Thousands(n) + " to go)"
+		}
 	}
 	if !p.follow && n > 0 && p.cursor < n-1 {
 		s += fmt.Sprintf(" · %s newer (space follows)", words.Thousands(n-1-p.cursor))

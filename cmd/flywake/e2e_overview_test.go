@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestOverviewAndLogsInTmux drives `flywake --demo` with no app in the
+// environment: the org overview opens first, enter opens an app, l its
+// logs (filtered with /), esc back to the app and esc again to the
+// overview; a machine's drill-down jumps to its own logs; `:apps` opens
+// the overview from anywhere; q quits cleanly.
+func TestOverviewAndLogsInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: skipped under -short")
+	}
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("end-to-end: tmux is not installed")
+	}
+	bin := buildFlywake(t)
+	tm := newTmux(t, tmuxPath, 120, 36,
+		fmt.Sprintf("cd / && env -u FLY_APP %s --demo; echo EXITED $?; sleep 5", shellQuote(bin)))
+
+	// The overview: every demo app, each listed, worst first.
+	screen := tm.waitFor(t, "overview", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "Apps of demo-org") && strings.Contains(s, "4 apps") &&
+			!partlyListed.MatchString(s) && strings.Contains(s, "demo-org/all apps")
+	})
+	order := appOrder(screen, []string{"sleepy-api", "snappy-api", "crashy-api", "backlog-web"})
+	if len(order) != 4 || order[0] != "crashy-api" {
+		t.Fatalf("overview rows %v, want crashy-api first:\n%s", order, screen)
+	}
+	// enter on sleepy-api opens its dashboard.
+	for _, app := range order {
+		if app == "sleepy-api" {
+			break
+		}
+		tm.key(t, "Down")
+	}
+	tm.key(t, "Enter")
+	tm.waitFor(t, "sleepy-api's dashboard", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "demo-org/sleepy-api") && strings.Contains(s, "Machines · 1/4") && strings.Contains(s, "stopped")
+	})
+
+	// l: the app's logs, live; / filters them.
+	tm.key(t, "l")
+	tm.waitFor(t, "logs view", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "Logs · esc back") && strings.Contains(s, "● following") && strings.Contains(s, "app[")
+	})
+	tm.key(t, "/")
+	for _, r := range "Listening" {
+		tm.literal(t, string(r))
+	}
+	tm.key(t, "Enter")
+	screen = tm.waitFor(t, "filtered logs", 5*time.Second, func(s string) bool {
+		return strings.Contains(s, "/Listening") && strings.Contains(s, "held")
+	})
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "app[") && !strings.Contains(l, "Listening") {
+			t.Fatalf("the filter let a line through:\n%s", screen)
+		}
+	}
+	// esc: back to the app; esc again (nothing to back out of): the overview.
+	tm.key(t, "Escape")
+	tm.waitFor(t, "back to the app", 3*time.Second, contains("Machines · 1/4"))
+	tm.key(t, "Escape")
+	tm.waitFor(t, "back to the overview", 3*time.Second, func(s string) bool {
+		return strings.Contains(s, "Apps of demo-org · esc back") && strings.Contains(s, "▸ sleepy-api")
+	})
+	tm.key(t, "Escape")
+	tm.waitFor(t, "the app again", 3*time.Second, contains("Machines · 1/4"))
+
+	// A machine's drill-down jumps to that machine's logs.
+	tm.key(t, "Enter")
+	tm.waitFor(t, "drill-down", 3*time.Second, contains("its logs"))
+	tm.key(t, "l")
+	screen = tm.waitFor(t, "the machine's logs", 5*time.Second, contains("Logs · machine "))
+	if !strings.Contains(screen, "machine ") {
+		t.Fatalf("no machine filter:\n%s", screen)
+	}
+	tm.key(t, "Escape")
+	tm.key(t, "Escape")
+
+	// :apps from anywhere.
+	tm.key(t, ":")
+	for _, r := range "apps" {
+		tm.literal(t, string(r))
+	}
+	tm.key(t, "Enter")
+	tm.waitFor(t, ":apps", 3*time.Second, contains("Apps of demo-org · esc back"))
+
+	tm.key(t, "q")
+	screen = tm.waitFor(t, "exit", 3*time.Second, contains("EXITED"))
+	if !strings.Contains(screen, "EXITED 0") {
+		t.Errorf("flywake did not exit 0:\n%s", screen)
+	}
+}
+
+var partlyListed = regexp.MustCompile(`listed \d+/\d+`)
+
+// appOrder is the order apps' rows appear in on screen.
+func appOrder(screen string, apps []string) []string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		for _, a := range apps {
+			if strings.Contains(l, " "+a+" ") {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
