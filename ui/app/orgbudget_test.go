@@ -39,7 +39,9 @@ type orgBudget struct {
 	overviewErr string
 }
 
-func (b orgBudget) perMin() float64 { return float64(b.calls) * float64(time.Minute) / float64(b.window) }
+func (b orgBudget) perMin() float64 {
+	return float64(b.calls) * float64(time.Minute) / float64(b.window)
+}
 
 func (b orgBudget) String() string {
 	if b.window == 0 {
