@@ -184,6 +184,7 @@ func (a *App) ApplyLogs(lines []diagnose.LogLine) {
 			continue
 		}
 		l.Machine, l.Provider, l.Message = sanitize.Line(l.Machine), sanitize.Line(l.Provider), sanitize.Line(l.Message)
+		l.Region, l.Level = sanitize.Line(l.Region), sanitize.Line(l.Level)
 		a.logs = append(a.logs, l)
 		a.LogsUntil = l.Time
 	}

@@ -177,6 +177,7 @@ func (o *Org) ApplyBootLogs(app string, lines []diagnose.LogLine, cursor string,
 	clean := make([]diagnose.LogLine, len(lines))
 	for i, l := range lines {
 		l.Machine, l.Provider, l.Message = sanitize.Line(l.Machine), sanitize.Line(l.Provider), sanitize.Line(l.Message)
+		l.Region, l.Level = sanitize.Line(l.Region), sanitize.Line(l.Level)
 		clean[i] = l
 	}
 	oa.boots.Add(clean)

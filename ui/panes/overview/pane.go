@@ -52,12 +52,12 @@ var columns = []table.Column{
 	{Title: "APP", Width: 14, Flex: 1},
 	{Title: "MACHINES", Width: 11, Flex: 1},
 	{Title: "CRASH", Width: 11},
-	{Title: "BOOTS/DAY", Width: 9, Align: table.AlignRight},
+	{Title: "BOOTS/DAY", Width: 9, Align: table.AlignRight, Drop: 1},
 	{Title: "P95", Width: 7, Align: table.AlignRight},
-	{Title: "LOST 1H", Width: 8, Align: table.AlignRight},
+	{Title: "LOST 1H", Width: 8, Align: table.AlignRight, Drop: 2},
 	{Title: "LOST 24H", Width: 8, Align: table.AlignRight},
-	{Title: "BACKLOG", Width: 9},
-	{Title: "LISTED", Width: 8, Align: table.AlignRight},
+	{Title: "BACKLOG", Width: 9, Drop: 3},
+	{Title: "LISTED", Width: 8, Align: table.AlignRight, Drop: 4},
 }
 
 // New builds the overview on the root's org model; patience grades the
