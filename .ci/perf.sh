@@ -13,7 +13,7 @@
 #   - soak (short variant) and in-process start-up: ui/app tests;
 #   - wake engine vs hey on the same warm flysim edge (cmd/flywake-perf),
 #     rounds alternating, and the engine's start skew at 40/200/1000;
-#   - start-up of the real binary: `flywake --demo` in tmux until machine
+#   - start-up of the real binary: `flywake --demo -a sleepy-api` in tmux until machine
 #     rows show (skipped when tmux is missing).
 # hey is installed if missing (go install github.com/rakyll/hey@v0.1.5);
 # without it the comparison is skipped, never failed.
@@ -133,11 +133,11 @@ kill "$edge_pid" 2>/dev/null || true; wait "$edge_pid" 2>/dev/null || true; edge
 
 # --- start-up of the real binary ---------------------------------------------------
 if command -v tmux >/dev/null; then
-	echo "== start-up: flywake --demo in tmux (160x48) until machine rows show, $STARTS runs"
+	echo "== start-up: flywake --demo -a sleepy-api in tmux (160x48) until machine rows show, $STARTS runs"
 	: >"$work/start.ms"
 	for _ in $(seq "$STARTS"); do
 		t0=$(date +%s%N)
-		tmux new-session -d -s "$tmux_session" -x 160 -y 48 "$work/flywake --demo"
+		tmux new-session -d -s "$tmux_session" -x 160 -y 48 "$work/flywake --demo -a sleepy-api"
 		shown=""
 		for _ in $(seq 1000); do
 			if tmux capture-pane -p -t "$tmux_session" 2>/dev/null | grep -q "of 10"; then shown=1; break; fi

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
-	flyapi "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
 )
 
@@ -106,9 +105,9 @@ func (o *Org) Open() string {
 	return o.open.Name
 }
 
-// ApplyListing records one app's machines listing (a failed one keeps the
-// last good machines and says why).
-func (o *Org) ApplyListing(app string, l flyapi.Listing, err error, now time.Time) {
+// ApplyListing records one app's machines listing, converted in the
+// fetch's command (a failed one keeps the last good machines and says why).
+func (o *Org) ApplyListing(app string, c Converted, err error, now time.Time) {
 	oa := o.byName[app]
 	if oa == nil {
 		return
@@ -118,7 +117,7 @@ func (o *Org) ApplyListing(app string, l flyapi.Listing, err error, now time.Tim
 		return
 	}
 	oa.ListErr = ""
-	oa.model.ApplyListing(l, now)
+	oa.model.ApplyConverted(c, now)
 }
 
 // ListedAt is when the app's machines were last listed (zero: never).

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
@@ -128,7 +127,7 @@ func orgMachinesFeed() OrgFeed {
 		},
 		Fetch: func(ctx context.Context, s *Source, q OrgQuery) OrgResult {
 			type reply struct {
-				l   fly.Listing
+				c   snapshot.Converted // converted here, not in Update
 				err error
 				at  time.Time
 			}
@@ -141,8 +140,8 @@ func orgMachinesFeed() OrgFeed {
 					defer wg.Done()
 					for i := range work {
 						lctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-						out[i].l, out[i].err = s.Machines(lctx, q.Apps[i])
-						out[i].at = s.Now()
+						l, err := s.Machines(lctx, q.Apps[i])
+						out[i].c, out[i].err, out[i].at = snapshot.Convert(l), err, s.Now()
 						cancel()
 					}
 				}()
@@ -160,7 +159,7 @@ func orgMachinesFeed() OrgFeed {
 			}
 			return OrgResult{Err: errors.Join(errs...), Apply: func(o *snapshot.Org) {
 				for i, r := range out {
-					o.ApplyListing(q.Apps[i], r.l, r.err, r.at)
+					o.ApplyListing(q.Apps[i], r.c, r.err, r.at)
 				}
 			}}
 		},

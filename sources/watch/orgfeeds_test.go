@@ -51,7 +51,7 @@ func TestOrgFeedsOnTheDemo(t *testing.T) {
 	ctx := context.Background()
 	for _, app := range o.Apps() {
 		l, err := src.Machines(ctx, app)
-		o.ApplyListing(app, l, err, src.Now())
+		o.ApplyListing(app, snapshot.Convert(l), err, src.Now())
 	}
 	rows := o.Rows(src.Now(), 30*time.Second)
 	if len(rows) != len(sim.Apps()) {

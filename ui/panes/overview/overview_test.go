@@ -63,7 +63,7 @@ func fixture(t *testing.T) *snapshot.Org {
 	o := snapshot.NewOrg("demo-org", nil)
 	o.ApplyApps([]string{"steady-web", "crashy-api", "sleepy-api", "new-app", "backlog-web"}, nil, t0.Add(-time.Minute))
 	list := func(app string, ms []*fly.Machine, at time.Time) {
-		o.ApplyListing(app, flyapi.Listing{Machines: ms}, nil, at)
+		o.ApplyListing(app, snapshot.Convert(flyapi.Listing{Machines: ms}), nil, at)
 	}
 	list("steady-web", machines(3, "started", "s"), t0.Add(-12*time.Second))
 	list("sleepy-api", append(machines(1, "started", "a"), machines(9, "stopped", "b")...), t0.Add(-20*time.Second))
@@ -107,7 +107,7 @@ func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
 	out := ansi.Strip(uitest.View(p, 120, 20, true, t0))
 	uitest.AssertMentions(t, out, []string{
 		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 2/5",
-		"crashy-api                  ●1 ○1                    ✗ 1", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web", "live",
+		"✗ 1 gave up", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web", "live",
 		"probed in the open app only",
 	}, nil)
 	// new-app: nothing read yet, every cell says so.

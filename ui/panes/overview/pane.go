@@ -49,8 +49,8 @@ type Pane struct {
 var _ pane.Overlay = (*Pane)(nil)
 
 var columns = []table.Column{
-	{Title: "APP", Width: 14, Flex: 1},
-	{Title: "MACHINES", Width: 11, Flex: 1},
+	{Title: "APP", Width: 14}, // widened to the longest name in SetData
+	{Title: "MACHINES", Width: 13},
 	{Title: "CRASH", Width: 11},
 	{Title: "BOOTS/DAY", Width: 9, Align: table.AlignRight, Drop: 1},
 	{Title: "P95", Width: 7, Align: table.AlignRight},
@@ -106,6 +106,11 @@ func (p *Pane) SetData(_ *snapshot.App, now time.Time) {
 	for _, r := range p.rows {
 		out = append(out, table.Row{ID: r.App, Cells: p.cells(r, now)})
 	}
+	cols := append([]table.Column(nil), columns...)
+	for _, r := range p.rows {
+		cols[0].Width = max(cols[0].Width, min(ansi.StringWidth(r.App)+2, 40)) // "▸ " on the open one
+	}
+	p.table.SetColumns(cols)
 	p.table.SetRows(out)
 	if !p.moved { // back from an app: on its row; else the worst one
 		if open := p.org.Open(); open != "" && p.table.Select(open) {
