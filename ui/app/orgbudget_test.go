@@ -28,15 +28,14 @@ const (
 
 // orgBudget is what one run measured.
 type orgBudget struct {
-	firstFrame  time.Duration // esc → every app's row listed
-	window      time.Duration // the steady window the calls were counted in
-	calls       int           // Machines API calls in the window (flywake's own)
-	byAction    map[string]int
-	logsProm    int // logs and Prometheus calls in the window (not Machines API)
-	limited     int // 429s over the whole run, first round included
-	detected    time.Duration
-	changedApp  string
-	overviewErr string
+	firstFrame time.Duration // esc → every app's row listed
+	window     time.Duration // the steady window the calls were counted in
+	calls      int           // Machines API calls in the window (flywake's own)
+	byAction   map[string]int
+	logsProm   int // logs and Prometheus calls in the window (not Machines API)
+	limited    int // 429s over the whole run, first round included
+	detected   time.Duration
+	changedApp string
 }
 
 func (b orgBudget) perMin() float64 {
