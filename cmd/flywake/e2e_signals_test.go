@@ -63,7 +63,7 @@ func TestSignalsRestoreTheTerminal(t *testing.T) {
 	bin := buildFlywake(t)
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			tm := newTmux(t, tmuxPath, 100, 30, fmt.Sprintf("%s --demo; echo EXITED $?; sleep 30", shellQuote(bin)))
+			tm := newTmux(t, tmuxPath, 100, 30, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 30", shellQuote(bin)))
 			tm.waitFor(t, "first data", 20*time.Second, firstData)
 			if got := tm.display(t, "#{alternate_on}"); got != "1" {
 				t.Fatalf("the dashboard is not on the alternate screen (%q): the test cannot tell", got)
@@ -96,7 +96,7 @@ func TestDashboardExitsWhenItsTerminalGoesAway(t *testing.T) {
 		t.Skip("needs /proc to find the process")
 	}
 	bin := buildFlywake(t)
-	tm := newTmux(t, tmuxPath, 100, 30, fmt.Sprintf("trap '' HUP; %s --demo; sleep 30", shellQuote(bin)))
+	tm := newTmux(t, tmuxPath, 100, 30, fmt.Sprintf("trap '' HUP; %s --demo -a sleepy-api; sleep 30", shellQuote(bin)))
 	tm.waitFor(t, "first data", 20*time.Second, firstData)
 	pid := tm.childPid(t)
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
