@@ -149,7 +149,7 @@ if command -v tmux >/dev/null; then
 	done
 	sm=$(median <"$work/start.ms")
 	echo "first full frame of flywake --demo: median $sm ms ($(tr '\n' ' ' <"$work/start.ms")ms)"
-	row "start-up, flywake --demo to machine rows (tmux)" "$sm ms" ".ci/perf.sh (tmux)"
+	row "start-up, flywake --demo -a sleepy-api to machine rows (tmux)" "$sm ms" ".ci/perf.sh (tmux)"
 else
 	echo "tmux missing: binary start-up skipped (the in-process figure stands)"
 fi
