@@ -14,6 +14,9 @@ type OpenApp struct{ App string }
 type ShowLogs struct {
 	Machine  string
 	Provider string
-	From, To time.Time
-	Why      string
+	// ProxyErrors keeps only the proxy's error lines (a code such as PR04
+	// or PM03, diagnose.ProxyErrorCode): what lost requests leave behind.
+	ProxyErrors bool
+	From, To    time.Time
+	Why         string
 }

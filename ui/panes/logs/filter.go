@@ -15,9 +15,11 @@ type Filter struct {
 	Machine  string
 	Region   string
 	Provider string // app, runner, proxy, health
-	MinLevel int    // 0 all, 1 warn and worse, 2 errors only
-	From, To time.Time
-	Regex    string // matched against the message (smart case)
+	// ProxyErrors: only the proxy's lines that carry an error code.
+	ProxyErrors bool
+	MinLevel    int // 0 all, 1 warn and worse, 2 errors only
+	From, To    time.Time
+	Regex       string // matched against the message (smart case)
 }
 
 // Empty reports whether the filter lets every line through.
@@ -95,6 +97,9 @@ func (c compiled) match(l *diagnose.LogLine) bool {
 		return false
 	}
 	if f.Provider != "" && l.Provider != f.Provider {
+		return false
+	}
+	if f.ProxyErrors && (l.Provider != "proxy" || diagnose.ProxyErrorCode(l.Message) == "") {
 		return false
 	}
 	if f.MinLevel > 0 && levelRank(l.Level) < f.MinLevel {

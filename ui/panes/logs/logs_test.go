@@ -295,3 +295,25 @@ func TestGoldens(t *testing.T) {
 		})
 	}
 }
+
+// The Traffic pane's jump: only the proxy's lines that carry an error code.
+func TestShowLogsProxyErrors(t *testing.T) {
+	a := snapshot.New("demo-org", "sleepy-api", nil)
+	a.ApplyLogs([]diagnose.LogLine{
+		{Time: t0.Add(-3 * time.Second), Machine: "m1", Provider: "proxy", Message: "Starting machine"},
+		{Time: t0.Add(-2 * time.Second), Machine: "m1", Provider: "proxy", Level: "error", Message: "[PM03] could not wake up machine due to a timeout requesting from the machines API"},
+		{Time: t0.Add(-time.Second), Machine: "m1", Provider: "app", Level: "error", Message: "[PR04] quoted by the app, not the proxy"},
+	})
+	p := newPane(theme.New(true))
+	p.SetSize(100, 10)
+	p.SetData(a, t0)
+	run(p, pane.ShowLogs{ProxyErrors: true, From: t0.Add(-time.Hour), Why: "requests lost at the edge"})
+	p.Open()
+	got := shownLines(p)
+	if len(got) != 1 || !strings.Contains(got[0].Message, "PM03") {
+		t.Fatalf("proxy errors: %v", got)
+	}
+	if out := ansi.Strip(p.View(true, t0)); !strings.Contains(out, "the proxy's error lines") {
+		t.Errorf("the filter bar does not say so:\n%s", out)
+	}
+}

@@ -330,7 +330,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case pane.ShowLogs:
 		p.why, p.jumped, p.follow = msg.Why, true, msg.To.IsZero()
-		return p.setFilter(Filter{Machine: msg.Machine, Provider: msg.Provider, From: msg.From, To: msg.To})
+		return p.setFilter(Filter{Machine: msg.Machine, Provider: msg.Provider, ProxyErrors: msg.ProxyErrors, From: msg.From, To: msg.To})
 	case scanMsg:
 		return p.onScan(msg)
 	case tea.KeyMsg:
@@ -503,6 +503,9 @@ func (p *Pane) filterBar() string {
 	}
 	if f.Provider != "" {
 		parts = append(parts, "provider "+f.Provider)
+	}
+	if f.ProxyErrors {
+		parts = append(parts, "the proxy's error lines")
 	}
 	if f.MinLevel > 0 {
 		parts = append(parts, "level "+levelNames[f.MinLevel])

@@ -25,8 +25,9 @@ type Pane struct {
 
 	loaded  bool
 	summary snapshot.TrafficSummary
-	lines   []string // screen(summary) at the current width
-	offset  int      // first line shown
+	lines   []string  // screen(summary) at the current width
+	offset  int       // first line shown
+	at      time.Time // the platform time of the data, for the logs jump
 }
 
 var _ pane.Pane = (*Pane)(nil)
@@ -53,6 +54,7 @@ func (p *Pane) Title() string { return "Traffic" }
 // SetData derives the summary (snapshot caches it between changes).
 func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.loaded = a != nil
+	p.at = now
 	if a != nil {
 		p.summary = a.TrafficSummary(now)
 	}
@@ -84,15 +86,21 @@ func (p *Pane) Height(width int) int {
 
 // Keys: scrolling, when the lines are taller than the pane.
 func (p *Pane) Keys() []key.Binding {
+	logs := pane.Relabel(p.keys.Logs, "", "lost requests' proxy lines")
 	if _, h := p.Size(); len(p.lines) <= h {
-		return nil
+		return []key.Binding{logs}
 	}
-	return []key.Binding{pane.Arrows(&p.keys, "scroll")}
+	return []key.Binding{pane.Arrows(&p.keys, "scroll"), logs}
 }
 
-// Update scrolls.
+// Update scrolls; l opens the logs view on the proxy's error lines of the
+// day (the requests that died between the edge and the app).
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
+		if key.Matches(km, p.keys.Logs) {
+			show := pane.ShowLogs{ProxyErrors: true, From: p.at.Add(-24 * time.Hour), Why: "requests lost at the edge"}
+			return func() tea.Msg { return show }
+		}
 		_, h := p.Size()
 		p.offset, _ = p.keys.Scroll(km, p.offset, h, p.last())
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
 )
@@ -110,7 +111,7 @@ func TestTrafficScrolls(t *testing.T) {
 	p := newPane(theme.New(true))
 	p.SetData(build(brief), t0)
 	p.SetSize(78, 12)
-	if len(p.Keys()) != 1 || p.Height(78) <= 12 {
+	if len(p.Keys()) != 2 || p.Height(78) <= 12 { // scroll, and l for the lost requests' lines
 		t.Fatalf("keys %v, height %d", p.Keys(), p.Height(78))
 	}
 	if strings.Contains(plain(p, 78, 12), "PM03") {
@@ -121,7 +122,7 @@ func TestTrafficScrolls(t *testing.T) {
 		t.Errorf("end does not reach the proxy errors:\n%s", out)
 	}
 	p.SetSize(158, 46)
-	if len(p.Keys()) != 0 {
+	if len(p.Keys()) != 1 {
 		t.Errorf("scroll hint when everything fits: %v", p.Keys())
 	}
 }
@@ -169,3 +170,17 @@ func TestTrafficGolden80x24(t *testing.T)         { golden3(t, false, 78, 22) }
 func TestTrafficGolden160x48(t *testing.T)        { golden3(t, false, 158, 46) }
 func TestTrafficGolden80x24NoColor(t *testing.T)  { golden3(t, true, 78, 22) }
 func TestTrafficGolden160x48NoColor(t *testing.T) { golden3(t, true, 158, 46) }
+
+// l asks for the logs view on the proxy's error lines of the day.
+func TestTrafficJumpsToTheLostRequestsLines(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetData(build(brief), t0)
+	cmd := p.Update(uitest.Key("l"))
+	if cmd == nil {
+		t.Fatal("l asked for nothing")
+	}
+	show, ok := cmd().(pane.ShowLogs)
+	if !ok || !show.ProxyErrors || !show.From.Equal(t0.Add(-24*time.Hour)) {
+		t.Errorf("l asked for %#v", show)
+	}
+}
