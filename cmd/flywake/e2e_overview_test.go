@@ -43,13 +43,13 @@ func TestOverviewAndLogsInTmux(t *testing.T) {
 		tm.key(t, "Down")
 	}
 	tm.key(t, "Enter")
-	tm.waitFor(t, "sleepy-api's dashboard", 10*time.Second, func(s string) bool {
+	tm.waitFor(t, "sleepy-api's dashboard", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "demo-org/sleepy-api") && strings.Contains(s, "Machines · 1/") && strings.Contains(s, "stopped")
 	})
 
 	// l: the app's logs, live; / filters them.
 	tm.key(t, "l")
-	tm.waitFor(t, "logs view", 10*time.Second, func(s string) bool {
+	tm.waitFor(t, "logs view", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "Logs · esc back") && strings.Contains(s, "● following") && strings.Contains(s, "app[")
 	})
 	tm.key(t, "/")
