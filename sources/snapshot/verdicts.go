@@ -14,18 +14,25 @@ import (
 func (a *App) SwapFacts() []diagnose.SwapFacts {
 	out := make([]diagnose.SwapFacts, 0, len(a.Machines))
 	for _, m := range a.Machines {
-		f := diagnose.SwapFacts{Machine: m.ID}
-		if cfg := m.Config; cfg != nil {
-			f.ConfiguredMB, f.GuestMemoryMB = cfg.SwapMB, cfg.MemoryMB
-		}
-		if p, ok := a.Meminfo[m.ID]; ok && p.Err == "" {
-			v := p.Value
-			f.Meminfo = &v
-		}
-		f.OOMKills = oomKills(m)
-		out = append(out, f)
+		p, probed := a.Meminfo[m.ID]
+		out = append(out, SwapFactsOf(m, p, probed))
 	}
 	return out
+}
+
+// SwapFactsOf is one machine's swap facts, given its meminfo probe (probed
+// false: none), so a caller that keeps them per machine can skip the rest.
+func SwapFactsOf(m Machine, p Probe[diagnose.Meminfo], probed bool) diagnose.SwapFacts {
+	f := diagnose.SwapFacts{Machine: m.ID}
+	if cfg := m.Config; cfg != nil {
+		f.ConfiguredMB, f.GuestMemoryMB = cfg.SwapMB, cfg.MemoryMB
+	}
+	if probed && p.Err == "" {
+		v := p.Value
+		f.Meminfo = &v
+	}
+	f.OOMKills = oomKills(m)
+	return f
 }
 
 func oomKills(m Machine) int {

@@ -85,17 +85,22 @@ func (m *Model) SetHeight(height int) {
 
 // SetRows replaces the rows and ends any flash. The cursor stays on the
 // selected row's ID; if that row is gone it stays at the same position.
-// The table keeps its own copy of the slice; cell strings are shared.
+// The table keeps its own copy of the slice (in the backing arrays of the
+// previous rows, when they are large enough); cell strings are shared.
 func (m *Model) SetRows(rows []Row) {
-	rows = append([]Row(nil), rows...) // the caller may reuse its slice
-	search := make([]string, len(rows))
-	for i := range rows {
-		if search[i] = rows[i].Search; search[i] == "" {
-			search[i] = SearchText(rows[i].Cells)
+	m.rows = append(m.rows[:0], rows...)   // the caller may reuse its slice
+	clear(m.rows[len(m.rows):cap(m.rows)]) // let rows no longer shown go
+	if cap(m.search) < len(rows) {
+		m.search = make([]string, len(rows))
+	}
+	clear(m.search[len(rows):cap(m.search)])
+	m.search = m.search[:len(rows)]
+	for i := range m.rows {
+		if m.search[i] = m.rows[i].Search; m.search[i] == "" {
+			m.search[i] = SearchText(m.rows[i].Cells)
 		}
 	}
 	m.flash = nil
-	m.rows, m.search = rows, search
 	m.refilter(false)
 }
 
@@ -139,7 +144,7 @@ func (m Model) Filter() string { return m.filter }
 // match while a data refresh keeps the cursor's position.
 func (m *Model) refilter(newFilter bool) {
 	oldCursor, oldOffset := m.cursor, m.offset
-	m.visible = m.visible[:0:0]
+	m.visible = m.visible[:0]
 	for i, s := range m.search {
 		if m.filter == "" || strings.Contains(s, m.filter) {
 			m.visible = append(m.visible, i)

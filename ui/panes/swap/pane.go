@@ -71,10 +71,10 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	if !p.loaded {
 		return
 	}
-	facts := a.SwapFacts()
+	rows, facts := buildRows(p.theme, p.states, a, &p.rows)
 	v := diagnose.SwapVerdict(facts)
 	p.lines = []string{p.theme.Level(v.Level).Render() + " " + cell.Sanitize(v.Line), costLine(a)}
-	p.table.SetRows(buildRows(p.theme, p.states, a, facts, &p.rows))
+	p.table.SetRows(rows)
 	p.relayout()
 }
 

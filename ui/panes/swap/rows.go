@@ -58,6 +58,7 @@ type cachedRow struct {
 	row    table.Row
 	age    bool // the status cell is "probed … ago", written as drawn (see ages)
 	seen   int  // the refresh that last listed the machine
+	facts  diagnose.SwapFacts
 }
 
 // rowCache keeps the rows by machine id (see buildRows).
@@ -66,25 +67,26 @@ type rowCache struct {
 	refresh int
 }
 
-// buildRows turns the model into one table row per machine (facts are
-// a.SwapFacts(), in machine order): plain cells and the styles the table
-// applies to the rows on screen only. A machine whose row hash and meminfo
-// probe did not change keeps its row from the cache.
-func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, facts []diagnose.SwapFacts, cache *rowCache) []table.Row {
+// buildRows turns the model into one table row per machine, and its swap
+// facts (for the verdict), in machine order: plain cells and the styles the
+// table applies to the rows on screen only. A machine whose row hash and
+// meminfo probe did not change keeps its row and facts from the cache.
+func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, cache *rowCache) ([]table.Row, []diagnose.SwapFacts) {
 	if cache.rows == nil {
 		cache.rows = make(map[string]*cachedRow, len(a.Machines))
 	}
 	cache.refresh++
 	rows := make([]table.Row, len(a.Machines))
+	facts := make([]diagnose.SwapFacts, len(a.Machines))
 	for i, m := range a.Machines {
 		probe, probed := a.Meminfo[m.ID]
 		c := cache.rows[m.ID]
 		if c == nil || c.hash != m.Hash || c.probe != probe || c.probed != probed {
-			c = newCachedRow(t, states, m, facts[i], probe, probed)
+			c = newCachedRow(t, states, m, snapshot.SwapFactsOf(m, probe, probed), probe, probed)
 			cache.rows[m.ID] = c
 		}
 		c.seen = cache.refresh
-		rows[i] = c.row
+		rows[i], facts[i] = c.row, c.facts
 	}
 	if len(cache.rows) > len(a.Machines) { // some machines are gone
 		for id, c := range cache.rows {
@@ -93,7 +95,7 @@ func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, facts
 			}
 		}
 	}
-	return rows
+	return rows, facts
 }
 
 // ages is the table's Live func: a probed machine's "probed … ago" as of now.
@@ -119,7 +121,7 @@ func newCachedRow(t *theme.Theme, states *table.StateStyles, m snapshot.Machine,
 			c[colMemory] = megabytes(cfg.MemoryMB)
 		}
 	}
-	row := &cachedRow{hash: m.Hash, probe: probe, probed: probed}
+	row := &cachedRow{hash: m.Hash, probe: probe, probed: probed, facts: f}
 	var reason string
 	c[colStatus], l[colStatus], reason, row.age = probeStatus(t, m, probe, probed)
 	c[colSwapNow], l[colSwapNow], c[colAvail], c[colUsed] = reason, &t.Dim, notShown, notShown
