@@ -248,7 +248,7 @@ func (p *Pane) historyRow(r historyRow, c columns, selected bool) string {
 	total := seconds(r.Total)
 	switch r.Status {
 	case bootLive:
-		total += "…"
+		total = "≥" + total // still going: at least this long (an ellipsis would read as cut text)
 	case bootAbandoned:
 		total = "no serve"
 	}
@@ -287,7 +287,7 @@ func (p *Pane) legendLine(r historyRow) string {
 	for _, s := range r.Segments {
 		d := seconds(s.Duration)
 		if s.StillGoing {
-			d += "…"
+			d = "≥" + d // still going: at least this long
 		}
 		parts = append(parts, p.styleOf(s.Entry).Render(string(s.Entry.Letter))+" "+cell.Sanitize(s.Name)+" "+d)
 		shown[s.Entry] = true
