@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 )
 
 // Row is one table row. ID must be stable across refreshes (a machine ID).
@@ -54,6 +55,9 @@ type Model struct {
 	filter  string
 	visible []int // indexes into rows that pass the filter, in row order
 
+	// A cursor and a window (scroll.Window), not a bubbles/viewport: the
+	// viewport holds its content as lines, and the table styles and draws
+	// only the rows on screen, so a frame stays O(visible) at 10,000 rows.
 	cursor     int // index into visible
 	selectedID string
 	offset     int // first visible row shown
@@ -80,7 +84,7 @@ func (m *Model) SetDim(dim bool) { m.dim = dim }
 // scrolling move by what is actually on screen. Call it on every resize.
 func (m *Model) SetHeight(height int) {
 	m.page = max(bodyRows(height), 1)
-	m.offset = clampOffset(m.offset, m.cursor, m.page, len(m.visible))
+	m.offset = scroll.Window(m.offset, m.cursor, m.page, len(m.visible))
 }
 
 // SetRows replaces the rows and ends any flash. The cursor stays on the
@@ -175,27 +179,12 @@ func (m *Model) refilter(newFilter bool) {
 func (m *Model) settle() {
 	n := len(m.visible)
 	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
-	m.offset = clampOffset(m.offset, m.cursor, m.page, n)
+	m.offset = scroll.Window(m.offset, m.cursor, m.page, n)
 	if n == 0 {
 		// Keep selectedID: the row may come back when the filter is cleared.
 		return
 	}
 	m.selectedID = m.rows[m.visible[m.cursor]].ID
-}
-
-// clampOffset returns the window start nearest to offset that keeps cursor
-// inside a window of page rows over n rows, without blank space at the end.
-func clampOffset(offset, cursor, page, n int) int {
-	if page < 1 {
-		page = 1
-	}
-	if cursor < offset {
-		offset = cursor
-	}
-	if cursor >= offset+page {
-		offset = cursor - page + 1
-	}
-	return min(max(offset, 0), max(n-page, 0))
 }
 
 // Selected returns the row under the cursor.

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 )
 
 // flashMark marks a row changed in the last refresh. It sits in a one-cell
@@ -61,7 +62,7 @@ func (m Model) ViewLive(width, height int, live Live) string {
 		line(m.header(widths, width))
 	}
 	n := len(m.visible)
-	offset := clampOffset(m.offset, m.cursor, body, n)
+	offset := scroll.Window(m.offset, m.cursor, body, n)
 	if n == 0 {
 		msg := m.emptyText
 		if m.filter != "" && len(m.rows) > 0 {

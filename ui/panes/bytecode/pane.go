@@ -1,7 +1,6 @@
 package bytecode
 
 import (
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
@@ -20,9 +20,9 @@ type Pane struct {
 	keys  keys.KeyMap
 
 	loaded bool
-	lines  []line   // derived in SetData
-	screen []string // lines wrapped to the width; View cuts a window
-	offset int      // first screen line shown
+	lines  []line      // derived in SetData
+	screen []string    // lines wrapped to the width
+	view   scroll.View // scrolls screen
 
 	width, height int
 	stale         bool
@@ -62,9 +62,14 @@ func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
 	p.relayout()
 }
 
-// SetSize is the size View draws at.
+// SetSize is the size View draws at. The root sizes every pane after
+// every message; the lines depend only on the data and the width.
 func (p *Pane) SetSize(width, height int) {
-	p.width, p.height = max(width, 0), max(height, 0)
+	width, height = max(width, 0), max(height, 0)
+	if width == p.width && height == p.height {
+		return
+	}
+	p.width, p.height = width, height
 	p.relayout()
 }
 
@@ -74,7 +79,8 @@ func (p *Pane) SetStale(stale bool) { p.stale = stale }
 // relayout wraps the lines to the width and keeps the scroll in range.
 func (p *Pane) relayout() {
 	p.screen = layoutLines(p.lines, p.width)
-	p.offset = p.clamp(p.offset)
+	p.view.SetSize(p.width, p.height)
+	p.view.SetLines(p.screen)
 }
 
 // Height is every line, wrapped to width.
@@ -112,15 +118,10 @@ func buildLines(t *theme.Theme, a *snapshot.App) []line {
 // Update scrolls when the sections are taller than the pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
-		p.offset, _ = p.keys.Scroll(km, p.offset, p.height, p.last())
+		p.view.HandleKey(km, p.keys)
 	}
 	return nil
 }
-
-// last is the greatest scroll offset: the last page shows the last line.
-func (p *Pane) last() int { return max(len(p.screen)-p.height, 0) }
-
-func (p *Pane) clamp(offset int) int { return min(max(offset, 0), p.last()) }
 
 // Animating is false: nothing here changes with time alone.
 func (p *Pane) Animating() bool { return false }
@@ -137,8 +138,7 @@ func (p *Pane) View(focused bool, now time.Time) string {
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), width, height)
 	}
-	end := min(p.offset+height, len(p.screen))
-	out := cell.Block(strings.Join(p.screen[p.offset:end], "\n"), width, height)
+	out := p.view.View()
 	if p.stale {
 		return pane.Dim(p.theme, out)
 	}

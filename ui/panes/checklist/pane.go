@@ -35,6 +35,9 @@ type Pane struct {
 	cursorID string          // the item under the cursor, kept across refreshes
 	expanded map[string]bool // item id -> evidence shown
 
+	// The body is drawn in View (its focus styling is View's), so the
+	// scroll is an offset kept in range by scroll.Reveal, not a viewport
+	// holding lines built ahead.
 	offset int  // first body line on screen
 	follow bool // keep the cursor's item in view
 	page   int  // body lines a page moves, from the size

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/pane"
 )
 
@@ -29,9 +30,9 @@ func (p *Pane) relayout() {
 	bodyH := bodyHeight(p.height)
 	p.page = max(bodyH-1, 1)
 	if i := p.indexOf(p.cursorID); p.follow && i >= 0 {
-		p.offset = reveal(p.offset, spans[i], bodyH)
+		p.offset = scroll.Reveal(p.offset, spans[i].start, spans[i].end, bodyH, len(lines))
 	}
-	p.offset = min(max(p.offset, 0), max(len(lines)-bodyH, 0))
+	p.offset = scroll.Clamp(p.offset, bodyH, len(lines))
 }
 
 // View renders exactly the SetSize width×height cells: the progress line
@@ -69,14 +70,6 @@ func padLines(lines []string, n int) []string {
 		lines = append(lines, "")
 	}
 	return lines
-}
-
-// reveal returns the scroll offset that shows an item's head and as much
-// of the item as fits, moving as little as possible.
-func reveal(offset int, s span, h int) int {
-	offset = min(offset, s.start)
-	offset = max(offset, s.end-h)
-	return min(offset, s.start)
 }
 
 // header is "5 of 8 checked" with the walkthrough's keys on the right.

@@ -22,6 +22,8 @@ type Pane struct {
 	loaded bool
 	d      derived
 
+	// A selected boot and a window (scroll.Window): bubbles/viewport
+	// scrolls text and has no cursor to select a row with.
 	cursor int // index into d.history
 	offset int // first history row on screen
 	page   int // history rows on screen, from the size

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/pane"
 )
 
@@ -41,7 +42,7 @@ func (p *Pane) relayout() {
 	}
 	p.lay.live = min(len(p.d.live), liveRoom(p.height))
 	p.page = max(p.height-p.lay.live-len(p.lay.summary)-historyChrome-len(p.lay.legend), 1)
-	p.offset = clampOffset(p.offset, p.cursor, p.page, len(p.d.history))
+	p.offset = scroll.Window(p.offset, p.cursor, p.page, len(p.d.history))
 }
 
 // Height is everything the pane has at width: the live timers, the
@@ -298,16 +299,4 @@ func (p *Pane) legendLine(r historyRow) string {
 		}
 	}
 	return strings.Join(parts, " · ")
-}
-
-// clampOffset keeps cursor inside a window of page rows over n rows.
-func clampOffset(offset, cursor, page, n int) int {
-	page = max(page, 1)
-	if cursor < offset {
-		offset = cursor
-	}
-	if cursor >= offset+page {
-		offset = cursor - page + 1
-	}
-	return min(max(offset, 0), max(n-page, 0))
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
@@ -58,6 +59,9 @@ type Pane struct {
 	scanning bool
 	cancel   context.CancelFunc
 
+	// A cursor and a window (scroll.Window), not a bubbles/viewport: a
+	// viewport holds its content as lines of its own, and this view must
+	// not copy up to snapshot.MaxLogLines lines on every change.
 	cursor int  // index into the shown lines
 	follow bool // the cursor stays on the newest line
 	offset int  // first shown line on screen
@@ -288,13 +292,9 @@ func (p *Pane) settle() {
 		p.cursor = n - 1
 	}
 	p.cursor = min(max(p.cursor, 0), max(n-1, 0))
-	if p.cursor < p.offset {
-		p.offset = p.cursor
+	if page > 0 { // not sized yet: the first SetSize places the window
+		p.offset = scroll.Window(p.offset, p.cursor, page, n)
 	}
-	if page > 0 && p.cursor >= p.offset+page {
-		p.offset = p.cursor - page + 1
-	}
-	p.offset = min(max(p.offset, 0), max(n-page, 0))
 }
 
 // SetSize keeps the cursor on screen at the new size.

@@ -3,11 +3,11 @@ package machines
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -15,48 +15,28 @@ import (
 // detail is the drill-down into one machine: a scrollable list of lines,
 // rebuilt whenever data arrives so it stays live.
 type detail struct {
-	id     string
-	hint   string // the action keys, "" under --readonly
-	lines  []string
-	offset int
-	page   int
+	id    string
+	hint  string // the action keys, "" under --readonly
+	lines []string
+	body  scroll.View // scrolls lines; view cuts them to the width
 }
 
-func newDetail(id, actions string) *detail { return &detail{id: id, hint: actions, page: 10} }
+func newDetail(id, actions string) *detail {
+	d := &detail{id: id, hint: actions}
+	d.setPage(12)
+	return d
+}
 
 func (d *detail) refresh(a *snapshot.App, th *theme.Theme, now timeNow) {
 	d.lines = detailLines(a, d.id, th, now)
-	d.clamp()
+	d.body.SetLines(d.lines)
 }
 
-func (d *detail) handleKey(km tea.KeyMsg, k keys.KeyMap) {
-	switch {
-	case key.Matches(km, k.Up):
-		d.offset--
-	case key.Matches(km, k.Down):
-		d.offset++
-	case key.Matches(km, k.PageUp):
-		d.offset -= d.page
-	case key.Matches(km, k.PageDown):
-		d.offset += d.page
-	case key.Matches(km, k.Home):
-		d.offset = 0
-	case key.Matches(km, k.End):
-		d.offset = len(d.lines)
-	}
-	d.clamp()
-}
+func (d *detail) handleKey(km tea.KeyMsg, k keys.KeyMap) { d.body.HandleKey(km, k) }
 
 // setPage fits the scrolling to a view of height lines: a title line and
-// a position line around the page.
-func (d *detail) setPage(height int) {
-	d.page = max(height-2, 1)
-	d.clamp()
-}
-
-func (d *detail) clamp() {
-	d.offset = min(max(d.offset, 0), max(len(d.lines)-d.page, 0))
-}
+// a position line around the page. (Width 0: view fits the lines.)
+func (d *detail) setPage(height int) { d.body.SetSize(0, max(height-2, 1)) }
 
 // view draws a title line, the visible window of lines and a position line.
 func (d *detail) view(th *theme.Theme, width, height int) string {
@@ -68,9 +48,9 @@ func (d *detail) view(th *theme.Theme, width, height int) string {
 	if height <= 2 {
 		return cell.Block(title, width, height)
 	}
-	end := min(d.offset+d.page, len(d.lines))
-	body := d.lines[d.offset:end]
-	pos := th.Dim.Render(cell.Fit(positionText(d.offset, end, len(d.lines)), width, cell.Right))
+	body := d.body.Window()
+	from := d.body.Offset()
+	pos := th.Dim.Render(cell.Fit(positionText(from, from+len(body), len(d.lines)), width, cell.Right))
 	out := make([]string, 0, height)
 	out = append(out, title)
 	out = append(out, body...)

@@ -1,7 +1,6 @@
 package traffic
 
 import (
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
@@ -25,9 +25,9 @@ type Pane struct {
 
 	loaded  bool
 	summary snapshot.TrafficSummary
-	lines   []string  // screen(summary) at the current width
-	offset  int       // first line shown
-	at      time.Time // the platform time of the data, for the logs jump
+	lines   []string    // screen(summary) at the current width
+	view    scroll.View // scrolls lines
+	at      time.Time   // the platform time of the data, for the logs jump
 }
 
 var _ pane.Pane = (*Pane)(nil)
@@ -61,19 +61,24 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.relayout()
 }
 
-// SetSize is the size View draws at.
+// SetSize is the size View draws at. The root sizes every pane after
+// every message; the lines depend only on the data and the width.
 func (p *Pane) SetSize(width, height int) {
+	if w, h := p.Size(); w == width && h == height {
+		return
+	}
 	p.Base.SetSize(width, height)
 	p.relayout()
 }
 
 func (p *Pane) relayout() {
-	w, _ := p.Size()
+	w, h := p.Size()
 	p.lines = nil
 	if p.loaded {
 		p.lines = screen(p.theme, p.summary, w)
 	}
-	p.offset = p.clamp(p.offset)
+	p.view.SetSize(w, h)
+	p.view.SetLines(p.lines)
 }
 
 // Height is every line at width.
@@ -101,18 +106,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			show := pane.ShowLogs{ProxyErrors: true, From: p.at.Add(-24 * time.Hour), Why: "requests lost at the edge"}
 			return func() tea.Msg { return show }
 		}
-		_, h := p.Size()
-		p.offset, _ = p.keys.Scroll(km, p.offset, h, p.last())
+		p.view.HandleKey(km, p.keys)
 	}
 	return nil
 }
-
-func (p *Pane) last() int {
-	_, h := p.Size()
-	return max(len(p.lines)-h, 0)
-}
-
-func (p *Pane) clamp(offset int) int { return min(max(offset, 0), p.last()) }
 
 // View renders exactly the SetSize width×height cells.
 func (p *Pane) View(focused bool, now time.Time) string {
@@ -123,8 +120,7 @@ func (p *Pane) View(focused bool, now time.Time) string {
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for the app's data…"), w, h)
 	}
-	end := min(p.offset+h, len(p.lines))
-	out := cell.Block(strings.Join(p.lines[p.offset:end], "\n"), w, h)
+	out := p.view.View()
 	if p.Stale() {
 		return pane.Dim(p.theme, out)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
@@ -93,8 +94,7 @@ type Pane struct {
 	compare   bool // v: the previous result beside this one
 	notice    string
 
-	offset int // first line shown in the scrollable views
-	page   int // lines a page moves, from the size
+	body scroll.View // the setup's and the result's lines, from settle
 
 	width, height int
 }
@@ -124,7 +124,7 @@ func New(pctx pane.Context, opts Options) *Pane {
 	return &Pane{
 		theme: t, keys: km, bold: t.Renderer().NewStyle().Bold(true),
 		readOnly: pctx.ReadOnly || km.IsReadOnly(), runner: opts.Runner, ctx: ctx, base: opts.Setup,
-		mode: waketest.ModeBoth, page: 1,
+		mode: waketest.ModeBoth,
 	}
 }
 
@@ -147,7 +147,7 @@ func (p *Pane) SetData(*snapshot.App, time.Time) {}
 // SetSize is the size View draws at.
 func (p *Pane) SetSize(width, height int) {
 	p.width, p.height = max(width, 0), max(height, 0)
-	p.page = max(height-1, 1)
+	p.settle()
 }
 
 // SetStale changes nothing: the test reads the machines itself.
@@ -172,6 +172,7 @@ func (p *Pane) CanClose() bool { return !p.Capturing() }
 // Open is called when the overlay is shown: it (re)reads the plan unless a
 // run is shown or in progress. In read-only mode it only says the test is off.
 func (p *Pane) Open() tea.Cmd {
+	defer p.settle()
 	if p.readOnly {
 		p.stage = StageReadOnly
 		return nil
@@ -186,7 +187,7 @@ func (p *Pane) Open() tea.Cmd {
 // toSetup shows the setup and reads a fresh plan.
 func (p *Pane) toSetup() tea.Cmd {
 	p.stage = StageSetup
-	p.offset = 0
+	p.body.Top()
 	p.notice = ""
 	return p.prepare()
 }
@@ -237,7 +238,8 @@ func (p *Pane) start() tea.Cmd {
 	p.stage = StageRunning
 	p.report, p.runErr, p.savedPath, p.saveErr = nil, nil, "", nil
 	p.previous, p.prevPath, p.prevErr, p.compare = nil, "", nil, false
-	p.finished, p.notice, p.offset = nil, "", 0
+	p.finished, p.notice = nil, ""
+	p.body.Top()
 	p.live = newLive(plan, firstMode(plan.Setup.Mode), 1, runCount(plan.Setup.Mode), nil)
 	p.plan = plan
 	p.feed = newFeed()
@@ -287,7 +289,7 @@ func (p *Pane) onFeed(msg feedMsg) tea.Cmd {
 		return p.waitCmd(msg.run, p.feed)
 	}
 	p.stage = StageDone
-	p.offset = 0
+	p.body.Top()
 	p.report, p.runErr = msg.report, msg.err
 	if p.cancel != nil {
 		p.cancel()

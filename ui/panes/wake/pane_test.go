@@ -1,6 +1,7 @@
 package wake
 
 import (
+	"fmt"
 	"github.com/flywake/flywake/ui/uitest"
 	"strings"
 	"testing"
@@ -326,4 +327,53 @@ func TestTimelineChain(t *testing.T) {
 	if l.progress.Done != 18 || l.statuses["200"] != 16 || l.latency[0] != 12 {
 		t.Errorf("progress %+v, statuses %v, latency %v", l.progress, l.statuses, l.latency)
 	}
+}
+
+// A result taller than the pane scrolls with the navigation keys: the last
+// body line counts the lines below until the end shows the last one.
+func TestResultScrolls(t *testing.T) {
+	f := &fakeRunner{report: bothReport()}
+	p := newTestPane(t, theme.New(true), f, false)
+	d := newDriver(t, p)
+	d.do(p.Open())
+	d.planned()
+	d.key("enter")
+	d.key("y")
+	d.until("saved", func() bool { return p.SavedPath() != "" })
+	const w, h = 80, 12
+	p.SetSize(w, h)
+	whole := strings.Split(plainView(p, w, 200), "\n")
+	whole = whole[:len(whole)-1] // the hint line
+	for len(whole) > 0 && strings.TrimSpace(whole[len(whole)-1]) == "" {
+		whole = whole[:len(whole)-1]
+	}
+	bodyLines := len(whole)
+	p.SetSize(w, h)
+	if bodyLines <= h {
+		t.Fatalf("the result has %d lines: too few to scroll at %d", bodyLines, h)
+	}
+	body := func() []string { return strings.Split(plainView(p, w, h), "\n")[:h-1] }
+	more := func() string { b := body(); return strings.TrimSpace(b[len(b)-1]) }
+	wantMore := func(n int) string { return fmt.Sprintf("↓ %d more lines (↑/↓ scroll)", n) }
+
+	below := bodyLines - (h - 1)
+	if got := more(); got != wantMore(below) {
+		t.Fatalf("at the top the last body line is %q, want %q", got, wantMore(below))
+	}
+	d.key("down")
+	if got := more(); got != wantMore(below-1) {
+		t.Errorf("after down: %q, want %q", got, wantMore(below-1))
+	}
+	if got := strings.TrimSpace(body()[0]); got != strings.TrimSpace(whole[1]) {
+		t.Errorf("after down the first line is %q, want %q", got, whole[1])
+	}
+	d.key("end")
+	if got, want := more(), strings.TrimSpace(whole[bodyLines-1]); got != want {
+		t.Errorf("at the end the last body line is %q, want the result's last %q", got, want)
+	}
+	d.key("home")
+	if got := strings.TrimSpace(body()[0]); got != strings.TrimSpace(whole[0]) {
+		t.Errorf("after home the first line is %q, want %q", got, whole[0])
+	}
+	uitest.AssertSize(t, uitest.View(p, w, h, true, t0), w, h)
 }

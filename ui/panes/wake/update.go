@@ -13,6 +13,7 @@ var modes = []waketest.Mode{waketest.ModeStop, waketest.ModeSuspend, waketest.Mo
 // Update handles keys (the root forwards them while the overlay is open)
 // and the pane's own replies.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	defer p.settle()
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return p.updateKey(msg)
@@ -149,22 +150,11 @@ func (p *Pane) toggleCompare() {
 		return
 	}
 	p.compare = !p.compare
-	p.offset = 0
+	p.body.Top()
 }
 
 // scroll moves the scrollable views, up to the last line.
 func (p *Pane) scroll(msg tea.KeyMsg) {
-	defer func() { p.offset = min(p.offset, p.lastOffset()) }()
-	switch {
-	case key.Matches(msg, p.keys.Down):
-		p.offset++
-	case key.Matches(msg, p.keys.Up):
-		p.offset = max(p.offset-1, 0)
-	case key.Matches(msg, p.keys.PageDown):
-		p.offset += p.page
-	case key.Matches(msg, p.keys.PageUp):
-		p.offset = max(p.offset-p.page, 0)
-	case key.Matches(msg, p.keys.Home):
-		p.offset = 0
-	}
+	p.settle() // the lines as they are now, before moving over them
+	p.body.HandleKey(msg, p.keys)
 }

@@ -1,6 +1,7 @@
 package wake
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,21 @@ func (p *Pane) View(_ bool, _ time.Time) string {
 	}
 	lines, hint, scrolls := p.frame()
 	return p.compose(lines, hint, scrolls, p.width, p.height)
+}
+
+// settle hands the scrolling stages' lines to the body's viewport, sized
+// to the lines above the notice and hint; Update, Open and SetSize end
+// with it, so View finds them in place.
+func (p *Pane) settle() {
+	if p.width <= 0 || p.height <= 0 {
+		return
+	}
+	lines, _, scrolls := p.frame()
+	if !scrolls {
+		lines = nil
+	}
+	p.body.SetSize(p.width, max(p.height-p.footerLines(), 0))
+	p.body.SetLines(lines)
 }
 
 // frame is the current stage's body lines and key hint, and whether the
@@ -43,15 +59,6 @@ func (p *Pane) frame() (lines []string, hint string, scrolls bool) {
 	return lines, hint, scrolls
 }
 
-// lastOffset is the greatest scroll offset of the current view.
-func (p *Pane) lastOffset() int {
-	lines, _, scrolls := p.frame()
-	if !scrolls {
-		return 0
-	}
-	return max(len(lines)-max(p.height-p.footerLines(), 0), 0)
-}
-
 // footerLines are the notice (when set) and the key hint.
 func (p *Pane) footerLines() int {
 	if p.notice != "" {
@@ -69,12 +76,10 @@ func (p *Pane) compose(lines []string, hint string, scrolls bool, width, height 
 	}
 	bodyH := max(height-len(foot), 0)
 	if scrolls && len(lines) > bodyH {
-		last := max(len(lines)-bodyH, 0)
-		offset := min(p.offset, last) // Update clamps too; a resize may leave it past the end
-		lines = lines[offset:]
-		if offset < last && bodyH > 0 {
-			lines = append(lines[:bodyH-1:bodyH-1], p.theme.Dim.Render(
-				"↓ "+cell.Thousands(last-offset)+" more lines (↑/↓ scroll)"))
+		lines = slices.Clone(p.body.Window())
+		if below := p.body.Below(); below > 0 && bodyH > 0 && len(lines) == bodyH {
+			lines = append(lines[:bodyH-1], p.theme.Dim.Render(
+				"↓ "+cell.Thousands(below)+" more lines (↑/↓ scroll)"))
 		}
 	}
 	if len(lines) > bodyH {
