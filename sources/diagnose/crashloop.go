@@ -11,7 +11,9 @@ import (
 // seed). A machine that crashes after every start fills that window with the
 // same mix of crashes and starts, so a count of crashes stays flat while new
 // crashes keep happening. Everything here therefore compares the timestamp of
-// the newest crash between looks and never counts.
+// the newest crash between looks and never counts — not even the exit
+// event's restart_count (flyctl's isConstantlyRestarting reads it): one rule,
+// which needs nothing the platform may or may not fill in.
 
 // CrashKind is the outcome of one look at a machine after a deploy.
 type CrashKind int
@@ -75,22 +77,35 @@ type CrashVerdict struct {
 // CrashTracker remembers what the previous look saw for one machine.
 // The zero value is ready to use.
 type CrashTracker struct {
-	release     time.Time
+	instance    string    // the machine version the looks are about
+	release     time.Time // when that version began
 	looks       int
 	newestCrash time.Time
 }
 
-// Look judges m once. releaseSince is when the release began (zero: use
-// ReleaseSince(m)); a different releaseSince than before starts over.
-// Space looks further apart than the app takes to crash (the seed's app died
-// 2.5 s after each start): "no newer crash since the previous look" is read
-// as Steady.
+// Look judges m once. releaseSince is when the release began; zero lets the
+// tracker guess with ReleaseSince(m) at the first look of the machine's
+// version (its instance id) and keep that guess for every later look of the
+// same version: the launch event the guess reads falls out of a five-event
+// list after two crash cycles, and a guess that moved would start the looks
+// over just when they matter. A different releaseSince, or a new version,
+// starts over. Space looks further apart than the app takes to crash (the
+// seed's app died 2.5 s after each start): "no newer crash since the
+// previous look" is read as Steady.
 func (t *CrashTracker) Look(m *fly.Machine, releaseSince, now time.Time) CrashVerdict {
-	if releaseSince.IsZero() {
-		releaseSince = ReleaseSince(m)
+	instance := ""
+	if m != nil {
+		instance = m.InstanceID
 	}
-	if !releaseSince.Equal(t.release) {
-		*t = CrashTracker{release: releaseSince}
+	if releaseSince.IsZero() {
+		if t.looks > 0 && instance == t.instance {
+			releaseSince = t.release
+		} else {
+			releaseSince = ReleaseSince(m)
+		}
+	}
+	if !releaseSince.Equal(t.release) || instance != t.instance {
+		*t = CrashTracker{instance: instance, release: releaseSince}
 	}
 	t.looks++
 	v := CrashVerdict{Looks: t.looks}
@@ -126,17 +141,16 @@ func (t *CrashTracker) Look(m *fly.Machine, releaseSince, now time.Time) CrashVe
 		v.Kind = Steady
 		v.Reason = fmt.Sprintf("crashed at %s, nothing new since the previous look (%s quiet)",
 			newest.UTC().Format(time.RFC3339), roundDuration(now.Sub(newest)))
-	case constantlyRestarting(newestExit, releaseSince):
-		// flyctl's rule: the platform's own restart counter is not a count over
-		// the truncated list, so it still means something.
-		v.Kind = CrashLooping
-		v.Reason = fmt.Sprintf("%s (restart %d)", CrashLoopReason, newestExit.Request.RestartCount)
 	default:
 		v.Kind = Watching
 		v.Reason = fmt.Sprintf("crashed at %s since the deploy; looking again", newest.UTC().Format(time.RFC3339))
 	}
 	return v
 }
+
+// Since is when the release the looks are about began (zero before the
+// first look).
+func (t *CrashTracker) Since() time.Time { return t.release }
 
 // ReleaseSince guesses when the current release of m began: the newest
 // launch or update event, else created_at. It is a fallback; a caller that
@@ -255,16 +269,6 @@ func gaveUp(m *fly.Machine, newestExit *fly.MachineEvent, since time.Time) bool 
 		}
 	}
 	return exitAt.After(since)
-}
-
-// constantlyRestarting is flyctl's isConstantlyRestarting rule applied to the
-// newest exit since the release.
-func constantlyRestarting(newestExit *fly.MachineEvent, since time.Time) bool {
-	if !IsCrash(newestExit) || !EventTime(newestExit).After(since) {
-		return false
-	}
-	ee := ExitEventOf(newestExit)
-	return ee.Restarting && ee.ExitCode != 0 && newestExit.Request.RestartCount > 1
 }
 
 func describeExit(ee *fly.MachineExitEvent) string {

@@ -105,8 +105,8 @@ func TestCrashLoopSurvivesTruncatedEventList(t *testing.T) {
 			if looping == 0 || looping > 3 {
 				t.Fatalf("never reported CrashLooping by the third look (counts %v)", counts)
 			}
-			if !tc.counter && looping != 2 {
-				t.Errorf("timestamps alone should catch the loop at look 2, got look %d", looping)
+			if looping != 2 {
+				t.Errorf("timestamps should catch the loop at look 2, got look %d", looping)
 			}
 		})
 	}
@@ -222,13 +222,19 @@ func TestCrashTrackerScenarios(t *testing.T) {
 	}
 }
 
-func TestCrashTrackerFlyctlRestartRule(t *testing.T) {
+// The exit event's restart_count is a count too: it does not decide. The
+// second look, by the newest crash's time, does.
+func TestCrashTrackerIgnoresTheRestartCounter(t *testing.T) {
 	p := newPlatform(false, true)
 	p.crashCycle()
 	p.crashCycle()
 	var tr CrashTracker
+	if v := tr.Look(p.m, deployAt, p.clock); v.Kind != Watching {
+		t.Fatalf("restart_count 2 at the first look: kind = %v, want Watching", v.Kind)
+	}
+	p.crashCycle()
 	if v := tr.Look(p.m, deployAt, p.clock); v.Kind != CrashLooping {
-		t.Fatalf("restart_count 2 and restarting: kind = %v, want CrashLooping", v.Kind)
+		t.Fatalf("a newer crash at the second look: kind = %v, want CrashLooping", v.Kind)
 	}
 }
 
@@ -301,5 +307,33 @@ func TestReleaseSince(t *testing.T) {
 		if got := ReleaseSince(tc.m); !got.Equal(tc.want) {
 			t.Errorf("%s: ReleaseSince = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// The guessed release start (the update event) is kept for the machine's
+// version: once the event list slid past the update, a guess read afresh
+// would fall back to created_at and start the looks over, and the loop
+// would be seen one look late.
+func TestCrashTrackerKeepsItsGuessWhenTheUpdateEventSlidesOut(t *testing.T) {
+	p := newPlatform(false, false)
+	p.m.InstanceID = "01K0VERSION2"
+	p.m.CreatedAt = deployAt.Add(-time.Hour).Format(time.RFC3339)
+	p.crashCycle()
+	var tr CrashTracker
+	if v := tr.Look(p.m, time.Time{}, p.clock); v.Kind != Watching || !tr.Since().Equal(deployAt) {
+		t.Fatalf("first look: kind %v since %v, want watching since the update at %v", v.Kind, tr.Since(), deployAt)
+	}
+	p.crashCycle()
+	p.crashCycle()
+	if got := ReleaseSince(p.m); got.Equal(deployAt) {
+		t.Fatalf("the simulation should have pushed the update event out (ReleaseSince %v)", got)
+	}
+	if v := tr.Look(p.m, time.Time{}, p.clock); v.Kind != CrashLooping || v.Looks != 2 {
+		t.Fatalf("second look: kind %v looks %d, want crash-looping at look 2", v.Kind, v.Looks)
+	}
+	// A new version of the machine (another deploy) starts over.
+	p.m.InstanceID = "01K0VERSION3"
+	if v := tr.Look(p.m, time.Time{}, p.clock); v.Looks != 1 {
+		t.Fatalf("new version: looks %d, want 1", v.Looks)
 	}
 }
