@@ -1,0 +1,520 @@
+package verdict
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/words"
+)
+
+// DefaultSettle is the least time between two looks at a machine: longer
+// than the seed's app took to crash after a start (2.5 s) and come back,
+// so a crash loop always shows a newer crash at the next look.
+const DefaultSettle = 5 * time.Second
+
+// maxLooks bounds the looks a machine keeps (the dashboard looks every
+// settle for as long as it runs).
+const maxLooks = 12
+
+// Options configure a Judge.
+type Options struct {
+	// Release is the release to judge; "" judges the highest
+	// fly_release_version among the machines (diagnose.CurrentRelease).
+	Release string
+	// Settle is the least time between two looks at one machine (platform
+	// time); 0 is DefaultSettle.
+	Settle time.Duration
+}
+
+// Judge judges a release look by look. Hand it every listing with the
+// platform time it was taken at; it decides which listing is a look at which
+// machine:
+//
+//  1. a machine's first look is the first listing that shows it settled
+//     (not replacing, updating, starting, restarting…) on the release;
+//  2. every later look is the first settled listing at least Settle after
+//     the previous look;
+//  3. each look compares the newest crash since the release began with the
+//     previous look's (diagnose.CrashTracker), never a count: a newer crash
+//     than one already seen is a crash loop, a stopped machine whose last
+//     crash was not restarted was given up on;
+//  4. a machine is live after two looks with nothing new, started, and
+//     with its health checks passing when it has any. A crash seen for the
+//     first time takes one more look.
+//
+// The zero value is not usable; use New.
+type Judge struct {
+	opts Options
+	byID map[string]*tracked
+	gen  int        // listings observed
+	last []*tracked // the last listing's entries, in order (nil: skipped)
+	rels []string   // their releases
+}
+
+// tracked is what the judge remembers of one machine.
+type tracked struct {
+	release  string // as last listed
+	from     string // the release before the latest change seen
+	instance string // the version the looks are about
+
+	crash      diagnose.CrashTracker
+	verdict    diagnose.CrashVerdict
+	looks      []Look
+	lookCount  int
+	lastLook   time.Time
+	firstCrash time.Time
+	crashes    []Crash
+	live       bool   // reached live: stays live unless it crashes again
+	failed     string // why it failed; sticky for the version
+
+	gen, emitted int     // the listing that last named it, and put it in a result
+	key          outKey  // what out was worked out from
+	out          Machine // where it stands after the last listing
+}
+
+// New returns a judge.
+func New(opts Options) *Judge {
+	if opts.Settle <= 0 {
+		opts.Settle = DefaultSettle
+	}
+	return &Judge{opts: opts, byID: map[string]*tracked{}}
+}
+
+// Settle is the least time between two looks at one machine.
+func (j *Judge) Settle() time.Duration { return j.opts.Settle }
+
+// Observe judges one listing taken at platform time now. Null or id-less
+// entries are skipped, a machine listed twice counts once, and machines no
+// longer listed are forgotten. It allocates little beyond the result: a
+// machine whose inputs did not change keeps its status and sentence, so the
+// dashboard can hand it every listing of a large app.
+func (j *Judge) Observe(ms []*fly.Machine, now time.Time) Result {
+	j.gen++
+	// Each listed machine's tracker, in listing order (nil: skipped), and
+	// its release: worked out once, reused by the passes below and by At.
+	j.last = j.last[:0]
+	j.rels = j.rels[:0]
+	release, best, live := j.opts.Release, "", 0
+	for _, fm := range ms {
+		var t *tracked
+		rel := ""
+		if fm != nil && fm.ID != "" {
+			if t = j.byID[fm.ID]; t == nil {
+				t = &tracked{}
+				j.byID[fm.ID] = t
+			}
+			if t.gen == j.gen {
+				t = nil // listed twice: the first one stands
+			} else {
+				t.gen = j.gen
+				live++
+				rel = releaseOf(fm)
+				if rel != best && diagnose.Classify(fm.State) != diagnose.Gone {
+					pair := [2]string{best, rel}
+					best = diagnose.CurrentRelease(pair[:])
+				}
+			}
+		}
+		j.last = append(j.last, t)
+		j.rels = append(j.rels, rel)
+	}
+	if len(j.byID) > live { // machines went away: forget them
+		for id, t := range j.byID {
+			if t.gen != j.gen {
+				delete(j.byID, id)
+			}
+		}
+	}
+	if release == "" {
+		release = best
+	}
+	// The release's machines fill the result from the front, the others
+	// from the back (then put back in listing order).
+	r := Result{Release: sanitize.Line(release), Machines: make([]Machine, live)}
+	front, back := 0, live
+	firstRelease, releases := "", 0
+	var counts outcomeCounts
+	for i, fm := range ms {
+		t := j.last[i]
+		if t == nil {
+			continue
+		}
+		j.observe(t, fm, j.rels[i], release, now)
+		m := &t.out
+		if m.Status != StatusGone && (releases == 0 || m.Release != firstRelease) {
+			if releases == 0 {
+				firstRelease = m.Release
+			}
+			releases = min(releases+1, 2)
+		}
+		r.Rollout = r.Rollout || m.From != ""
+		// The next look is due one settle after this machine's last, for a
+		// machine of the release still being looked at, and for any machine
+		// whose crash was seen once (its crash verdict needs the next look).
+		if t.lookCount > 0 && (m.Status == StatusLooking || (m.Status == StatusOld && m.Crash.Kind == diagnose.Watching)) {
+			if next := t.lastLook.Add(j.opts.Settle); r.NextLook.IsZero() || next.Before(r.NextLook) {
+				r.NextLook = next
+			}
+		}
+		switch fm.State {
+		case "replacing", "updating", "creating":
+			counts.replacing++
+		}
+		if m.Status == StatusOld || m.Status == StatusGone {
+			back--
+			r.Machines[back] = *m
+			continue
+		}
+		r.Machines[front] = *m
+		front++
+		counts.add(m)
+		if m.Status != StatusFailed && diagnose.IsTransient(fm.State) && (t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))) {
+			r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
+		}
+	}
+	slices.Reverse(r.Machines[front:])
+	r.Rollout = r.Rollout || releases > 1
+	r.Outcome, r.Reason = j.outcome(r, front, live > 0, &counts)
+	if r.Outcome != Undecided {
+		r.Awaiting, r.NextLook = nil, time.Time{}
+	}
+	return r
+}
+
+// At is where the i-th entry of the last listing stands (nil: the entry
+// was null, id-less or a repeat): how the dashboard reads each machine's
+// verdict without a lookup. The pointer is the judge's, valid until the
+// next Observe; do not keep it.
+func (j *Judge) At(i int) *Machine {
+	if i < 0 || i >= len(j.last) || j.last[i] == nil {
+		return nil
+	}
+	return &j.last[i].out
+}
+
+// observe takes a look at fm when one is due and says where it stands, in
+// t.out. What it says is worked out again only when something it says it
+// from changed.
+func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now time.Time) {
+	if t.release != "" && rel != t.release {
+		t.from = t.release
+	}
+	t.release = rel
+	if fm.InstanceID != t.instance {
+		// A new version of the machine: its looks start over (the crash
+		// tracker starts over by itself).
+		*t = tracked{release: t.release, from: t.from, instance: fm.InstanceID, crash: t.crash, gen: t.gen, emitted: t.emitted}
+	}
+	passing, checks := 0, 0
+	for _, c := range fm.Checks {
+		if c == nil {
+			continue
+		}
+		checks++
+		if c.Status == "passing" {
+			passing++
+		}
+	}
+	phase := diagnose.Classify(fm.State)
+	looked := false
+	if phase != diagnose.Gone && !diagnose.IsTransient(fm.State) && (t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))) {
+		t.look(fm, now)
+		looked = true
+	}
+	k := outKey{state: fm.State, name: fm.Name, region: fm.Region, id: fm.ID, release: rel, from: t.from, judged: release,
+		passing: passing, checks: checks, looks: t.lookCount, live: t.live}
+	if !looked && k == t.key {
+		return // nothing it says changed
+	}
+	t.key = k
+	m := Machine{
+		ID: sanitize.Line(fm.ID), Name: sanitize.Line(fm.Name), Region: sanitize.Line(fm.Region),
+		State: sanitize.Line(fm.State), Release: sanitize.Line(rel), From: sanitize.Line(t.from),
+		ChecksPassing: passing, Checks: checks,
+		Crash: t.verdict, LookCount: t.lookCount, FirstCrash: t.firstCrash,
+		// Shared, not copied: the judge only appends to them (a new array
+		// when they are trimmed), so what a result holds never changes.
+		Looks: t.looks[:len(t.looks):len(t.looks)], Crashes: t.crashes[:len(t.crashes):len(t.crashes)],
+	}
+	switch {
+	case phase == diagnose.Gone:
+		m.Status, m.Reason = StatusGone, "gone ("+m.State+"): not judged"
+	case rel != release:
+		m.Status = StatusOld
+		m.Reason = "runs " + releaseWord(rel) + ", not the judged " + releaseWord(release)
+	default:
+		m.Status, m.Reason = t.status(fm, m, j.opts.Settle)
+		t.key.live = t.live // status may have made it live
+	}
+	t.out = m
+}
+
+// outKey is what a machine's status and sentence are worked out from,
+// besides its looks.
+type outKey struct {
+	state, name, region, id, release, from, judged string
+	passing, checks, looks                         int
+	live                                           bool
+}
+
+// look records one look at fm.
+func (t *tracked) look(fm *fly.Machine, now time.Time) {
+	v := t.crash.Look(fm, time.Time{}, now)
+	since := t.crash.Since()
+	t.verdict = v
+	t.lookCount++
+	t.lastLook = now
+	t.crashes = crashesSince(fm, since)
+	for _, c := range t.crashes {
+		if t.firstCrash.IsZero() || c.At.Before(t.firstCrash) {
+			t.firstCrash = c.At
+		}
+	}
+	t.looks = append(t.looks, Look{At: now, State: sanitize.Line(fm.State), NewestCrash: v.NewestCrash,
+		VisibleCrashes: diagnose.VisibleCrashes(fm, since), Events: len(fm.Events), Kind: v.Kind})
+	if len(t.looks) > maxLooks {
+		t.looks = append(t.looks[:0:0], t.looks[len(t.looks)-maxLooks:]...)
+	}
+	switch v.Kind {
+	case diagnose.CrashLooping, diagnose.GaveUp:
+		t.failed = v.Reason
+	}
+	if fm.State == "failed" && t.failed == "" {
+		t.failed = "the platform could not run it (state failed)"
+	}
+}
+
+// status says where a machine of the judged release stands.
+func (t *tracked) status(fm *fly.Machine, m Machine, settle time.Duration) (Status, string) {
+	if t.failed != "" {
+		return StatusFailed, t.failed + crashList(t.crashes)
+	}
+	if t.lookCount == 0 {
+		return StatusPending, "on " + releaseWord(m.Release) + ", " + m.State + ": not looked at until it settles"
+	}
+	v := t.verdict
+	crashNote := ""
+	if !v.NewestCrash.IsZero() && len(t.crashes) > 0 {
+		crashNote = fmt.Sprintf("; crashed at %s (%s), nothing since", clock(v.NewestCrash), describeCrash(t.crashes[0]))
+	}
+	started := fm.State == fly.MachineStateStarted
+	switch {
+	case diagnose.IsTransient(fm.State):
+		// On its way somewhere (restarting after a crash, starting on a
+		// request): the next look waits until it settles.
+		if t.live {
+			return StatusLive, t.liveReason(m, settle) + "; " + m.State + " now" + crashNote
+		}
+		return StatusLooking, fmt.Sprintf("look %d: %s; %s, looking again once it settles", t.lookCount, v.Reason, m.State)
+	case v.Kind == diagnose.Watching:
+		return StatusLooking, fmt.Sprintf("look %d: %s", t.lookCount, v.Reason)
+	case v.Kind == diagnose.CrashUnknown && started:
+		return StatusLooking, fmt.Sprintf("look %d: %s", t.lookCount, v.Reason)
+	case !started:
+		// Stopped or suspended with nothing new: a machine the deploy left
+		// stopped, or one autostop stopped. Not a crash, and nothing runs
+		// to judge.
+		if t.live {
+			return StatusLive, t.liveReason(m, settle) + "; " + m.State + " since" + crashNote
+		}
+		return StatusIdle, m.State + " and not crashing" + crashNote + ": nothing runs to judge"
+	case t.live:
+		return StatusLive, t.liveReason(m, settle) + crashNote
+	case t.lookCount < 2:
+		return StatusLooking, fmt.Sprintf("look 1: %s; looking again in %s", v.Reason, settle)
+	case m.Checks > 0 && m.ChecksPassing < m.Checks:
+		return StatusLooking, fmt.Sprintf("up across %d looks; waiting for its health checks (%d/%d passing)",
+			t.lookCount, m.ChecksPassing, m.Checks)
+	}
+	t.live = true
+	return StatusLive, t.liveReason(m, settle) + crashNote
+}
+
+func (t *tracked) liveReason(m Machine, settle time.Duration) string {
+	s := fmt.Sprintf("stayed up across %d looks at least %s apart", t.lookCount, settle)
+	if m.Checks > 0 {
+		s += fmt.Sprintf(", health checks %d/%d passing", m.ChecksPassing, m.Checks)
+	}
+	return s
+}
+
+// names counts machines and keeps the first few ids, for a sentence.
+type names struct {
+	n   int
+	ids [listed]string
+}
+
+const listed = 4
+
+func (ns *names) add(id string) {
+	if ns.n < listed {
+		ns.ids[ns.n] = id
+	}
+	ns.n++
+}
+
+// String names them: all up to four, then "+N more".
+func (ns *names) String() string {
+	shown := min(ns.n, listed)
+	s := strings.Join(ns.ids[:shown], ", ")
+	if ns.n > shown {
+		s += fmt.Sprintf(" +%d more", ns.n-shown)
+	}
+	return s
+}
+
+// outcomeCounts sorts the release's machines for the outcome.
+type outcomeCounts struct {
+	looping, gaveUp, failed                 names
+	pending, looking, checking, idle, alive names
+	replacing                               int // machines of any release a deploy is replacing
+}
+
+func (c *outcomeCounts) add(m *Machine) {
+	switch {
+	case m.Status == StatusFailed && m.Crash.Kind == diagnose.CrashLooping:
+		c.looping.add(m.ID)
+	case m.Status == StatusFailed && m.Crash.Kind == diagnose.GaveUp:
+		c.gaveUp.add(m.ID)
+	case m.Status == StatusFailed:
+		c.failed.add(m.ID)
+	case m.Status == StatusPending:
+		c.pending.add(m.ID)
+	case m.Status == StatusLooking && m.LookCount >= 2 && m.Crash.Kind == diagnose.Steady && m.ChecksPassing < m.Checks:
+		c.checking.add(m.ID)
+	case m.Status == StatusLooking:
+		c.looking.add(m.ID)
+	case m.Status == StatusIdle:
+		c.idle.add(m.ID)
+	case m.Status == StatusLive:
+		c.alive.add(m.ID)
+	}
+}
+
+// outcome judges the release from its machines.
+func (j *Judge) outcome(r Result, judged int, anyListed bool, c *outcomeCounts) (Outcome, string) {
+	rel := r.ReleaseName()
+	if judged == 0 {
+		if !anyListed {
+			return CannotJudge, "the app has no machines"
+		}
+		if r.Release == "" {
+			return CannotJudge, "no machine names its release (fly_release_version): nothing to judge"
+		}
+		return CannotJudge, "no machine runs " + rel + " (they run " + strings.Join(releasesOf(r.Machines), ", ") + ")"
+	}
+	switch {
+	case c.looping.n > 0:
+		return Failed, diagnose.CrashLoopReason
+	case c.gaveUp.n > 0:
+		return Failed, "the platform gave up restarting " + c.gaveUp.String() + " after repeated crashes since the deploy"
+	case c.failed.n > 0:
+		return Failed, "the platform could not run " + c.failed.String() + " on " + rel
+	}
+	if c.pending.n+c.looking.n+c.checking.n == 0 && c.replacing == 0 {
+		if c.alive.n == 0 {
+			return Undecided, fmt.Sprintf("no machine of %s is running (%s): nothing to judge until one starts", rel,
+				words.Count(c.idle.n, "machine stopped or suspended", "machines stopped or suspended"))
+		}
+		s := fmt.Sprintf("%s is live: %s stayed up across the looks", rel, words.Count(c.alive.n, "machine", "machines"))
+		if c.idle.n > 0 {
+			s += fmt.Sprintf(" (%s not running, none crashed)", words.Count(c.idle.n, "machine", "machines"))
+		}
+		if crashed := crashedOnce(r.Machines[:judged]); crashed != "" {
+			s += "; " + crashed
+		}
+		return Live, s
+	}
+	var parts []string
+	if c.replacing > 0 {
+		parts = append(parts, fmt.Sprintf("the deploy is still replacing %s", words.Count(c.replacing, "machine", "machines")))
+	}
+	if c.pending.n > 0 {
+		parts = append(parts, words.Count(c.pending.n, "machine", "machines")+" to settle on "+rel+" ("+c.pending.String()+")")
+	}
+	if c.looking.n > 0 {
+		parts = append(parts, words.Count(c.looking.n, "machine", "machines")+" to look at again ("+c.looking.String()+")")
+	}
+	if c.checking.n > 0 {
+		parts = append(parts, words.Count(c.checking.n, "machine", "machines")+" up whose health checks do not pass yet ("+c.checking.String()+")")
+	}
+	return Undecided, "waiting: " + strings.Join(parts, "; ")
+}
+
+// crashList names the crashes an event list held: "; its event list shows
+// exit code 1 at …, exit code 1 at …".
+func crashList(cs []Crash) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = describeCrash(c) + " at " + clock(c.At)
+	}
+	return "; its event list shows " + strings.Join(parts, ", ")
+}
+
+// crashedOnce names the live machines that crashed since the release began
+// and then stayed up.
+func crashedOnce(ms []Machine) string {
+	var parts []string
+	for _, m := range ms {
+		if (m.Status == StatusLive || m.Status == StatusIdle) && !m.Crash.NewestCrash.IsZero() && len(m.Crashes) > 0 {
+			parts = append(parts, fmt.Sprintf("%s crashed at %s (%s) and stayed up", m.ID, clock(m.Crash.NewestCrash), describeCrash(m.Crashes[0])))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// crashesSince lists fm's crashes after since, newest first.
+func crashesSince(fm *fly.Machine, since time.Time) []Crash {
+	var out []Crash
+	for _, e := range fm.Events {
+		if !diagnose.IsCrash(e) {
+			continue
+		}
+		at := diagnose.EventTime(e)
+		if !at.After(since) {
+			continue
+		}
+		ee := diagnose.ExitEventOf(e)
+		out = append(out, Crash{At: at, ExitCode: ee.ExitCode, OOMKilled: ee.OOMKilled})
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].At.After(out[b].At) })
+	return out
+}
+
+func releaseOf(fm *fly.Machine) string {
+	if cfg := fm.GetConfig(); cfg != nil {
+		return cfg.Metadata[fly.MachineConfigMetadataKeyFlyReleaseVersion]
+	}
+	return ""
+}
+
+func releaseWord(rel string) string {
+	if rel == "" {
+		return "an unnamed release"
+	}
+	return "v" + rel
+}
+
+func releasesOf(ms []Machine) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range ms {
+		if m.Status == StatusGone || seen[m.Release] {
+			continue
+		}
+		seen[m.Release] = true
+		out = append(out, releaseWord(m.Release))
+	}
+	sort.Strings(out)
+	return out
+}
