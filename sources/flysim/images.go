@@ -1,6 +1,8 @@
 package flysim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -13,6 +15,8 @@ import (
 type image struct {
 	registry, repository, tag, digest string
 	crashAfter                        time.Duration
+	crashTimes                        int
+	crashLines                        []string
 	ignores                           map[string]bool
 }
 
@@ -37,6 +41,13 @@ type ImageBehavior struct {
 	// CrashAfter > 0: the app exits 1 this long after every start (the
 	// restart policy then restarts it), as seed 001's bad release did.
 	CrashAfter time.Duration
+	// CrashTimes > 0 (with CrashAfter): only the first CrashTimes starts of
+	// each machine's version crash; later ones stay up (a release that
+	// crashed once on a cold cache, then ran).
+	CrashTimes int
+	// CrashLines are what the app prints as it crashes (a traceback);
+	// nil prints the app profile's ServerLines.
+	CrashLines []string
 	// IgnoreSignals are signals its main process does not act on (a shell
 	// entrypoint that does not forward SIGINT): a stop with one of them
 	// waits out its timeout and kills the process.
@@ -47,7 +58,8 @@ const flyRegistry = "registry.fly.io"
 
 func (a *app) push(tag, digest string, b ImageBehavior) *image {
 	im := &image{registry: flyRegistry, repository: a.p.Image, tag: tag, digest: digest,
-		crashAfter: b.CrashAfter, ignores: map[string]bool{}}
+		crashAfter: b.CrashAfter, crashTimes: b.CrashTimes,
+		crashLines: b.CrashLines, ignores: map[string]bool{}}
 	for _, sig := range b.IgnoreSignals {
 		im.ignores[strings.ToUpper(sig)] = true
 	}
@@ -65,6 +77,44 @@ func (a *app) releaseImage(release int, digest string) *image {
 	}
 	a.current = a.push(a.p.Tag, digest, b)
 	return a.current
+}
+
+// crashesNow reports whether a start of m on its image crashes: every one,
+// or only the first CrashTimes of its version.
+func (im *image) crashesNow(m *machine) bool {
+	return im != nil && im.crashAfter > 0 && (im.crashTimes == 0 || m.versionCrashes < im.crashTimes)
+}
+
+// Demo releases: every app's registry also holds two images a demo deploy
+// (flywake's `deploy --demo-release`, its dashboard key) rolls out over the
+// Machines API, as `fly deploy` would after pushing: one that runs like the
+// app's own release, and one whose app exits 1 DemoCrashAfter after every
+// start, as seed 001's release did. Their digests are derived from the app
+// and tag, not drawn from the seeded generator, so a seed's history stays
+// the same with or without them.
+const (
+	DemoHealthyTag  = "flywake-demo-healthy"
+	DemoCrashingTag = "flywake-demo-crashing"
+	DemoCrashAfter  = 2500 * time.Millisecond
+)
+
+// demoCrashLines are the crashing demo release's last words: a setting its
+// code reads and the deploy forgot.
+var demoCrashLines = []string{
+	"Traceback (most recent call last):",
+	`  File "/app/config/settings.py", line 31, in <module>`,
+	`    SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]`,
+	`KeyError: 'DJANGO_SECRET_KEY'`,
+}
+
+func (a *app) pushDemoReleases() {
+	for _, r := range []struct {
+		tag string
+		b   ImageBehavior
+	}{{DemoHealthyTag, ImageBehavior{}}, {DemoCrashingTag, ImageBehavior{CrashAfter: DemoCrashAfter, CrashLines: demoCrashLines}}} {
+		sum := sha256.Sum256([]byte(a.p.Name + "/" + a.p.Image + ":" + r.tag))
+		a.push(r.tag, "sha256:"+hex.EncodeToString(sum[:]), r.b)
+	}
 }
 
 // PushImage adds an image tagged tag to app's repository, as `fly deploy`

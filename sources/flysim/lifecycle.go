@@ -93,9 +93,10 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 		s.log(m, "runner", fmt.Sprintf("Machine started in %s", fmtDur(platform)))
 		s.log(m, "app", " INFO Starting init (commit: 6c3fc2e)...")
 		s.log(m, "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
-		if crash := m.image.crashes(); crash > 0 { // the crash belongs to the image it runs
-			s.after(crash, func() {
+		if m.image.crashesNow(m) { // the crash belongs to the image it runs
+			s.after(m.image.crashes(), func() {
 				if alive() {
+					m.versionCrashes++
 					s.crash(m)
 				}
 			})
@@ -375,7 +376,11 @@ func (s *Sim) restartMachine(m *machine, source, signal string, timeout time.Dur
 // crash ends the app with exit code 1 (after logging its traceback); the
 // restart policy decides what follows.
 func (s *Sim) crash(m *machine) {
-	for _, l := range m.app.p.ServerLines {
+	lines := m.app.p.ServerLines
+	if m.image != nil && m.image.crashLines != nil {
+		lines = m.image.crashLines
+	}
+	for _, l := range lines {
 		s.logLevel(m, "app", "error", l)
 	}
 	s.log(m, "app", " INFO Main child exited normally with code: 1")

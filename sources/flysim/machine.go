@@ -49,11 +49,14 @@ type machine struct {
 	snapshot     bool      // a suspend snapshot exists
 	restarts     []time.Time
 	restartCount int
-	checkAt      time.Time
-	lease        *lease
-	cordoned     bool         // the edge routes nothing to it
-	versions     []oldVersion // earlier versions, newest first (versions.go)
-	migratedTo   string       // a migration's new host, told by the next start
+	// versionCrashes counts the crashes of the current version's image
+	// (ImageBehavior.CrashTimes).
+	versionCrashes int
+	checkAt        time.Time
+	lease          *lease
+	cordoned       bool         // the edge routes nothing to it
+	versions       []oldVersion // earlier versions, newest first (versions.go)
+	migratedTo     string       // a migration's new host, told by the next start
 
 	// Edge-side load, maintained by the proxy.
 	inflight  int

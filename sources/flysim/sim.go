@@ -278,6 +278,7 @@ func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
 		release-- // the current release rolls out during the history
 	}
 	a.releaseImage(release, a.digest)
+	a.pushDemoReleases()
 	groups := append([]RegionGroup{{Region: p.Region, Machines: p.Machines, InitialAwake: p.InitialAwake}}, p.MoreRegions...)
 	for _, g := range groups {
 		for i := 0; i < g.Machines; i++ {

@@ -145,6 +145,7 @@ func (s *Sim) updateMachine(m *machine, cfg *fly.MachineConfig, opt launchOption
 	s.retireVersion(m, "replaced")
 	m.instanceID = ulid(s.rng, s.now())
 	m.cfg, m.image = cfg, s.resolveImage(cfg.Image)
+	m.versionCrashes = 0
 	m.release = releaseOf(cfg, m.release)
 	m.cordoned = m.cordoned || opt.cordoned
 	// A lease survives the update: the deploy that took it still holds it.
