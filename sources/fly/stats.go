@@ -10,6 +10,7 @@ import (
 // Stats is a snapshot of the client's traffic for the dashboard header.
 type Stats struct {
 	CallsLastMinute int       // HTTP attempts sent in the last 60 s, retries included
+	Calls           int       // HTTP attempts sent since the client was built, retries included
 	BackoffUntil    time.Time // when a 408/429 backoff ends (zero or past: not backing off)
 	LastError       string    // last failed attempt, redacted
 	LastOK          time.Time // last attempt the API answered without a 5xx/408/429
@@ -24,6 +25,7 @@ type recorder struct {
 
 	mu           sync.Mutex
 	attempts     []time.Time // ascending; pruned to statsWindow
+	total        int
 	backoffUntil time.Time
 	lastError    string
 	lastOK       time.Time
@@ -35,6 +37,7 @@ func (r *recorder) attempt(now time.Time) {
 	defer r.mu.Unlock()
 	r.pruneLocked(now)
 	r.attempts = append(r.attempts, now)
+	r.total++
 }
 
 // answered records a response. 4xx other than 408/429 still count as OK:
@@ -78,6 +81,7 @@ func (r *recorder) snapshot(now time.Time) Stats {
 	r.pruneLocked(now)
 	return Stats{
 		CallsLastMinute: len(r.attempts),
+		Calls:           r.total,
 		BackoffUntil:    r.backoffUntil,
 		LastError:       r.lastError,
 		LastOK:          r.lastOK,

@@ -10,6 +10,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	flyapi "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/verdict"
 )
 
 // App is the model of one app. The zero value is not usable; use New.
@@ -40,7 +41,11 @@ type App struct {
 	trafficCache *TrafficSummary
 	trafficKey   trafficKey
 
-	crash map[string]*diagnose.CrashTracker
+	// Rollout is the release's judgement after the last listing: the
+	// post-deploy gate's Judge (sources/verdict), fed every listing, which
+	// also gives each machine its crash verdict (Machine.Crash).
+	Rollout verdict.Result
+	judge   *verdict.Judge
 }
 
 // Probe is one exec probe's outcome, remembered with the key it answers
@@ -65,7 +70,7 @@ func New(org, app string, markers []diagnose.Marker) *App {
 	return &App{
 		Name: app, Org: org, boots: diagnose.NewBootTracker(markers),
 		Meminfo: map[string]Probe[diagnose.Meminfo]{}, Bytecode: map[string]Probe[diagnose.BytecodeReport]{},
-		Sockets: map[string]Probe[map[string]int]{}, crash: map[string]*diagnose.CrashTracker{},
+		Sockets: map[string]Probe[map[string]int]{}, judge: verdict.New(verdict.Options{}),
 	}
 }
 
@@ -75,8 +80,9 @@ func (a *App) ApplyMachines(ms []*fly.Machine, now time.Time) {
 }
 
 // ApplyListing records a listing taken at platform time now: each machine is
-// copied into plain, cleaned fields (the raw API value is not kept) and gets
-// one more crash look. Null or id-less machines are skipped and counted.
+// copied into plain, cleaned fields (the raw API value is not kept), and the
+// listing goes to the release's judge, which takes a crash look at each
+// machine when one is due. Null or id-less machines are skipped and counted.
 func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
 	a.ApplyConverted(Convert(l), now)
 }
@@ -86,8 +92,7 @@ func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
 // does it in the listing's command instead of in Update.
 type Converted struct {
 	machines  []Machine
-	raw       []*fly.Machine // what the crash tracker looks at, per machine
-	since     []time.Time    // per machine: the release's start, as the tracker reads it
+	raw       []*fly.Machine // what the release's judge looks at, aligned with machines
 	malformed int
 }
 
@@ -95,7 +100,7 @@ type Converted struct {
 // counting) null or id-less ones and any id listed twice.
 func Convert(l flyapi.Listing) Converted {
 	n := len(l.Machines)
-	c := Converted{machines: make([]Machine, 0, n), raw: make([]*fly.Machine, 0, n), since: make([]time.Time, 0, n), malformed: l.Malformed}
+	c := Converted{machines: make([]Machine, 0, n), raw: make([]*fly.Machine, 0, n), malformed: l.Malformed}
 	seen := make(map[string]bool, len(l.Machines))
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
@@ -111,7 +116,6 @@ func Convert(l flyapi.Listing) Converted {
 		m.content = rowHash(&m) // the crash verdict is mixed in on apply
 		c.machines = append(c.machines, m)
 		c.raw = append(c.raw, fm)
-		c.since = append(c.since, diagnose.ReleaseSince(fm))
 	}
 	return c
 }
@@ -120,31 +124,21 @@ func Convert(l flyapi.Listing) Converted {
 func (c Converted) Machines() []Machine { return c.machines }
 
 // ApplyConverted records a converted listing taken at platform time now:
-// every machine gets one more crash look. The model takes c's machines
-// over (a Converted is applied once).
+// the release's judge sees it (and looks again at each machine a look is
+// due for). The model takes c's machines over (a Converted is applied once).
 func (a *App) ApplyConverted(c Converted, now time.Time) {
 	out := c.machines
 	a.Malformed = c.malformed
+	a.Rollout = a.judge.Observe(c.raw, now)
 	for i := range out {
 		m := &out[i]
-		t := a.crash[m.ID]
-		if t == nil {
-			t = &diagnose.CrashTracker{}
-			a.crash[m.ID] = t
-		}
-		m.Crash = t.Look(c.raw[i], c.since[i], now)
-		m.Hash = withCrash(m.content, m.Crash.Kind)
-	}
-	if len(a.crash) > len(out) { // machines went away: forget their crashes
-		seen := make(map[string]bool, len(out))
-		for _, m := range out {
-			seen[m.ID] = true
-		}
-		for id := range a.crash {
-			if !seen[id] {
-				delete(a.crash, id)
+		if jm := a.judge.At(i); jm != nil {
+			m.Crash = jm.Crash
+			if a.Rollout.Rollout { // shown only while a deploy moves machines
+				m.FromRelease, m.Rollout = jm.From, jm.Status
 			}
 		}
+		m.Hash = withRollout(withCrash(m.content, m.Crash.Kind), m.FromRelease, m.Rollout)
 	}
 	a.Machines = out
 	a.ListedAt = now

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/verdict"
 )
 
 // Machine is one machine as every pane, verdict and command reads it: plain
@@ -36,6 +37,13 @@ type Machine struct {
 
 	Phase diagnose.Phase
 	Crash diagnose.CrashVerdict
+	// While a deploy moves the app's machines between releases
+	// (App.Rollout.Rollout), FromRelease is the release it ran before the
+	// deploy replaced it ("" when flywake did not see it change) and
+	// Rollout is where it stands in the judgement of the newest release;
+	// both are zero otherwise.
+	FromRelease string
+	Rollout     verdict.Status
 	// Hash covers what the machine's row shows, ages aside: a different hash
 	// than the previous listing's means the row changed.
 	Hash uint64
@@ -293,6 +301,17 @@ func rowHash(m *Machine) uint64 {
 // withCrash mixes the crash verdict (the ALERT badge) into a row hash.
 func withCrash(h uint64, k diagnose.CrashKind) uint64 {
 	return (h ^ uint64(k+1)) * 1099511628211 // one more FNV-1a step
+}
+
+// withRollout mixes the rollout columns (REL's "v42→v43", the ALERT
+// column's rollout status) into a row hash.
+func withRollout(h uint64, from string, st verdict.Status) uint64 {
+	if from == "" && st == 0 {
+		return h
+	}
+	f := fnv.New64a()
+	fmt.Fprint(f, h, "\x00", from, "\x00", int(st))
+	return f.Sum64()
 }
 
 // HostDown: the platform could not reach the machine's host, so its config

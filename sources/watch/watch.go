@@ -125,10 +125,6 @@ func (s *Source) EdgeOrigin(ctx context.Context, app string) snapshot.EdgeOrigin
 	return out
 }
 
-// CrashLookInterval is the wall time between two looks at a machine that
-// crashed once (a crash-looping release restarts every few seconds).
-var CrashLookInterval = 4 * time.Second
-
 // Collect takes one complete look at app for the headless commands: machines,
 // every registered feed once (a day of logs, the metrics, …) and every probe
 // a started machine allows.
@@ -140,12 +136,16 @@ func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error)
 	}
 	a.ApplyListing(l, s.Now())
 	// One look cannot tell a crash loop from a single crash: the verdict
-	// compares the newest crash's time between looks, so look again.
-	for look := 0; look < 2 && a.Watching(); look++ {
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(CrashLookInterval):
+	// compares the newest crash's time between looks, so look again once
+	// the next look is due (a look needs the machine settled, hence a few
+	// tries).
+	for try := 0; try < 4 && a.Watching(); try++ {
+		next := a.Rollout.NextLook
+		if soonest := s.Now().Add(time.Second); next.Before(soonest) {
+			next = soonest
+		}
+		if err := s.untilPlatform(ctx, next); err != nil {
+			return nil, err
 		}
 		if l, err = s.Machines(ctx, app); err != nil {
 			return nil, err

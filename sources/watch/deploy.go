@@ -1,0 +1,256 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	flygo "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
+)
+
+// A demo deploy rolls a new release out to a demo app the way `fly deploy`
+// does after it pushed the image (its rolling strategy): machine by machine,
+// each updated over the Machines API to a config naming the new image and
+// the next fly_release_version, under the machine's lease, and waited for
+// until it is back in the state it was in (a stopped machine stays
+// stopped). It checks no health: judging the release is `flywake verdict`'s
+// work. It only runs against an embedded platform (flysim), whose registry
+// holds the two demo images under these tags (flysim.DemoHealthyTag and
+// DemoCrashingTag; a test keeps them equal, so the real path does not
+// import the simulator).
+const (
+	demoHealthyTag  = "flywake-demo-healthy"
+	demoCrashingTag = "flywake-demo-crashing"
+	// DemoCrashAfter is how long after a start the crashing release exits.
+	DemoCrashAfter = 2500 * time.Millisecond
+)
+
+// DemoRelease names a release a demo deploy can roll out.
+type DemoRelease string
+
+const (
+	// DemoHealthy runs like the app's own release (its boots included).
+	DemoHealthy DemoRelease = "healthy"
+	// DemoCrashing exits 1 DemoCrashAfter after every start.
+	DemoCrashing DemoRelease = "crashing"
+)
+
+// ParseDemoRelease reads "healthy" or "crashing".
+func ParseDemoRelease(s string) (DemoRelease, error) {
+	switch DemoRelease(s) {
+	case DemoHealthy, DemoCrashing:
+		return DemoRelease(s), nil
+	}
+	return "", fmt.Errorf("the demo release is healthy or crashing, not %q", s)
+}
+
+// Describe says what the release does, for prompts and output.
+func (r DemoRelease) Describe() string {
+	if r == DemoCrashing {
+		return fmt.Sprintf("crashes %s after every start", DemoCrashAfter)
+	}
+	return "healthy"
+}
+
+func (r DemoRelease) tag() string {
+	if r == DemoCrashing {
+		return demoCrashingTag
+	}
+	return demoHealthyTag
+}
+
+// ErrNotEmbedded: the platform is not an embedded one, so there is no demo
+// release to roll out. Nothing was changed.
+var ErrNotEmbedded = errors.New("a demo release only rolls out to the embedded platform (--demo, or the environment `flywake sim` prints): " +
+	"this Machines API is not on this computer — deploy a real app with `fly deploy`")
+
+// DeployPlan is a demo deploy before it runs: what the confirmation names.
+type DeployPlan struct {
+	App      string
+	Release  DemoRelease
+	From, To string // release numbers
+	Image    string // the new image reference
+	Machines []DeployTarget
+}
+
+// DeployTarget is one machine the plan updates.
+type DeployTarget struct {
+	ID, State, Release string // inert
+	id                 string // as the API names it
+}
+
+// IDs are the targets' ids, for the confirmation.
+func (p DeployPlan) IDs() []string {
+	out := make([]string, len(p.Machines))
+	for i, m := range p.Machines {
+		out[i] = m.ID
+	}
+	return out
+}
+
+// DeployStep is one machine of a demo deploy: its update accepted (Sent,
+// the machine now on its way), then done or failed.
+type DeployStep struct {
+	Machine      string
+	Index, Total int // 1-based
+	From, To     string
+	Sent         bool   // the API accepted the update; the wait follows
+	State        string // where it settled
+	Err          error
+}
+
+// PlanDemoDeploy lists app's machines once and plans the rollout of rel.
+// It refuses, before any call, a platform that is not embedded.
+func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel DemoRelease) (DeployPlan, error) {
+	if _, err := ParseDemoRelease(string(rel)); err != nil {
+		return DeployPlan{}, err
+	}
+	if !embedded(s.Client.FlapsURL()) {
+		return DeployPlan{}, ErrNotEmbedded
+	}
+	l, err := s.Client.List(ctx, app)
+	if err != nil {
+		return DeployPlan{}, err
+	}
+	plan := DeployPlan{App: app, Release: rel}
+	var releases []string
+	top := 0
+	for _, m := range l.Machines {
+		if m == nil || m.ID == "" || diagnose.Classify(m.State) == diagnose.Gone {
+			continue
+		}
+		cfg := m.GetConfig()
+		if cfg == nil {
+			continue
+		}
+		r := cfg.Metadata[flygo.MachineConfigMetadataKeyFlyReleaseVersion]
+		releases = append(releases, r)
+		if n, err := strconv.Atoi(r); err == nil {
+			top = max(top, n)
+		}
+		if plan.Image == "" {
+			plan.Image = retag(cfg.Image, rel.tag())
+		}
+		plan.Machines = append(plan.Machines, DeployTarget{ID: sanitize.Line(m.ID), State: sanitize.Line(m.State),
+			Release: sanitize.Line(r), id: m.ID})
+	}
+	if len(plan.Machines) == 0 {
+		return DeployPlan{}, fmt.Errorf("%s has no machines to deploy to", sanitize.Line(app))
+	}
+	plan.From = sanitize.Line(diagnose.CurrentRelease(releases))
+	plan.To = strconv.Itoa(top + 1)
+	return plan, nil
+}
+
+// DemoDeploy runs the plan, machine by machine, calling onStep when the
+// API accepted a machine's update and again when it is done (nil: no
+// progress). It stops at the first machine it could not update:
+// the rest keep their release, as a halted `fly deploy` leaves them.
+func (s *Source) DemoDeploy(ctx context.Context, plan DeployPlan, onStep func(DeployStep)) error {
+	if !embedded(s.Client.FlapsURL()) {
+		return ErrNotEmbedded
+	}
+	for i, t := range plan.Machines {
+		step := DeployStep{Machine: t.ID, Index: i + 1, Total: len(plan.Machines), From: t.Release, To: plan.To}
+		sent := func() {
+			if onStep != nil {
+				s := step
+				s.Sent = true
+				onStep(s)
+			}
+		}
+		step.State, step.Err = s.deployOne(ctx, plan, t, sent)
+		if onStep != nil {
+			onStep(step)
+		}
+		if step.Err != nil {
+			return fmt.Errorf("machine %s (%d of %d): %w", t.ID, i+1, len(plan.Machines), step.Err)
+		}
+	}
+	return nil
+}
+
+// deployOne updates one machine and waits until it is back where it was.
+func (s *Source) deployOne(ctx context.Context, plan DeployPlan, t DeployTarget, sent func()) (string, error) {
+	m, err := s.Client.GetMachine(ctx, plan.App, t.id)
+	if err != nil {
+		return "", err
+	}
+	cfg := m.GetConfig()
+	if cfg == nil {
+		return "", errors.New("the API reported no config to update")
+	}
+	next := *cfg
+	next.Image = plan.Image
+	next.Metadata = maps.Clone(cfg.Metadata)
+	if next.Metadata == nil {
+		next.Metadata = map[string]string{}
+	}
+	next.Metadata[flygo.MachineConfigMetadataKeyFlyReleaseVersion] = plan.To
+	next.Metadata["fly_release_id"] = "rel_" + plan.To
+	running := m.State == flygo.MachineStateStarted || diagnose.Classify(m.State) == diagnose.Waking
+	updated, err := s.Client.UpdateMachine(ctx, plan.App, t.id, &next, !running)
+	if err != nil {
+		return "", err
+	}
+	sent()
+	want := flygo.MachineStateStopped
+	if running {
+		want = flygo.MachineStateStarted
+	} else if m.State == "created" {
+		return sanitize.Line(updated.State), nil // nothing to wait for: it stays created
+	}
+	instance := ""
+	if updated != nil {
+		instance = updated.InstanceID
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		err := s.Client.Wait(ctx, plan.App, t.id, instance, time.Minute, want)
+		if err == nil {
+			return want, nil
+		}
+		if !errors.Is(err, fly.ErrWaitTimeout{}) || time.Now().After(deadline) {
+			return "", err
+		}
+	}
+}
+
+// retag names image with another tag: "registry.fly.io/app:deployment-1"
+// becomes "registry.fly.io/app:<tag>" (a digest is dropped).
+func retag(image, tag string) string {
+	name, _, _ := strings.Cut(image, "@")
+	if i := strings.LastIndex(name, ":"); i > strings.LastIndex(name, "/") {
+		name = name[:i]
+	}
+	return name + ":" + tag
+}
+
+// embedded reports whether a Machines API URL is on this computer: the
+// embedded platform listens on loopback only.
+func embedded(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Embedded reports whether the source's platform is an embedded one (where
+// a demo release can roll out).
+func (s *Source) Embedded() bool { return s != nil && s.Client != nil && embedded(s.Client.FlapsURL()) }
