@@ -87,7 +87,8 @@ crash-looping.
 
   flywake --demo          the dashboard on an embedded Fly platform (no account, no network)
   flywake -a APP          the dashboard for a real app (token: FLY_ACCESS_TOKEN,
-                          FLY_API_TOKEN or ~/.fly/config.yml; app: -a, FLY_APP or fly.toml)`,
+                          FLY_API_TOKEN or ~/.fly/config.yml; app: -a, FLY_APP or fly.toml)
+  flywake verdict -a APP  after ` + "`fly deploy`" + `: exit 0 live, 2 failed (roll back), 3 could not judge`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -95,7 +96,7 @@ crash-looping.
 		RunE:          g.runE(dashboardCommand(g)),
 	}
 	g.bind(root.PersistentFlags())
-	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g))
+	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g), newVerdictCmd(g), newDeployCmd(g))
 	return root
 }
 
@@ -106,7 +107,7 @@ func (g *globalFlags) bind(pf *pflag.FlagSet) {
 	pf.StringVar(&g.org, "org", "", "organization slug (default: FLY_ORG, then the app's org)")
 	pf.Float64Var(&g.speed, "speed", 1, "with --demo: run the platform's clock this many times faster than wall time")
 	pf.Uint64Var(&g.seed, "seed", 1, "with --demo: seed for boot times and traffic, so runs reproduce")
-	pf.BoolVar(&g.readonly, "readonly", false, "remove every action that changes machines (stop, suspend, start, wake test)")
+	pf.BoolVar(&g.readonly, "readonly", false, "remove every action that changes machines (stop, suspend, start, wake test, demo deploy)")
 	pf.StringVar(&g.dir, "dir", "", "project directory the checklist reads: fly.toml, Dockerfile, .dockerignore, entrypoint (default: current directory; with --demo, the demo app's own)")
 	pf.DurationVar(&g.proxyPatience, "proxy-patience", 30*time.Second, "checklist: how long the edge holds a request for a waking machine")
 	pf.DurationVar(&g.cdnTimeout, "cdn-timeout", 0, "checklist: origin timeout of a CDN in front of the app (0: none)")
