@@ -156,6 +156,8 @@ func (m Model) onRequest(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 			}
 		}
 		return m, nil, true
+	case pane.Relist:
+		return m, m.listCmd(), true
 	}
 	return m, nil, false
 }

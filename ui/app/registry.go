@@ -45,6 +45,7 @@ func (m *Model) buildOverlays(ctx pane.Context) []overlay {
 		{m.keys.Logs, logs.New(ctx)},
 		// esc where the focused pane has nothing to back out of; also `:apps`.
 		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience())},
+		{m.keys.Deploy, m.buildDeploy(ctx)}, // off in read-only mode and on a real platform
 	}
 }
 

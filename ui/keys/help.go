@@ -18,7 +18,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.Back, k.Filter, k.Command},
 		{k.Refresh, k.Checklist, k.NextItem, k.PrevItem, k.Compare},
 		{k.Logs, k.LogFollow, k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel, k.LogClear},
-		{k.WakeTest, k.Start, k.Stop, k.Suspend},
+		{k.WakeTest, k.Start, k.Stop, k.Suspend, k.Deploy},
 		{k.Help, k.Quit},
 	}
 	out := make([][]key.Binding, 0, len(groups))

@@ -50,6 +50,7 @@ type KeyMap struct {
 	Start    key.Binding
 	Stop     key.Binding
 	Suspend  key.Binding
+	Deploy   key.Binding // a demo release, on the embedded platform only
 
 	readOnly bool
 }
@@ -97,13 +98,14 @@ func Default() KeyMap {
 		Start:    b("s", "start machine", "s"),
 		Stop:     b("S", "stop machine", "S"),
 		Suspend:  b("Z", "suspend machine", "Z"),
+		Deploy:   b("D", "demo deploy", "D"),
 	}
 }
 
 // dangerous is the one list of bindings that change machines. ReadOnly,
 // Dangerous and IsDangerous all read it, so a new action is flagged in one place.
 func (k *KeyMap) dangerous() []*key.Binding {
-	return []*key.Binding{&k.WakeTest, &k.Start, &k.Stop, &k.Suspend}
+	return []*key.Binding{&k.WakeTest, &k.Start, &k.Stop, &k.Suspend, &k.Deploy}
 }
 
 // ReadOnly disables every dangerous binding: it no longer matches any key and
@@ -164,7 +166,7 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
 		"logs": &k.Logs, "log_follow": &k.LogFollow, "log_machine": &k.LogMachine, "log_region": &k.LogRegion,
 		"log_provider": &k.LogProvider, "log_level": &k.LogLevel, "log_clear": &k.LogClear,
-		"wake_test": &k.WakeTest, "start": &k.Start, "stop": &k.Stop, "suspend": &k.Suspend,
+		"wake_test": &k.WakeTest, "start": &k.Start, "stop": &k.Stop, "suspend": &k.Suspend, "deploy": &k.Deploy,
 	}
 }
 

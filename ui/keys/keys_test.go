@@ -58,6 +58,7 @@ func TestDangerousFlags(t *testing.T) {
 		{"start", k.Start, true},
 		{"stop", k.Stop, true},
 		{"suspend", k.Suspend, true},
+		{"demo deploy", k.Deploy, true},
 		{"quit", k.Quit, false},
 		{"refresh", k.Refresh, false},
 		{"enter", k.Enter, false},
@@ -68,8 +69,8 @@ func TestDangerousFlags(t *testing.T) {
 			t.Errorf("IsDangerous(%s) = %v, want %v", c.name, got, c.want)
 		}
 	}
-	if n := len(k.Dangerous()); n != 4 {
-		t.Errorf("Dangerous() has %d bindings, want 4", n)
+	if n := len(k.Dangerous()); n != 5 {
+		t.Errorf("Dangerous() has %d bindings, want 5", n)
 	}
 }
 

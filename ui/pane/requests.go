@@ -20,3 +20,7 @@ type ShowLogs struct {
 	From, To    time.Time
 	Why         string
 }
+
+// Relist asks the root to list the machines now, instead of at its next
+// timer: the pane's command changed one (a demo deploy's step).
+type Relist struct{}

@@ -32,7 +32,7 @@ func columns() []table.Column {
 	cols[colUpdated] = table.Column{Title: "UPDATED", Width: 10, Align: table.AlignRight, Live: true}
 	cols[colName] = table.Column{Title: "NAME", Width: 12, Flex: 1}
 	cols[colGroup] = table.Column{Title: "GROUP", Width: 7}
-	cols[colRelease] = table.Column{Title: "REL", Width: 4}
+	cols[colRelease] = table.Column{Title: "REL", Width: 8} // "v42→v43" while a deploy replaces it
 	cols[colImage] = table.Column{Title: "IMAGE", Width: 12}
 	cols[colAutostop] = table.Column{Title: "AUTOSTOP", Width: 8}
 	return cols

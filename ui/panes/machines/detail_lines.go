@@ -45,6 +45,15 @@ func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []s
 		look := th.Level(m.Crash.Kind.Level())
 		add(look.Style.Render(look.Glyph+" "+m.Crash.Kind.String()) + "  " + m.Crash.Reason)
 	}
+	if m.Rollout != 0 {
+		if jm, ok := a.Rollout.Machine(m.ID); ok {
+			moved := "v" + m.Release
+			if m.FromRelease != "" && m.FromRelease != m.Release {
+				moved = "v" + m.FromRelease + " → v" + m.Release
+			}
+			add(fmt.Sprintf("rollout %s: %s — %s", moved, jm.Status, jm.Reason))
+		}
+	}
 
 	head("Config")
 	add(configLines(m.Config)...)

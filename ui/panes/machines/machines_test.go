@@ -252,3 +252,50 @@ func TestChecksCellOfASleepingMachineIsNoWarning(t *testing.T) {
 		}
 	}
 }
+
+// While a deploy replaces the machines, each row shows the release it left
+// and the one it moved to, and the ALERT column where the new release's
+// machine stands: booting, being looked at, live; the machine still on the
+// old release says so.
+func TestRolloutRows(t *testing.T) {
+	th := theme.New(true)
+	onRelease := func(rel, instance string) func(*fly.Machine) {
+		return func(m *fly.Machine) {
+			m.Config.Metadata["fly_release_version"] = rel
+			m.InstanceID = instance
+		}
+	}
+	a := snapshot.New("org", "app", nil)
+	at := t0
+	list := func(ms ...*fly.Machine) map[string][]string {
+		a.ApplyMachines(ms, at)
+		out := map[string][]string{}
+		for _, m := range a.Machines {
+			out[m.ID] = plainCells(buildRow(m, newStyles(th), at).Cells)
+		}
+		return out
+	}
+	rows := list(machine("a", "started", onRelease("42", "i1")), machine("b", "started", onRelease("42", "i1")))
+	if rows["a"][colAlert] != "" || rows["a"][colRelease] != "v42" {
+		t.Fatalf("no deploy yet: alert %q release %q", rows["a"][colAlert], rows["a"][colRelease])
+	}
+	at = at.Add(10 * time.Second)
+	rows = list(machine("a", "replacing", onRelease("43", "i2")), machine("b", "started", onRelease("42", "i1")))
+	if got := rows["a"]; got[colRelease] != "v42→v43" || got[colAlert] != "… v43 boot" {
+		t.Fatalf("replacing: release %q alert %q", got[colRelease], got[colAlert])
+	}
+	if got := rows["b"][colAlert]; got != "· v42 old" {
+		t.Fatalf("the machine not replaced yet: alert %q", got)
+	}
+	started := func(m *fly.Machine) {
+		m.Events = append([]*fly.MachineEvent{{Type: "start", Status: "started", Source: "flyd", Timestamp: at.UnixMilli()}}, m.Events...)
+	}
+	at = at.Add(3 * time.Second)
+	if got := list(machine("a", "started", onRelease("43", "i2"), started), machine("b", "started", onRelease("42", "i1")))["a"]; got[colAlert] != "◔ v43 looks" {
+		t.Fatalf("first look: alert %q", got[colAlert])
+	}
+	at = at.Add(10 * time.Second)
+	if got := list(machine("a", "started", onRelease("43", "i2")), machine("b", "started", onRelease("42", "i1")))["a"]; got[colAlert] != "✓ v43 live" || got[colRelease] != "v42→v43" {
+		t.Fatalf("second look: alert %q release %q", got[colAlert], got[colRelease])
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/verdict"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/theme"
@@ -139,12 +140,18 @@ func newCachedRow(m snapshot.Machine, st *styles) *cachedRow {
 	cells[colState], looks[colState] = st.states.Look(m.State)
 	cells[colID] = m.ID
 	cells[colAlert], looks[colAlert] = alertCell(m, st)
+	if cells[colAlert] == "" && m.Rollout != 0 {
+		cells[colAlert], looks[colAlert] = rolloutCell(m, st.th)
+	}
 	cells[colRegion] = m.Region
 	cells[colChecks], looks[colChecks] = checksCell(m, st.th)
 	cells[colName] = m.Name
 	cells[colGroup] = m.ProcessGroup
 	if m.Release != "" {
 		cells[colRelease] = "v" + m.Release
+		if m.FromRelease != "" && m.FromRelease != m.Release {
+			cells[colRelease] = "v" + m.FromRelease + "→v" + m.Release // a deploy replaced it
+		}
 	}
 	cells[colImage] = snapshot.ShortDigest(m.ImageDigest)
 	cells[colAutostop] = autostop(m)
@@ -179,6 +186,9 @@ func alertOf(alerts []snapshot.Alert, st *styles) (string, *lipgloss.Style) {
 // withAlert is r with its ALERT cell showing the most severe of alerts; r's
 // cells are the cache's, so they are copied first.
 func withAlert(r table.Row, alerts []snapshot.Alert, st *styles) table.Row {
+	if len(alerts) == 0 {
+		return r // the machine's own (none, or the rollout's status) stands
+	}
 	text, look := alertOf(alerts, st)
 	if text == r.Cells[colAlert] {
 		return r
@@ -187,6 +197,30 @@ func withAlert(r table.Row, alerts []snapshot.Alert, st *styles) table.Row {
 	r.Styles = append([]*lipgloss.Style(nil), r.Styles...)
 	r.Cells[colAlert], r.Styles[colAlert] = text, look
 	return r
+}
+
+// rolloutCell is where the machine stands while a deploy rolls the newest
+// release out (snapshot.Machine.Rollout, set only then): booting it, being
+// looked at, live, idle (stopped, not a crash), failed — or still on an
+// older release. Alerts come first (alertCell), so a crash-looping machine
+// reads "crash-loop".
+func rolloutCell(m snapshot.Machine, th *theme.Theme) (string, *lipgloss.Style) {
+	rel := "v" + m.Release
+	switch m.Rollout {
+	case verdict.StatusPending:
+		return "… " + rel + " boot", nil
+	case verdict.StatusLooking:
+		return "◔ " + rel + " looks", &th.Warn
+	case verdict.StatusLive:
+		return diagnose.Pass.Glyph() + " " + rel + " live", &th.Pass
+	case verdict.StatusIdle:
+		return "– " + rel + " idle", &th.Dim
+	case verdict.StatusFailed:
+		return diagnose.Fail.Glyph() + " " + rel + " failed", &th.Fail
+	case verdict.StatusOld:
+		return "· " + rel + " old", &th.Dim
+	}
+	return "", nil
 }
 
 // autostop is the config's autostop mode; "off" when no config is reported,

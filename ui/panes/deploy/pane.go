@@ -1,0 +1,363 @@
+// Package deploy is the dashboard's demo deploy: an overlay that rolls a
+// demo release (healthy, or crashing 2.5 s after every start) out to the
+// app on the embedded platform, as `flywake deploy --demo-release` does, so
+// a presenter with one terminal can show a deploy replacing machines, the
+// new release judged as its machines come up, and the crash-loop banner.
+// It asks y/N naming the app and the machines; --readonly and a real
+// platform take its key away (ui/app). The I/O is the Deployer's, in the
+// commands this pane returns.
+package deploy
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// Deployer plans and runs a demo deploy (the root implements it over
+// watch.Source; tests pass a fake). Both block: the pane calls them in
+// commands only.
+type Deployer interface {
+	Plan(ctx context.Context, app string, rel watch.DemoRelease) (watch.DeployPlan, error)
+	Run(ctx context.Context, plan watch.DeployPlan, onStep func(watch.DeployStep)) error
+}
+
+// Stage is where the overlay is.
+type Stage int
+
+const (
+	StageChoose   Stage = iota // h or c
+	StagePlanning              // listing the machines for the question
+	StageConfirm               // y/N
+	StageRunning               // rolling out
+	StageDone                  // rolled out, or stopped
+)
+
+// ID is the overlay's ID.
+const ID pane.ID = "deploy"
+
+// Pane is the demo deploy overlay. Build it with New.
+type Pane struct {
+	pane.Base
+	th       *theme.Theme
+	readOnly bool
+	app      string
+	deployer Deployer
+	ctx      context.Context
+
+	stage    Stage
+	seq      int // the current plan or run; older replies are dropped
+	plan     watch.DeployPlan
+	steps    []watch.DeployStep
+	err      error
+	notice   string
+	machines int // listed, for the first screen
+}
+
+var _ pane.Overlay = (*Pane)(nil)
+
+// New returns the overlay for app. ctx bounds its runs (the root's app
+// generation: switching apps or quitting stops a rollout between machines).
+func New(pctx pane.Context, app string, d Deployer, ctx context.Context) *Pane {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &Pane{th: pctx.Theme, readOnly: pctx.ReadOnly, app: app, deployer: d, ctx: ctx}
+}
+
+// ID names the overlay.
+func (p *Pane) ID() pane.ID { return ID }
+
+// Title is the overlay's name.
+func (p *Pane) Title() string { return "Deploy a demo release" }
+
+// Stage is where the overlay is (for tests).
+func (p *Pane) Stage() Stage { return p.stage }
+
+// SetData counts the app's machines for the first screen; the plan lists
+// them itself, so the question names exactly the machines it changes.
+func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
+	if a != nil {
+		p.machines = len(a.Machines)
+	}
+}
+
+// Height: an overlay takes the body it is given.
+func (p *Pane) Height(int) int { _, h := p.Size(); return h }
+
+// Capturing is true while y/N is asked: every key answers it.
+func (p *Pane) Capturing() bool { return p.stage == StageConfirm }
+
+// CanClose is false while esc answers the question. A rollout goes on
+// after the overlay is closed.
+func (p *Pane) CanClose() bool { return p.stage != StageConfirm }
+
+// Open shows the choice, unless a rollout is on or its outcome is shown.
+func (p *Pane) Open() tea.Cmd {
+	switch p.stage {
+	case StageRunning, StageDone:
+		return nil
+	}
+	p.stage, p.notice = StageChoose, ""
+	return nil
+}
+
+var (
+	keyHealthy  = key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "healthy release"))
+	keyCrashing = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "crashing release"))
+	keyYes      = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "roll out"))
+	keyNo       = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel"))
+)
+
+// Keys are the keys that act now.
+func (p *Pane) Keys() []key.Binding {
+	if p.readOnly {
+		return nil
+	}
+	switch p.stage {
+	case StageChoose, StageDone:
+		return []key.Binding{keyHealthy, keyCrashing}
+	case StageConfirm:
+		return []key.Binding{keyYes, keyNo}
+	}
+	return nil
+}
+
+// Messages the pane's commands answer with.
+type (
+	planMsg struct {
+		seq  int
+		plan watch.DeployPlan
+		err  error
+	}
+	stepMsg struct {
+		seq  int
+		step watch.DeployStep
+		next <-chan tea.Msg
+	}
+	doneMsg struct {
+		seq int
+		err error
+	}
+)
+
+// Update answers keys and the replies of its own commands.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return p.key(msg)
+	case planMsg:
+		if msg.seq != p.seq || p.stage != StagePlanning {
+			return nil
+		}
+		if msg.err != nil {
+			p.stage, p.notice = StageChoose, "not rolled out: "+oneLine(msg.err.Error())
+			return nil
+		}
+		p.plan, p.stage = msg.plan, StageConfirm
+	case stepMsg:
+		if msg.seq != p.seq {
+			return nil
+		}
+		if n := len(p.steps); n > 0 && p.steps[n-1].Sent && p.steps[n-1].Machine == msg.step.Machine {
+			p.steps[n-1] = msg.step // the machine it was waiting for settled
+		} else {
+			p.steps = append(p.steps, msg.step)
+		}
+		// A machine changed: the root lists the machines now, so the
+		// Machines pane follows the rollout without waiting for its timer.
+		return tea.Batch(read(msg.next), relist)
+	case doneMsg:
+		if msg.seq != p.seq {
+			return nil
+		}
+		p.stage, p.err = StageDone, msg.err
+	}
+	return nil
+}
+
+// relist asks the root to list the machines now (a rollout step changed
+// one); the root intercepts it (pane.Relist), it reaches no pane.
+func relist() tea.Msg { return pane.Relist{} }
+
+// done is how many machines the rollout finished (a step only sent is on
+// its way).
+func (p *Pane) done() int {
+	n := 0
+	for _, s := range p.steps {
+		if !s.Sent {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *Pane) key(k tea.KeyMsg) tea.Cmd {
+	if p.readOnly {
+		return nil
+	}
+	switch p.stage {
+	case StageChoose, StagePlanning, StageDone:
+		switch {
+		case key.Matches(k, keyHealthy):
+			return p.planFor(watch.DemoHealthy)
+		case key.Matches(k, keyCrashing):
+			return p.planFor(watch.DemoCrashing)
+		}
+	case StageConfirm:
+		if key.Matches(k, keyYes) {
+			return p.run()
+		}
+		p.stage, p.notice = StageChoose, "cancelled — nothing was changed"
+	}
+	return nil
+}
+
+func (p *Pane) planFor(rel watch.DemoRelease) tea.Cmd {
+	if p.deployer == nil {
+		p.notice = "no platform to deploy to"
+		return nil
+	}
+	p.seq++
+	p.stage, p.notice, p.steps, p.err = StagePlanning, "", nil, nil
+	seq, d, app, ctx := p.seq, p.deployer, p.app, p.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		plan, err := d.Plan(ctx, app, rel)
+		return planMsg{seq: seq, plan: plan, err: err}
+	}
+}
+
+// run rolls the plan out in a goroutine; its steps come back one message
+// at a time, then its end.
+func (p *Pane) run() tea.Cmd {
+	p.seq++
+	p.stage = StageRunning
+	seq, d, plan, ctx := p.seq, p.deployer, p.plan, p.ctx
+	ch := make(chan tea.Msg, len(plan.Machines)+1)
+	go func() {
+		err := d.Run(ctx, plan, func(s watch.DeployStep) { ch <- stepMsg{seq: seq, step: s, next: ch} })
+		ch <- doneMsg{seq: seq, err: err}
+		close(ch)
+	}()
+	return read(ch)
+}
+
+func read(ch <-chan tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return msg
+	}
+}
+
+// View draws the stage at the overlay's size. It is pure.
+func (p *Pane) View(bool, time.Time) string {
+	w, h := p.Size()
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var lines []string
+	th := p.th
+	styled := func(st lipgloss.Style, s string) {
+		for _, l := range cell.Wrap(s, w, 0) {
+			lines = append(lines, st.Render(l))
+		}
+	}
+	add := func(s string) { lines = append(lines, cell.Wrap(s, w, 0)...) }
+	if p.readOnly {
+		styled(th.Warn, "--readonly: the demo deploy changes machines, so it is off.")
+		return p.fill(lines, w, h)
+	}
+	switch p.stage {
+	case StageChoose, StagePlanning:
+		styled(th.PaneTitle, "Roll a demo release out to "+p.app)
+		add("")
+		add("  h  healthy   runs like " + p.app + "'s own release, its boots included")
+		add("  c  crashing  exits 1 " + watch.DemoCrashAfter.String() + " after every start, as the brief's bad release did")
+		add("")
+		add(fmt.Sprintf("Either rolls out as `fly deploy` does: machine by machine (%d listed) over the Machines API's update endpoint, "+
+			"each under its lease; a stopped machine stays stopped. The Machines pane shows each machine's old and new release, "+
+			"the ALERT column judges the new release's machines as they come up, and the banner says when it fails. "+
+			"`flywake verdict` judges it from another terminal against `flywake sim`.", p.machines))
+		if p.stage == StagePlanning {
+			add("")
+			add("listing the machines…")
+		}
+	case StageConfirm:
+		styled(th.Warn, fmt.Sprintf("Roll out release v%s (%s) to %d machines of %s: %s? y/N",
+			p.plan.To, p.plan.Release.Describe(), len(p.plan.Machines), p.plan.App, strings.Join(p.plan.IDs(), ", ")))
+		add("")
+		add("Image " + p.plan.Image + ", release v" + p.plan.From + " → v" + p.plan.To + ". Only y rolls out; any other key cancels.")
+	case StageRunning, StageDone:
+		switch {
+		case p.stage == StageDone && p.err == nil:
+			styled(th.Pass, fmt.Sprintf("Rolled out release v%s to %d machines of %s", p.plan.To, p.done(), p.plan.App))
+		case p.stage == StageDone:
+			styled(th.Fail, "Stopped: "+oneLine(p.err.Error()))
+		default:
+			add(fmt.Sprintf("Rolling out release v%s (%s) to %s: %d of %d machines", p.plan.To, p.plan.Release.Describe(),
+				p.plan.App, p.done(), len(p.plan.Machines)))
+		}
+		add("")
+		for _, s := range p.steps {
+			if s.Sent {
+				add(fmt.Sprintf("  … %s v%s → v%s, updating", s.Machine, s.From, s.To))
+				continue
+			}
+			if s.Err != nil {
+				styled(th.Fail, fmt.Sprintf("  ✗ %s not updated: %s", s.Machine, oneLine(s.Err.Error())))
+				continue
+			}
+			add(fmt.Sprintf("  ✓ %s v%s → v%s, %s", s.Machine, s.From, s.To, s.State))
+		}
+		add("")
+		if p.stage == StageRunning {
+			add("esc closes this; the rollout goes on — the Machines pane shows it.")
+		} else {
+			add("The Machines pane judges the new release; h or c rolls out another.")
+		}
+	}
+	if p.notice != "" {
+		add("")
+		styled(th.Warn, p.notice)
+	}
+	return p.fill(lines, w, h)
+}
+
+// fill makes lines exactly w×h, dimmed when stale.
+func (p *Pane) fill(lines []string, w, h int) string {
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = cell.Fit(l, w, cell.Left)
+	}
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	out := strings.Join(lines, "\n")
+	if p.Stale() {
+		return pane.Dim(p.th, out)
+	}
+	return out
+}
+
+// Animating: nothing on screen moves with time alone.
+func (p *Pane) Animating() bool { return false }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
