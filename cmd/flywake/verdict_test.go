@@ -115,3 +115,15 @@ func TestVerdictDemoRelease(t *testing.T) {
 	}
 	assertNoSecret(t, "verdict stdout", out+errOut)
 }
+
+// With the API down, verdict cannot judge: exit 3, and the report says so.
+func TestVerdictAPIDownExits3(t *testing.T) {
+	sim := startSim(t)
+	if err := sim.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runFlywake(t, nil, "verdict", "-a", flysim.DemoTuned)
+	if code != 3 || !strings.Contains(out, "COULD NOT JUDGE (api down)") || !strings.Contains(out, "not answering") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}

@@ -64,7 +64,9 @@ func (k CrashKind) Level() Level {
 // CrashLoopReason is the sentence a deploy fails with when the machine kept crashing.
 const CrashLoopReason = "the machine has crashed repeatedly since the deploy and is still restarting"
 
-// CrashVerdict is the result of one look.
+// CrashVerdict is the result of one look. Its Reason speaks of ages at the
+// look (NewestCrash holds the time), so two looks at the same moment of a
+// seeded platform read the same.
 type CrashVerdict struct {
 	Kind CrashKind
 	// NewestCrash is the time of the newest crash since the release (zero: none seen).
@@ -122,8 +124,8 @@ func (t *CrashTracker) Look(m *fly.Machine, releaseSince, now time.Time) CrashVe
 	if gaveUp(m, newestExit, releaseSince) {
 		ee := ExitEventOf(newestExit)
 		v.Kind = GaveUp
-		v.Reason = fmt.Sprintf("gave up restarting: %s at %s and the machine is stopped",
-			describeExit(ee), EventTime(newestExit).UTC().Format(time.RFC3339))
+		v.Reason = fmt.Sprintf("gave up restarting: %s %s ago and the machine is stopped",
+			describeExit(ee), roundDuration(now.Sub(EventTime(newestExit))))
 		t.newestCrash = newest
 		return v
 	}
@@ -139,11 +141,10 @@ func (t *CrashTracker) Look(m *fly.Machine, releaseSince, now time.Time) CrashVe
 		v.Reason = CrashLoopReason
 	case previous.Equal(newest):
 		v.Kind = Steady
-		v.Reason = fmt.Sprintf("crashed at %s, nothing new since the previous look (%s quiet)",
-			newest.UTC().Format(time.RFC3339), roundDuration(now.Sub(newest)))
+		v.Reason = fmt.Sprintf("crashed %s ago, nothing new since the previous look", roundDuration(now.Sub(newest)))
 	default:
 		v.Kind = Watching
-		v.Reason = fmt.Sprintf("crashed at %s since the deploy; looking again", newest.UTC().Format(time.RFC3339))
+		v.Reason = fmt.Sprintf("crashed %s ago, since the deploy; looking again", roundDuration(now.Sub(newest)))
 	}
 	return v
 }

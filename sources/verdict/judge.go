@@ -229,7 +229,7 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now ti
 		looked = true
 	}
 	k := outKey{state: fm.State, name: fm.Name, region: fm.Region, id: fm.ID, release: rel, from: t.from, judged: release,
-		passing: passing, checks: checks, looks: t.lookCount, live: t.live}
+		passing: passing, checks: checks, looks: t.lookCount, live: t.live, events: len(fm.Events) > 0}
 	if !looked && k == t.key {
 		return // nothing it says changed
 	}
@@ -242,6 +242,12 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now ti
 		// Shared, not copied: the judge only appends to them (a new array
 		// when they are trimmed), so what a result holds never changes.
 		Looks: t.looks[:len(t.looks):len(t.looks)], Crashes: t.crashes[:len(t.crashes):len(t.crashes)],
+	}
+	if t.lookCount == 0 {
+		m.Crash.Reason = "not looked at yet: it is " + m.State
+		if len(fm.Events) == 0 {
+			m.Crash.Reason = "no machine events to judge by"
+		}
 	}
 	switch {
 	case phase == diagnose.Gone:
@@ -261,7 +267,7 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now ti
 type outKey struct {
 	state, name, region, id, release, from, judged string
 	passing, checks, looks                         int
-	live                                           bool
+	live, events                                   bool
 }
 
 // look records one look at fm.

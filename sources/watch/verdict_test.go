@@ -122,7 +122,12 @@ func hasNoUpdate(es []*fly.MachineEvent) bool {
 // and the gate fails the deploy within its timeout.
 func TestVerdictCatchesTheCrashLoopACountMisses(t *testing.T) {
 	const speed = 4
-	_, src := startGate(t, speed, gateApp(2, fastBoot))
+	_, src := startGate(t, speed, gateApp(2, func(p *flysim.AppProfile) {
+		fastBoot(p)
+		// The platform keeps restarting it for the whole test (on Fly it
+		// gives up after 10 restarts in 5 minutes: 40 s of this loop).
+		p.RestartRetries = 1000
+	}))
 	deploy(t, src, "gate-api", DemoCrashing, "")
 	untilEventsFull(t, src, "gate-api")
 

@@ -13,6 +13,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/verdict"
 )
 
 // Source is one platform (real Fly, or flysim) as the dashboard reaches it.
@@ -130,6 +131,7 @@ func (s *Source) EdgeOrigin(ctx context.Context, app string) snapshot.EdgeOrigin
 // a started machine allows.
 func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error) {
 	a := snapshot.New(s.Org, app, s.Markers)
+	before := s.Now()
 	l, err := s.Machines(ctx, app)
 	if err != nil {
 		return nil, err
@@ -138,14 +140,16 @@ func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error)
 	// One look cannot tell a crash loop from a single crash: the verdict
 	// compares the newest crash's time between looks, so look again once
 	// the next look is due (a look needs the machine settled, hence a few
-	// tries).
-	for try := 0; try < 4 && a.Watching(); try++ {
-		next := a.Rollout.NextLook
-		if soonest := s.Now().Add(time.Second); next.Before(soonest) {
-			next = soonest
-		}
-		if err := s.untilPlatform(ctx, next); err != nil {
-			return nil, err
+	// tries) — unless the platform's clock stood still over the listing
+	// (status --demo looks at a frozen instant): there another look learns
+	// nothing.
+	frozen := !s.Now().After(before)
+	for try := 0; try < 4 && a.Watching() && !frozen; try++ {
+		wait := min(max(a.Rollout.NextLook.Sub(s.Now()), time.Second), verdict.DefaultSettle)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
 		}
 		if l, err = s.Machines(ctx, app); err != nil {
 			return nil, err
