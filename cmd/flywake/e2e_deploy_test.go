@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// TestDemoDeployInTmux is the presenter's deploy: `flywake --demo` in a
+// TestDemoDeployInTmux is the presenter's deploy: `flywake --demo -a sleepy-api` in a
 // 160×48 tmux terminal, D, c for the crashing release, y; the Machines pane
 // then shows the rollout — machines replacing, each row's old and new
 // release, the machines not yet replaced on the old one — and the
@@ -23,7 +23,7 @@ func TestDemoDeployInTmux(t *testing.T) {
 		t.Skip("end-to-end: tmux is not installed")
 	}
 	bin := buildFlywake(t)
-	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo; echo EXITED $?; sleep 5", shellQuote(bin)))
+	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))
 	tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "sleepy-api") && strings.Contains(s, "v42")
 	})
@@ -79,7 +79,7 @@ func TestDemoDeployKeyIsOffReadOnly(t *testing.T) {
 		t.Skip("end-to-end: tmux is not installed")
 	}
 	bin := buildFlywake(t)
-	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo --readonly; echo EXITED $?; sleep 5", shellQuote(bin)))
+	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo --readonly -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))
 	tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "sleepy-api") && strings.Contains(s, "v42")
 	})
