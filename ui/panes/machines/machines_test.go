@@ -298,4 +298,9 @@ func TestRolloutRows(t *testing.T) {
 	if got := list(machine("a", "started", onRelease("43", "i2")), machine("b", "started", onRelease("42", "i1")))["a"]; got[colAlert] != "✓ v43 live" || got[colRelease] != "v42→v43" {
 		t.Fatalf("second look: alert %q release %q", got[colAlert], got[colRelease])
 	}
+	// The drill-down says why.
+	detail := ansi.Strip(strings.Join(detailLines(a, "a", th, at), "\n"))
+	if !strings.Contains(detail, "rollout v42 → v43: live — stayed up across 2 looks") {
+		t.Errorf("the drill-down does not give the rollout's reason:\n%s", detail)
+	}
 }
