@@ -230,7 +230,7 @@ func ParseFlyToml(data []byte) (*FlyToml, []error) {
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, []error{decodeError(err)}
 	}
-	lines, err := keyLines(data)
+	lines, err := TOMLLines(data)
 	if err != nil {
 		return nil, []error{decodeError(err)}
 	}
@@ -475,12 +475,15 @@ func tomlLiteral(v any) string {
 	}
 }
 
-// decodeError turns a go-toml error into a FileError with its line and a
-// sentence saying what was expected.
-func decodeError(err error) error {
+// decodeError is TOMLError for fly.toml.
+func decodeError(err error) error { return TOMLError(FlyTomlFile, err) }
+
+// TOMLError turns a go-toml error reading file into a FileError with its
+// line and a sentence saying what was expected (fly.toml, the key file).
+func TOMLError(file string, err error) *FileError {
 	var de *toml.DecodeError
 	if !errors.As(err, &de) {
-		return &FileError{File: FlyTomlFile, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+		return &FileError{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	line, _ := de.Position()
 	msg := strings.TrimPrefix(de.Error(), "toml: ")
@@ -497,7 +500,7 @@ func decodeError(err error) error {
 			msg = fmt.Sprintf("%s (at %s)", msg, key)
 		}
 	}
-	return &FileError{File: FlyTomlFile, Line: line, Msg: msg}
+	return &FileError{File: file, Line: line, Msg: msg}
 }
 
 // syntaxHint rewords go-toml messages that do not say what was expected.

@@ -7,10 +7,10 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// keyLines maps each dotted key path in a TOML document to the line where it
-// is written, so errors and evidence can say "fly.toml:7". Array tables get
-// their index as a path part: the second [[services]] is "services.1".
-func keyLines(data []byte) (map[string]int, error) {
+// TOMLLines maps each dotted key path in a TOML document to the line where
+// it is written, so errors and evidence can say "fly.toml:7". Array tables
+// get their index as a path part: the second [[services]] is "services.1".
+func TOMLLines(data []byte) (map[string]int, error) {
 	w := lineWalker{lines: map[string]int{}, arrays: map[string]int{}}
 	w.p.Reset(data)
 	table := ""

@@ -3,7 +3,7 @@ package repo
 import (
 	"fmt"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -104,7 +104,11 @@ func (w *schemaWalk) unknown(key, path string, fields map[string]reflect.Type) {
 		where = "in [" + keyName(path) + "]"
 	}
 	msg := fmt.Sprintf("unknown key %s %s, ignored", strconv.Quote(clip(key, 80)), where)
-	if near := nearest(key, fields); near != "" {
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	if near := Nearest(key, names); near != "" {
 		msg += fmt.Sprintf(" — did you mean %s?", near)
 	}
 	w.warns = append(w.warns, &FileError{File: FlyTomlFile, Line: w.lines[join(path, key)], Msg: msg, Warning: true})
@@ -155,17 +159,15 @@ func tomlType(v any) string {
 	return "value"
 }
 
-// nearest is the known key closest to key, if it is close enough to be a
-// typo (an edit distance of at most a third of its length, and 3).
-func nearest(key string, fields map[string]reflect.Type) string {
-	if len(key) > 64 {
-		return "" // no known key is that long
+// Nearest is the known name closest to word, if it is close enough to be a
+// typo (an edit distance of at most a third of its length, and 3): the
+// "did you mean" of fly.toml's unknown keys and the key file's actions.
+func Nearest(word string, known []string) string {
+	if len(word) > 64 {
+		return "" // no known name is that long
 	}
-	names := make([]string, 0, len(fields))
-	for n := range fields {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(slices.Values(known))
+	key := word
 	best, bestD := "", min(3, max(1, len(key)/3))+1
 	for _, n := range names {
 		if d := editDistance(strings.ToLower(key), n); d < bestD {
