@@ -2,21 +2,31 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/ui/app"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
 
 // dashboardCommand is `flywake [--demo] [-a APP]`: the TUI. Without
 // credentials it fails with fly.ErrNoToken, whose text says how to log in and
-// how to try --demo; it never falls back to simulated data on its own.
+// how to try --demo; it never falls back to simulated data on its own. A key
+// file with any problem stops it before anything starts.
 func dashboardCommand(g *globalFlags) command {
+	var km keys.KeyMap
 	return command{
 		cannotRun: 1, needs: anyApp, tui: true,
-		validate: app.CheckTerminal,
+		validate: func() error {
+			var err error
+			if km, err = keys.LoadUser(); err != nil {
+				return fmt.Errorf("%w\nnothing was started: fix the key file, or move it away to use the default keys", err)
+			}
+			return app.CheckTerminal()
+		},
 		run: func(ctx context.Context, _ *cobra.Command, p *platform) error {
 			name := p.app // "" (no -a, FLY_APP or fly.toml): the org overview opens first
 			cfg := app.Config{
@@ -24,6 +34,7 @@ func dashboardCommand(g *globalFlags) command {
 				App:      name,
 				Demo:     p.demo,
 				ReadOnly: g.readonly,
+				Keys:     &km,
 				Theme:    theme.FromEnv(),
 				Project: func(app string) (*repo.Project, []error) {
 					return p.project(g.dir, app)

@@ -169,9 +169,10 @@ func newTmux(t *testing.T, path string, w, h int, shellCmd string) *tmuxTerm {
 	t.Helper()
 	tm := &tmuxTerm{path: path, socket: fmt.Sprintf("flywake-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), session: "e2e"}
 	t.Cleanup(func() { _ = exec.Command(tm.path, "-L", tm.socket, "kill-server").Run() })
-	// -f /dev/null: no user config; NO_COLOR unset so the colour path runs.
+	// -f /dev/null: no user config; NO_COLOR unset so the colour path runs;
+	// an empty config directory, so no key file of the machine's applies.
 	tm.run(t, "-f", "/dev/null", "new-session", "-d", "-s", tm.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
-		"-e", "NO_COLOR=", "sh", "-c", shellCmd)
+		"-e", "NO_COLOR=", "-e", "XDG_CONFIG_HOME="+t.TempDir(), "sh", "-c", shellCmd)
 	return tm
 }
 

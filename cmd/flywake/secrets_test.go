@@ -31,6 +31,7 @@ func isolateEnv(t *testing.T) (state string) {
 	t.Helper()
 	state = t.TempDir()
 	t.Setenv("XDG_STATE_HOME", state)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no key file of the machine's
 	t.Setenv("HOME", t.TempDir())
 	for _, k := range []string{"FLY_ACCESS_TOKEN", "FLY_API_TOKEN", "FLY_APP", "FLY_ORG", "FLY_FLAPS_BASE_URL", "FLY_API_BASE_URL"} {
 		t.Setenv(k, "")

@@ -29,6 +29,9 @@ type Config struct {
 	Demo     bool
 	ReadOnly bool
 	Theme    *theme.Theme // nil: theme.FromEnv()
+	// Keys are the user's (keys.LoadUser); nil: keys.Default(). ReadOnly
+	// turns their dangerous actions off whatever they are bound to.
+	Keys *keys.KeyMap
 	// Project loads the local project directory the checklist reads for
 	// app (fly.toml, Dockerfile, …); nil means there is none. It runs in a
 	// command with a deadline, never in Update.
@@ -95,6 +98,9 @@ func newModel(parent context.Context, cfg Config) Model {
 		cfg.Theme = theme.FromEnv()
 	}
 	km := keys.Default()
+	if cfg.Keys != nil {
+		km = *cfg.Keys
+	}
 	if cfg.ReadOnly {
 		km.ReadOnly()
 	}

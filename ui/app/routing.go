@@ -120,7 +120,7 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 // first, then global keys, then the focused pane.
 func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	if msg.Type == tea.KeyCtrlC {
+	if key.Matches(msg, k.Interrupt) {
 		return m.quit()
 	}
 	if m.fatal != nil || m.tooSmall() {

@@ -18,7 +18,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.Back, k.Filter, k.Command},
 		{k.Refresh, k.Checklist, k.NextItem, k.PrevItem, k.Compare},
 		{k.Logs, k.LogFollow, k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel, k.LogClear},
-		{k.WakeTest, k.Start, k.Stop, k.Suspend, k.Deploy},
+		{k.WakeTest, k.Start, k.Stop, k.Suspend, k.Deploy}, // the wake test's setup keys: on its own hint line
 		{k.Help, k.Quit},
 	}
 	out := make([][]key.Binding, 0, len(groups))
@@ -38,4 +38,14 @@ func enabled(bs []key.Binding) []key.Binding {
 		}
 	}
 	return out
+}
+
+// Pair is one hint for two bindings ("n/p item", "←/→ mode"), answering
+// to both, shown by the first key of each (Short), so a rebound key shows
+// as what it is.
+func Pair(a, b key.Binding, desc string) key.Binding {
+	p := key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...),
+		key.WithHelp(Short(a)+"/"+Short(b), desc))
+	p.SetEnabled(a.Enabled() && b.Enabled())
+	return p
 }

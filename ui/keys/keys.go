@@ -1,6 +1,8 @@
 // Package keys is flywake's one key map. Every pane matches keys through it
 // (key.Matches(msg, km.Filter)), and the footer and ? overlay render it
-// through bubbles/help, so hints never drift from behaviour.
+// through bubbles/help, so hints never drift from behaviour. A user may
+// rebind any action from a file (config.go); places.go says where each
+// action acts, so two actions read in one place never share a key.
 package keys
 
 import (
@@ -8,9 +10,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// KeyMap holds every binding. Build it with Default; call ReadOnly for
-// --readonly. Copying a KeyMap copies its bindings (they are values).
+// KeyMap holds every binding. Build it with Default, Rebind it from the
+// user's file, then call ReadOnly for --readonly. Copying a KeyMap copies
+// its bindings (they are values).
 type KeyMap struct {
+	// Interrupt (ctrl+c) quits from anywhere, even while a pane takes every
+	// key. It is not an action: no file rebinds it, so a terminal can
+	// always be given back.
+	Interrupt key.Binding
+
 	Quit key.Binding
 	Help key.Binding
 
@@ -45,6 +53,16 @@ type KeyMap struct {
 	LogLevel    key.Binding
 	LogClear    key.Binding
 
+	// The wake test's setup: the mode and the number of requests.
+	WakeModePrev    key.Binding
+	WakeModeNext    key.Binding
+	WakeModeStop    key.Binding
+	WakeModeSuspend key.Binding
+	WakeModeBoth    key.Binding
+	WakeMore        key.Binding
+	WakeFewer       key.Binding
+	WakeDefault     key.Binding
+
 	// Dangerous: they act on machines. ReadOnly disables all of them.
 	WakeTest key.Binding
 	Start    key.Binding
@@ -61,6 +79,8 @@ func Default() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
+		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
+
 		Quit: b("q", "quit", "q", "ctrl+c"),
 		Help: b("?", "help", "?"),
 
@@ -93,6 +113,15 @@ func Default() KeyMap {
 		LogProvider: b("P", "provider", "P"),
 		LogLevel:    b("L", "level", "L"),
 		LogClear:    b("x", "clear filters", "x"),
+
+		WakeModePrev:    b("←/h", "previous mode", "left", "h"),
+		WakeModeNext:    b("→/l", "next mode", "right", "l"),
+		WakeModeStop:    b("1", "stop only", "1"),
+		WakeModeSuspend: b("2", "suspend only", "2"),
+		WakeModeBoth:    b("3", "stop, then suspend", "3"),
+		WakeMore:        b("+", "more requests", "+", "="),
+		WakeFewer:       b("-", "fewer requests", "-", "_"),
+		WakeDefault:     b("0", "default requests", "0"),
 
 		WakeTest: b("w", "wake test", "w"),
 		Start:    b("s", "start machine", "s"),
@@ -131,10 +160,11 @@ func (k KeyMap) Dangerous() []key.Binding {
 }
 
 // IsDangerous reports whether b is one of the dangerous bindings, compared
-// by its keys, so a pane can ask before acting on any binding it holds.
+// by its keys and help (two actions of different places may share keys),
+// so a pane can ask before acting on any binding it holds.
 func (k KeyMap) IsDangerous(b key.Binding) bool {
 	for _, d := range k.dangerous() {
-		if sameKeys(d.Keys(), b.Keys()) {
+		if sameKeys(d.Keys(), b.Keys()) && d.Help() == b.Help() {
 			return true
 		}
 	}
@@ -153,8 +183,8 @@ func sameKeys(a, b []string) bool {
 	return true
 }
 
-// All returns every binding with a stable name, for conflict checks and
-// later rebinding from config.
+// All returns every action's binding by the name the key file calls it
+// (README "Keys can be rebound"); places.go says where each acts.
 func (k *KeyMap) All() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		"quit": &k.Quit, "help": &k.Help,
@@ -166,6 +196,9 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
 		"logs": &k.Logs, "log_follow": &k.LogFollow, "log_machine": &k.LogMachine, "log_region": &k.LogRegion,
 		"log_provider": &k.LogProvider, "log_level": &k.LogLevel, "log_clear": &k.LogClear,
+		"wake_mode_prev": &k.WakeModePrev, "wake_mode_next": &k.WakeModeNext,
+		"wake_mode_stop": &k.WakeModeStop, "wake_mode_suspend": &k.WakeModeSuspend, "wake_mode_both": &k.WakeModeBoth,
+		"wake_more": &k.WakeMore, "wake_fewer": &k.WakeFewer, "wake_default": &k.WakeDefault,
 		"wake_test": &k.WakeTest, "start": &k.Start, "stop": &k.Stop, "suspend": &k.Suspend, "deploy": &k.Deploy,
 	}
 }

@@ -1,6 +1,8 @@
 package keys
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/flywake/flywake/ui/uitest"
@@ -34,17 +36,62 @@ func TestKeyNamesMatchTheirMessages(t *testing.T) {
 	}
 }
 
-func TestNoTwoBindingsShareAKey(t *testing.T) {
+// Two actions read in one place never share a key (places.go), and
+// ctrl+c is quit's alone.
+func TestDefaultHasNoConflicts(t *testing.T) {
 	k := Default()
-	owner := map[string]string{}
-	for name, b := range k.All() {
-		for _, kn := range b.Keys() {
-			if other, dup := owner[kn]; dup {
-				t.Errorf("key %q bound to both %s and %s", kn, other, name)
-			}
-			owner[kn] = name
+	for _, c := range conflicts(bindingsOf(&k)) {
+		t.Errorf("default keys: %s", c)
+	}
+}
+
+// Every action acts somewhere, and every place names real actions, so a
+// new binding cannot escape the conflict check.
+func TestEveryActionActsSomewhere(t *testing.T) {
+	k := Default()
+	all := k.All()
+	for name := range all {
+		if len(placesOf(name)) == 0 {
+			t.Errorf("action %s is read in no place: add it to every place in places.go that reads it", name)
 		}
 	}
+	for _, pl := range slices.Concat(places, []place{typing}) {
+		for _, a := range pl.actions {
+			if _, ok := all[a]; !ok {
+				t.Errorf("%s names %q, which is no action", pl.name, a)
+			}
+		}
+	}
+}
+
+// The conflict check sees what it must: one key for two actions in one
+// place, and nothing across places that are never read together.
+func TestConflicts(t *testing.T) {
+	k := Default()
+	b := bindingsOf(&k)
+	b["log_clear"] = []string{"s"} // s is start on the dashboard: never read with the logs view's keys
+	if c := conflicts(b); len(c) != 0 {
+		t.Errorf("keys of different places reported: %v", c)
+	}
+	b["log_clear"] = []string{"M"} // log_machine's, in the logs view
+	c := conflicts(b)
+	if len(c) != 1 || c[0].String() != `"M" is both log_clear and log_machine in the logs view` {
+		t.Errorf("conflicts = %v", c)
+	}
+	b = bindingsOf(&k)
+	b["up"] = []string{"q"} // quit's in every place that scrolls: one report naming them all
+	c = conflicts(b)
+	if len(c) != 1 || !strings.Contains(c[0].String(), "quit and up in the dashboard, the checklist, the wake test, the logs view and the org overview") {
+		t.Errorf("conflicts = %v", c)
+	}
+}
+
+func bindingsOf(k *KeyMap) map[string][]string {
+	out := map[string][]string{}
+	for name, b := range k.All() {
+		out[name] = b.Keys()
+	}
+	return out
 }
 
 func TestDangerousFlags(t *testing.T) {

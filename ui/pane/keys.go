@@ -16,17 +16,10 @@ func Relabel(b key.Binding, helpKey, desc string) key.Binding {
 }
 
 // Pair is one hint for two bindings ("n/p item"), answering to both.
-func Pair(a, b key.Binding, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...),
-		key.WithHelp(a.Help().Key+"/"+b.Help().Key, desc), enabledIf(a.Enabled() && b.Enabled()))
-}
+func Pair(a, b key.Binding, desc string) key.Binding { return keys.Pair(a, b, desc) }
 
 // Arrows is one "↑/↓ desc" hint for the up and down bindings.
-func Arrows(k *keys.KeyMap, desc string) key.Binding {
-	b := Pair(k.Up, k.Down, desc)
-	b.SetHelp("↑/↓", desc)
-	return b
-}
+func Arrows(k *keys.KeyMap, desc string) key.Binding { return keys.Pair(k.Up, k.Down, desc) }
 
 // Hint is a footer entry that no binding of the key map stands for.
 func Hint(helpKey, desc string) key.Binding {

@@ -28,6 +28,24 @@ type Context struct {
 	ReadOnly bool
 }
 
+// Themed is the shared theme; a test's empty Context gets the coloured
+// default.
+func (c Context) Themed() *theme.Theme {
+	if c.Theme == nil {
+		return theme.New(false)
+	}
+	return c.Theme
+}
+
+// KeyMap is a copy of the shared key map (the user's, rebound and
+// read-only as the root built it); a test's empty Context gets the default.
+func (c Context) KeyMap() keys.KeyMap {
+	if c.Keys == nil {
+		return keys.Default()
+	}
+	return *c.Keys
+}
+
 // Pane is one tile of the dashboard, or an overlay (see Overlay).
 //
 // The root calls SetSize whenever the layout changes and before the first

@@ -1,8 +1,11 @@
-// Package uitest holds what the panes' tests share: a pinned colour profile
-// and the exact-size check every View must pass. Import it from tests only.
+// Package uitest holds what the UI's tests share: a pinned colour profile,
+// the exact-size check every View must pass, the colour check of the
+// NO_COLOR theme, and the keys a terminal delivers. Import it from tests
+// only.
 package uitest
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -55,20 +58,50 @@ func AssertMentions(t *testing.T, out string, want, notWant []string) {
 	}
 }
 
-var specialKeys = map[string]tea.KeyType{
-	"ctrl+c": tea.KeyCtrlC, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
-	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
-	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
-}
+// keyTypes are bubbletea's names for the keys it tells apart ("enter",
+// "ctrl+n", "pgdown", …), read from bubbletea, so Key delivers what a
+// terminal would for any of them.
+var keyTypes = func() map[string]tea.KeyType {
+	out := map[string]tea.KeyType{}
+	for t := tea.KeyType(-128); t < 128; t++ {
+		if name := t.String(); name != "" && name != "runes" && name != " " {
+			if _, dup := out[name]; !dup {
+				out[name] = t
+			}
+		}
+	}
+	return out
+}()
 
 // Key is the tea.KeyMsg a terminal delivers for a key name ("enter",
-// "pgdown", "shift+tab", or the typed text itself, e.g. "j" or "S").
+// "pgdown", "ctrl+n", "shift+tab", "alt+x", or the typed text itself, e.g.
+// "j" or "S").
 func Key(name string) tea.KeyMsg {
-	if t, ok := specialKeys[name]; ok {
+	if rest, ok := strings.CutPrefix(name, "alt+"); ok && rest != "" {
+		k := Key(rest)
+		k.Alt = true
+		return k
+	}
+	if t, ok := keyTypes[name]; ok {
 		return tea.KeyMsg{Type: t}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// colourSGR is an SGR sequence that sets a colour (foreground, background,
+// 256-colour or true colour); bold, faint and reverse are not colours.
+var colourSGR = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7])[;m]`)
+
+// HasColour reports whether out sets any colour.
+func HasColour(out string) bool { return colourSGR.MatchString(out) }
+
+// AssertNoColour fails when out sets a colour (the NO_COLOR theme must
+// carry everything in glyphs and words).
+func AssertNoColour(t *testing.T, out string) {
+	t.Helper()
+	if loc := colourSGR.FindStringIndex(out); loc != nil {
+		t.Errorf("colour code %q under NO_COLOR in\n%s", out[loc[0]:loc[1]], ansi.Strip(out))
+	}
 }
 
 // Sized is what View needs of a pane (pane.Pane has both methods).
@@ -81,4 +114,9 @@ type Sized interface {
 func View(p Sized, w, h int, focused bool, now time.Time) string {
 	p.SetSize(w, h)
 	return p.View(focused, now)
+}
+
+// PlainView is View without its styling, for assertions on the text.
+func PlainView(p Sized, w, h int, focused bool, now time.Time) string {
+	return ansi.Strip(View(p, w, h, focused, now))
 }

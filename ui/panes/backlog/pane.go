@@ -43,14 +43,7 @@ var _ pane.Pane = (*Pane)(nil)
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
-	t := ctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if ctx.Keys != nil {
-		km = *ctx.Keys
-	}
+	t, km := ctx.Themed(), ctx.KeyMap()
 	tb := table.New(sharedColumns, table.StylesFrom(t))
 	tb.SetEmptyText("no machines")
 	return &Pane{theme: t, keys: km, table: tb, states: table.NewStateStyles(t)}

@@ -38,14 +38,7 @@ func (p *Pane) ID() pane.ID { return ID }
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
-	t := ctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if ctx.Keys != nil {
-		km = *ctx.Keys
-	}
+	t, km := ctx.Themed(), ctx.KeyMap()
 	return &Pane{theme: t, keys: km}
 }
 

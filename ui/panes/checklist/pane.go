@@ -68,14 +68,7 @@ const (
 // projectErrs are repo.Load's per-file errors) with the thresholds of
 // `flywake check`. Until the first SetData it shows the local checks alone.
 func New(ctx pane.Context, project *repo.Project, projectErrs []error, opts checklist.Options) *Pane {
-	t := ctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if ctx.Keys != nil {
-		km = *ctx.Keys
-	}
+	t, km := ctx.Themed(), ctx.KeyMap()
 	p := &Pane{
 		theme: t, keys: km, label: t.Renderer().NewStyle().Bold(true),
 		project: project, projectErrs: projectErrs, opts: opts,

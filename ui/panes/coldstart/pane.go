@@ -46,14 +46,7 @@ var phaseColours = []string{"6", "4", "5", "2", "12", "14", "13", "10"}
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
-	t := ctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if ctx.Keys != nil {
-		km = *ctx.Keys
-	}
+	t, km := ctx.Themed(), ctx.KeyMap()
 	p := &Pane{theme: t, keys: km, page: 1}
 	for _, c := range phaseColours {
 		s := t.Renderer().NewStyle()

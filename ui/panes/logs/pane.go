@@ -86,14 +86,7 @@ type scanMsg struct {
 
 // New builds the view.
 func New(ctx pane.Context) *Pane {
-	t := ctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if ctx.Keys != nil {
-		km = *ctx.Keys
-	}
+	t, km := ctx.Themed(), ctx.KeyMap()
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "regular expression (case-insensitive)"
@@ -311,7 +304,7 @@ func (p *Pane) Height(int) int { return max(p.shown(), 1) + 2 }
 func (p *Pane) Keys() []key.Binding {
 	k := p.keys
 	if p.typing {
-		return []key.Binding{pane.Hint("enter", "keep"), pane.Hint("esc", "cancel")}
+		return []key.Binding{pane.Relabel(k.Enter, "", "keep"), pane.Relabel(k.Back, "", "cancel")}
 	}
 	follow := "pause"
 	if !p.follow {
@@ -359,13 +352,13 @@ func (p *Pane) onScan(msg scanMsg) tea.Cmd {
 }
 
 func (p *Pane) updateInput(km tea.KeyMsg) tea.Cmd {
-	switch km.Type {
-	case tea.KeyEnter:
+	switch {
+	case key.Matches(km, p.keys.Enter):
 		p.typing = false
 		p.input.Blur()
 		p.settle()
 		return nil
-	case tea.KeyEsc:
+	case key.Matches(km, p.keys.Back):
 		p.typing = false
 		p.input.Blur()
 		f := p.filter

@@ -63,14 +63,7 @@ var columns = []table.Column{
 // New builds the overview on the root's org model; patience grades the
 // cold starts as the checklist does (the proxy's patience).
 func New(ctx pane.Context, org *snapshot.Org, patience time.Duration) *Pane {
-	t := ctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if ctx.Keys != nil {
-		km = *ctx.Keys
-	}
+	t, km := ctx.Themed(), ctx.KeyMap()
 	tb := table.New(columns, table.StylesFrom(t))
 	tb.SetEmptyText("listing the org's apps…")
 	return &Pane{theme: t, keys: km, org: org, patience: patience, table: tb}

@@ -34,14 +34,7 @@ var _ pane.Pane = (*Pane)(nil)
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
-	t := ctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if ctx.Keys != nil {
-		km = *ctx.Keys
-	}
+	t, km := ctx.Themed(), ctx.KeyMap()
 	return &Pane{theme: t, keys: km}
 }
 

@@ -109,14 +109,7 @@ func (p *Pane) ID() pane.ID { return ID }
 
 // New builds the pane for one app.
 func New(pctx pane.Context, opts Options) *Pane {
-	t := pctx.Theme
-	if t == nil {
-		t = theme.New(false)
-	}
-	km := keys.Default()
-	if pctx.Keys != nil {
-		km = *pctx.Keys
-	}
+	t, km := pctx.Themed(), pctx.KeyMap()
 	ctx := opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()

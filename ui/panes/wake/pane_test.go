@@ -1,8 +1,8 @@
 package wake
 
 import (
+	"context"
 	"fmt"
-	"github.com/flywake/flywake/ui/uitest"
 	"strings"
 	"testing"
 
@@ -10,10 +10,13 @@ import (
 
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
-func plainView(p *Pane, w, h int) string { return ansi.Strip(uitest.View(p, w, h, true, t0)) }
+func plainView(p *Pane, w, h int) string { return uitest.PlainView(p, w, h, true, t0) }
 
 func TestStages(t *testing.T) {
 	tests := []struct {
@@ -376,4 +379,54 @@ func TestResultScrolls(t *testing.T) {
 		t.Errorf("after home the first line is %q, want %q", got, whole[0])
 	}
 	uitest.AssertSize(t, uitest.View(p, w, h, true, t0), w, h)
+}
+
+// The setup's keys come from the key map: rebound ones act, their old keys
+// do not, and the hint line names the new ones.
+func TestSetupKeysRebind(t *testing.T) {
+	km := keys.Default()
+	if err := km.Rebind([]byte("wake_more = \"m\"\nwake_fewer = \"M\"\nwake_mode_stop = \"s\"\nwake_mode_prev = \"H\"\n"), "keys.toml"); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeRunner{}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	p := New(pane.Context{Theme: theme.New(true), Keys: &km}, Options{
+		Setup: waketest.Setup{App: testApp, AppURL: "https://snappy-api.fly.dev", Speed: 1}, Runner: f, Ctx: ctx})
+	d := newDriver(t, p)
+	d.do(p.Open())
+	d.planned()
+	start := p.shownRequests()
+	d.key("+")
+	if p.shownRequests() != start {
+		t.Error("+ still adds requests")
+	}
+	d.key("m")
+	d.key("m")
+	d.key("M")
+	if got := p.shownRequests(); got != start+requestStep {
+		t.Errorf("m m M: %d requests, want %d", got, start+requestStep)
+	}
+	d.key("1")
+	if p.mode != waketest.ModeBoth {
+		t.Error("1 still picks stop")
+	}
+	d.key("s")
+	d.planned()
+	if p.mode != waketest.ModeStop {
+		t.Errorf("s picks %s, want stop", p.mode)
+	}
+	d.key("H") // previous of stop, round the end: both
+	d.planned()
+	if p.mode != waketest.ModeBoth {
+		t.Errorf("H picks %s, want both", p.mode)
+	}
+	if hint := lastLine(plainView(p, 120, 30)); !strings.Contains(hint, "H/→ mode") || !strings.Contains(hint, "m/M requests") {
+		t.Errorf("the hint does not name the rebound keys: %q", hint)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(s, "\n")
+	return lines[len(lines)-1]
 }

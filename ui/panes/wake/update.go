@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/ui/keys"
 )
 
 // modes are the choices of the setup, left to right.
@@ -54,7 +55,8 @@ func (p *Pane) updateKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, p.keys.Back):
 			p.abort()
 		case key.Matches(msg, p.keys.Quit):
-			p.notice = "esc aborts the test first (ctrl+c quits at once and leaves the machines as they are)"
+			p.notice = keys.Short(p.keys.Back) + " aborts the test first (" + keys.Short(p.keys.Interrupt) +
+				" quits at once and leaves the machines as they are)"
 		}
 	case StageAborting:
 		if key.Matches(msg, p.keys.Back) || key.Matches(msg, p.keys.Quit) {
@@ -75,27 +77,32 @@ func (p *Pane) updateKey(msg tea.KeyMsg) tea.Cmd {
 
 func (p *Pane) setupKey(msg tea.KeyMsg) tea.Cmd {
 	p.notice = ""
-	switch s := msg.String(); {
-	case s == "left" || s == "h":
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.WakeModePrev):
 		return p.setMode(modeIndex(p.mode) - 1)
-	case s == "right" || s == "l":
+	case key.Matches(msg, k.WakeModeNext):
 		return p.setMode(modeIndex(p.mode) + 1)
-	case s == "1" || s == "2" || s == "3":
-		return p.setMode(int(s[0] - '1'))
-	case s == "+" || s == "=":
+	case key.Matches(msg, k.WakeModeStop):
+		return p.setMode(modeIndex(waketest.ModeStop))
+	case key.Matches(msg, k.WakeModeSuspend):
+		return p.setMode(modeIndex(waketest.ModeSuspend))
+	case key.Matches(msg, k.WakeModeBoth):
+		return p.setMode(modeIndex(waketest.ModeBoth))
+	case key.Matches(msg, k.WakeMore):
 		p.setRequests(p.shownRequests() + requestStep)
-	case s == "-" || s == "_":
+	case key.Matches(msg, k.WakeFewer):
 		p.setRequests(p.shownRequests() - requestStep)
-	case s == "0":
+	case key.Matches(msg, k.WakeDefault):
 		p.requests = 0
-	case key.Matches(msg, p.keys.Refresh):
+	case key.Matches(msg, k.Refresh):
 		return p.prepare()
-	case key.Matches(msg, p.keys.Enter):
+	case key.Matches(msg, k.Enter):
 		switch {
 		case p.preparing:
 			p.notice = "still reading the machines"
 		case p.plan == nil:
-			p.notice = "no plan to run: r reads the machines again"
+			p.notice = "no plan to run: " + keys.Short(k.Refresh) + " reads the machines again"
 		default:
 			p.stage = StageConfirm
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 )
 
@@ -40,7 +41,7 @@ func (p *Pane) settle() {
 // body scrolls.
 func (p *Pane) frame() (lines []string, hint string, scrolls bool) {
 	width, height := p.width, p.height
-	hint = p.hints(p.keyPairs()...)
+	hint = p.hints(p.stageKeys(true)...)
 	switch p.stage {
 	case StageReadOnly:
 		lines = p.readOnlyLines(width)
@@ -50,7 +51,7 @@ func (p *Pane) frame() (lines []string, hint string, scrolls bool) {
 		lines = p.confirmLines(width)
 	case StageRunning:
 		lines = p.liveLines(width, height-p.footerLines())
-		hint = p.hints("esc", "abort") // ctrl+c is the footer's: it is the way out past the pane
+		hint = p.hints(p.abortKey()) // ctrl+c is the footer's: it is the way out past the pane
 	case StageAborting:
 		lines, hint = p.liveLines(width, height-p.footerLines()), p.theme.Dim.Render("aborting…")
 	case StageDone:
@@ -79,7 +80,7 @@ func (p *Pane) compose(lines []string, hint string, scrolls bool, width, height 
 		lines = slices.Clone(p.body.Window())
 		if below := p.body.Below(); below > 0 && bodyH > 0 && len(lines) == bodyH {
 			lines = append(lines[:bodyH-1], p.theme.Dim.Render(
-				"↓ "+cell.Thousands(below)+" more lines (↑/↓ scroll)"))
+				"↓ "+cell.Thousands(below)+" more lines ("+pane.Arrows(&p.keys, "").Help().Key+" scroll)"))
 		}
 	}
 	if len(lines) > bodyH {
@@ -91,56 +92,56 @@ func (p *Pane) compose(lines []string, hint string, scrolls bool, width, height 
 	return cell.Block(strings.Join(append(lines, foot...), "\n"), width, height)
 }
 
-// hints renders key/description pairs in the footer's styles.
-func (p *Pane) hints(pairs ...string) string {
+// hints renders bindings as the footer does: key, then description.
+func (p *Pane) hints(bs ...key.Binding) string {
 	var parts []string
-	for i := 0; i+1 < len(pairs); i += 2 {
-		parts = append(parts, p.theme.Help.ShortKey.Render(pairs[i])+" "+p.theme.Help.ShortDesc.Render(pairs[i+1]))
+	for _, b := range bs {
+		parts = append(parts, p.theme.Help.ShortKey.Render(b.Help().Key)+" "+p.theme.Help.ShortDesc.Render(b.Help().Desc))
 	}
 	return strings.Join(parts, p.theme.Help.ShortSeparator.Render(" · "))
 }
 
-// keyPairs are the keys that act at the current stage, as key/description
-// pairs: the pane's own hint line and the footer (Keys) both show them.
-func (p *Pane) keyPairs() []string {
+// stageKeys are the keys that act at the current stage, from the key map:
+// the pane's own hint line (withClose: esc "close" too) and the footer
+// (Keys; the root's footer names esc itself) both show them.
+func (p *Pane) stageKeys(withClose bool) []key.Binding {
+	k := &p.keys
+	var out []key.Binding
 	switch p.stage {
-	case StageReadOnly:
-		return []string{"esc", "close"}
 	case StageClosed, StageSetup:
-		return []string{"enter", "start", "←/→", "mode", "+/-", "requests", "r", "re-read", "esc", "close"}
+		out = []key.Binding{pane.Relabel(k.Enter, "", "start"), keys.Pair(k.WakeModePrev, k.WakeModeNext, "mode"),
+			keys.Pair(k.WakeMore, k.WakeFewer, "requests"), pane.Relabel(k.Refresh, "", "re-read")}
 	case StageConfirm:
-		return []string{"y", "start the test", "any other key", "back"}
+		return []key.Binding{pane.Hint("y", "start the test"), pane.Hint("any other key", "back")}
 	case StageRunning:
-		return []string{"esc", "abort", "ctrl+c", "quit now, leaving machines as they are"}
+		return []key.Binding{p.abortKey(), p.quitNowKey()}
+	case StageAborting:
+		return []key.Binding{p.quitNowKey()}
 	case StageDone:
-		pairs := []string{"enter", "new test"}
+		out = []key.Binding{pane.Relabel(k.Enter, "", "new test")}
 		if p.previous != nil {
+			desc := "beside previous"
 			if p.compare {
-				pairs = append(pairs, "v", "hide previous")
-			} else {
-				pairs = append(pairs, "v", "beside previous")
+				desc = "hide previous"
 			}
+			out = append(out, pane.Relabel(k.Compare, "", desc))
 		}
-		return append(pairs, "↑/↓", "scroll", "esc", "close")
+		out = append(out, pane.Arrows(k, "scroll"))
 	}
-	return nil
-}
-
-// Keys are the stage's keys for the footer.
-func (p *Pane) Keys() []key.Binding {
-	pairs := p.keyPairs()
-	if p.stage == StageAborting {
-		pairs = []string{"ctrl+c", "quit now, leaving machines as they are"}
-	}
-	out := make([]key.Binding, 0, len(pairs)/2)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i] == "esc" && p.CanClose() {
-			continue // closing is the root's: its footer names esc
-		}
-		out = append(out, pane.Hint(pairs[i], pairs[i+1]))
+	if withClose {
+		out = append(out, pane.Relabel(k.Back, "", "close"))
 	}
 	return out
 }
+
+func (p *Pane) abortKey() key.Binding { return pane.Relabel(p.keys.Back, "", "abort") }
+
+func (p *Pane) quitNowKey() key.Binding {
+	return pane.Relabel(p.keys.Interrupt, "", "quit now, leaving machines as they are")
+}
+
+// Keys are the stage's keys for the footer.
+func (p *Pane) Keys() []key.Binding { return p.stageKeys(false) }
 
 func (p *Pane) readOnlyLines(width int) []string {
 	return wrap(p.theme.Warn.Render("The wake test is off in read-only mode:")+

@@ -9,6 +9,7 @@ import (
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -33,7 +34,7 @@ func (p *Pane) resultLines(width int) []string {
 	}
 	switch {
 	case r.Aborted:
-		why := "esc pressed: everything gathered until then is below"
+		why := keys.Short(p.keys.Back) + " pressed: everything gathered until then is below"
 		if p.runErr != nil && p.runErr.Error() != waketest.ErrAborted.Error() { // e.g. the total time limit
 			why = p.errLine(p.runErr)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -50,7 +51,7 @@ func (p *Pane) setupLines(width int) []string {
 	switch {
 	case p.prepErr != nil:
 		lines = append(lines, wrap(t.Fail.Render(theme.GlyphFail+" cannot plan the test: ")+p.errLine(p.prepErr), width)...)
-		lines = append(lines, t.Dim.Render("r reads the machines again"))
+		lines = append(lines, t.Dim.Render(keys.Short(p.keys.Refresh)+" reads the machines again"))
 		return lines
 	case p.plan == nil:
 		return append(lines, t.Dim.Render("reading the machines of "+p.base.App+"…"))

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The key file reaches the real dashboard: a rebound key acts, its old key
+// does not, and the footer names the new one. A malformed file starts
+// nothing and names its line.
+func TestKeyFileInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: skipped under -short")
+	}
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("end-to-end: tmux is not installed")
+	}
+	bin := buildFlywake(t)
+	config := func(file string) string {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "flywake"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "flywake", "keys.toml"), []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+
+	good := config("next_pane = \"ctrl+n\"\n")
+	tm := newTmux(t, tmuxPath, 120, 36, fmt.Sprintf("XDG_CONFIG_HOME=%s %s --demo -a sleepy-api; echo EXITED $?; sleep 5",
+		shellQuote(good), shellQuote(bin)))
+	tm.waitFor(t, "first data", 20*time.Second, contains("Machines · 1/6"))
+	tm.waitFor(t, "the footer's rebound key", 3*time.Second, contains("ctrl+n next pane"))
+	tm.key(t, "Tab")
+	time.Sleep(300 * time.Millisecond)
+	if screen := tm.capture(t); !strings.Contains(screen, "Machines · 1/6") {
+		t.Fatalf("tab still moves the focus:\n%s", screen)
+	}
+	tm.key(t, "C-n")
+	tm.waitFor(t, "ctrl+n to the next pane", 3*time.Second, contains("Cold starts · 2/6"))
+	tm.key(t, "q")
+	tm.waitFor(t, "exit", 5*time.Second, contains("EXITED 0"))
+
+	bad := config("zoom = \"F\"\nstp = \"X\"\n")
+	tm = newTmux(t, tmuxPath, 120, 36, fmt.Sprintf("XDG_CONFIG_HOME=%s %s --demo -a sleepy-api; echo EXITED $?; sleep 5",
+		shellQuote(bad), shellQuote(bin)))
+	tm.waitFor(t, "the refusal", 10*time.Second, contains("EXITED"))
+	screen := tm.run(t, "capture-pane", "-p", "-J", "-t", tm.session) // -J: wrapped lines joined
+	for _, want := range []string{"keys.toml:2: unknown action \"stp\" — did you mean stop?", "nothing was started", "EXITED 1"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("a malformed key file: the screen lacks %q:\n%s", want, screen)
+		}
+	}
+}

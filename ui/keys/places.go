@@ -1,0 +1,132 @@
+package keys
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A place is where one set of actions is read at once. Two actions may
+// share a key only when no place reads both (h is "next mode" in the wake
+// test and nothing on the dashboard); the key file is checked against
+// this list, and so is Default. A new action goes into every place that
+// reads it (TestEveryActionActsSomewhere fails until it does).
+type place struct {
+	name    string
+	actions []string
+}
+
+// nav is the navigation every scrolling place reads.
+var nav = []string{"up", "down", "page_up", "page_down", "home", "end"}
+
+// around are the root's keys over any overlay: quit, help, close.
+var around = []string{"quit", "help", "back"}
+
+func joined(parts ...[]string) []string { return slices.Concat(parts...) }
+
+var places = []place{
+	{"the dashboard", joined(nav, []string{"quit", "help", "next_pane", "prev_pane", "zoom", "enter", "back",
+		"filter", "command", "refresh", "checklist", "logs", "wake_test", "start", "stop", "suspend", "deploy"})},
+	{"the checklist", joined(around, nav, []string{"next_item", "prev_item", "enter"})},
+	{"the wake test", joined(around, nav, []string{"enter", "refresh", "compare",
+		"wake_mode_prev", "wake_mode_next", "wake_mode_stop", "wake_mode_suspend", "wake_mode_both",
+		"wake_more", "wake_fewer", "wake_default"})},
+	{"the logs view", joined(around, nav, []string{"filter", "log_follow", "log_machine", "log_region",
+		"log_provider", "log_level", "log_clear"})},
+	{"the org overview", joined(around, nav, []string{"enter"})},
+	{"the help", around},
+}
+
+// typing names the actions that end a line input (the logs view's regex,
+// the machines filter, the app switcher): a key that types a character
+// there would end the input instead of typing.
+var typing = place{"a text input", []string{"enter", "back"}}
+
+// interruptKey always quits (KeyMap.Interrupt); only quit may list it.
+const interruptKey = "ctrl+c"
+
+// conflict is two actions that answer to one key in some places; an
+// empty second action is a rule broken by one (ctrl+c, or typing).
+type conflict struct {
+	key     string
+	actions [2]string
+	places  []string
+	why     string // for a rule
+}
+
+func (c conflict) String() string {
+	if c.why != "" {
+		return fmt.Sprintf("%q for %s: %s", c.key, c.actions[0], c.why)
+	}
+	return fmt.Sprintf("%q is both %s and %s in %s", c.key, c.actions[0], c.actions[1], andList(c.places))
+}
+
+// conflicts lists every key two actions share in one place (once per pair,
+// naming every place), a ctrl+c bound to anything but quit, and a typed
+// character bound to an action that ends a text input. Sorted, so the
+// errors read the same on every run.
+func conflicts(bindings map[string][]string) []conflict {
+	var out []conflict
+	seen := map[string]int{} // key and pair -> index in out
+	for _, pl := range places {
+		owner := map[string]string{}
+		for _, action := range pl.actions {
+			for _, k := range bindings[action] {
+				if k == interruptKey {
+					continue // quit's, or a rule broken: below
+				}
+				other, taken := owner[k]
+				if !taken || other == action {
+					owner[k] = action
+					continue
+				}
+				pair := [2]string{min(other, action), max(other, action)}
+				id := k + "\x00" + pair[0] + "\x00" + pair[1]
+				if i, ok := seen[id]; ok {
+					out[i].places = append(out[i].places, pl.name)
+					continue
+				}
+				seen[id] = len(out)
+				out = append(out, conflict{key: k, actions: pair, places: []string{pl.name}})
+			}
+		}
+	}
+	for action, ks := range bindings {
+		for _, k := range ks {
+			switch {
+			case k == interruptKey && action != "quit":
+				out = append(out, conflict{key: k, actions: [2]string{action}, why: "ctrl+c always quits"})
+			case typesACharacter(k) && slices.Contains(typing.actions, action):
+				out = append(out, conflict{key: k, actions: [2]string{action},
+					why: action + " also ends " + typing.name + ", where that key must type itself"})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b conflict) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// typesACharacter: a key a text input takes as text.
+func typesACharacter(k string) bool {
+	return utf8.RuneCountInString(k) == 1
+}
+
+// placesOf are the places that read action, for error messages.
+func placesOf(action string) []string {
+	var out []string
+	for _, pl := range places {
+		if slices.Contains(pl.actions, action) {
+			out = append(out, pl.name)
+		}
+	}
+	return out
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(ss []string) string {
+	if len(ss) < 2 {
+		return strings.Join(ss, "")
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
+}
