@@ -272,7 +272,7 @@ var faint = regexp.MustCompile(`\x1b\[(?:[0-9]+;)*2(?:;[0-9]+)*m`)
 // TestEveryPaneDimsStaleData: with the API down, every tile and overlay
 // draws its last good data dimmed, not as fresh.
 func TestEveryPaneDimsStaleData(t *testing.T) {
-	pinColour(t)
+	uitest.PinColorProfile(t)
 	fx := newFixture(10, t0)
 	// Without colour, faint (SGR 2) is the one mark of dimmed text.
 	m := fedRoot(t, fx, quietClient(t), true, 160, 48)

@@ -3,13 +3,14 @@ package app
 import (
 	"context"
 	"fmt"
-	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/ui/uitest"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/uitest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -70,7 +71,7 @@ func TestPaneGolden(t *testing.T) {
 					name += "_nocolor"
 				}
 				t.Run(name, func(t *testing.T) {
-					pinColour(t)
+					uitest.PinColorProfile(t)
 					p := pc.build(paneContext(theme.New(noColor)))
 					p.SetSize(sz[0], sz[1])
 					p.SetData(fx.apply(t0), t0)
@@ -147,7 +148,7 @@ func TestRootGolden(t *testing.T) {
 				name += "_nocolor"
 			}
 			t.Run(name, func(t *testing.T) {
-				pinColour(t)
+				uitest.PinColorProfile(t)
 				m := fedRoot(t, fx, quietClient(t), noColor, c.w, c.h)
 				for _, k := range c.keys {
 					if pm, ok := k.(pane.Msg); ok {
@@ -183,7 +184,7 @@ func checkFrame(t *testing.T, out string, w, h int, noColor bool, want []string)
 			t.Errorf("frame lacks %q", s)
 		}
 	}
-	if got := colourSGR.MatchString(out); got == noColor {
+	if got := uitest.HasColour(out); got == noColor {
 		t.Errorf("colour codes present = %v with NO_COLOR = %v", got, noColor)
 	}
 	if t.Failed() {

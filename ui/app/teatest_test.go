@@ -5,21 +5,19 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 // demoSource starts a real flysim on 127.0.0.1 and a fly client to it.
@@ -37,14 +35,6 @@ func demoSource(t *testing.T) *watch.Source {
 	t.Cleanup(c.Close)
 	return &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
 }
-
-func pinColour(t *testing.T) {
-	old := lipgloss.ColorProfile()
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
-}
-
-var colourSGR = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7])[;m]`)
 
 // The platform's timestamps move with the wall clock (ages, "updated N s
 // ago"), so a byte-for-byte golden would be flaky; these tests pin the
@@ -69,7 +59,7 @@ func TestDashboardAgainstFlysim(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pinColour(t)
+			uitest.PinColorProfile(t)
 			m := New(Config{Source: demoSource(t), App: flysim.DemoScaleToZero, Demo: true, Theme: theme.New(c.noColor)})
 			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(c.w, c.h))
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -98,7 +88,7 @@ func TestDashboardAgainstFlysim(t *testing.T) {
 					t.Errorf("view has %q", w)
 				}
 			}
-			if got := colourSGR.MatchString(view); got == c.noColor {
+			if got := uitest.HasColour(view); got == c.noColor {
 				t.Errorf("colour codes present = %v with NO_COLOR = %v", got, c.noColor)
 			}
 			if t.Failed() {

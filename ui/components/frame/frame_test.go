@@ -9,31 +9,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
-	"github.com/muesli/termenv"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
-func pinProfile(t *testing.T) {
-	t.Helper()
-	old := lipgloss.ColorProfile()
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
-}
-
-func assertExact(t *testing.T, what, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h || lipgloss.Height(out) != h {
-		t.Fatalf("%s: %d lines, want %d:\n%s", what, len(lines), h, ansi.Strip(out))
-	}
-	for i, l := range lines {
-		if got := ansi.StringWidth(l); got != w {
-			t.Fatalf("%s: line %d is %d wide, want %d: %q", what, i, got, w, ansi.Strip(l))
-		}
-	}
-}
-
 func TestBoxIsExactAtEverySize(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	th := theme.New(false)
 	bodies := []string{"", "one line", "日本語のテキスト\n\x1b[31mred and long enough to cut\x1b[0m\nthree\nfour\nfive\nsix", strings.Repeat("x\n", 50)}
 	titles := []string{"", "Machines", "A very long pane title that will not fit"}
@@ -42,7 +22,7 @@ func TestBoxIsExactAtEverySize(t *testing.T) {
 			for _, body := range bodies {
 				for _, title := range titles {
 					for _, focused := range []bool{false, true} {
-						assertExact(t, "Box", Box(th, title, focused, body, w, h), w, h)
+						uitest.AssertSize(t, Box(th, title, focused, body, w, h), w, h)
 					}
 				}
 			}
@@ -98,7 +78,7 @@ func TestTooSmall(t *testing.T) {
 	cases := []struct{ w, h int }{{50, 12}, {80, 3}, {20, 10}, {5, 5}, {1, 1}, {59, 15}}
 	for _, c := range cases {
 		out := TooSmall(c.w, c.h, 60, 16)
-		assertExact(t, "TooSmall", out, c.w, c.h)
+		uitest.AssertSize(t, out, c.w, c.h)
 	}
 	out := TooSmall(100, 12, 60, 16)
 	flat := strings.Join(strings.Fields(out), " ")
@@ -172,7 +152,7 @@ func TestSparkline(t *testing.T) {
 func TestHistogram(t *testing.T) {
 	buckets := []Bucket{{"<250ms", 40}, {"<1s", 10}, {"<5s", 0}, {"<30s", 1}, {"≥30s", 2000}}
 	out := Histogram(buckets, 30, 5)
-	assertExact(t, "Histogram", out, 30, 5)
+	uitest.AssertSize(t, out, 30, 5)
 	lines := strings.Split(out, "\n")
 	wants := []struct{ prefix, suffix string }{
 		{"<250ms ", "    40"},
@@ -197,10 +177,10 @@ func TestHistogram(t *testing.T) {
 	}
 	for w := 1; w <= 40; w++ {
 		for h := 1; h <= 7; h++ {
-			assertExact(t, "Histogram", Histogram(buckets, w, h), w, h)
+			uitest.AssertSize(t, Histogram(buckets, w, h), w, h)
 		}
 	}
-	assertExact(t, "empty Histogram", Histogram(nil, 10, 2), 10, 2)
+	uitest.AssertSize(t, Histogram(nil, 10, 2), 10, 2)
 }
 
 func TestHeader(t *testing.T) {
@@ -219,7 +199,7 @@ func TestHeader(t *testing.T) {
 	}
 	for _, c := range cases {
 		out := Header(th, c.width, left, right)
-		assertExact(t, "Header", out, c.width, 1)
+		uitest.AssertSize(t, out, c.width, 1)
 		plain := ansi.Strip(out)
 		if c.wantLeft != "" && !strings.HasPrefix(plain, c.wantLeft) {
 			t.Errorf("width %d: %q does not start with %q", c.width, plain, c.wantLeft)
@@ -228,20 +208,20 @@ func TestHeader(t *testing.T) {
 			t.Errorf("width %d: %q does not end with %q", c.width, plain, c.wantRight)
 		}
 	}
-	assertExact(t, "Header no right", Header(th, 30, left, nil), 30, 1)
+	uitest.AssertSize(t, Header(th, 30, left, nil), 30, 1)
 }
 
 func TestFooterAndHelpOverlay(t *testing.T) {
 	th := theme.New(true)
 	km := keys.Default()
 	for _, w := range []int{1, 10, 40, 80, 160} {
-		assertExact(t, "Footer", Footer(th, km, w), w, 1)
+		uitest.AssertSize(t, Footer(th, km, w), w, 1)
 	}
 	if f := ansi.Strip(Footer(th, km, 160)); !strings.Contains(f, "? help") || !strings.Contains(f, "q quit") {
 		t.Errorf("footer %q", f)
 	}
 	for _, size := range [][2]int{{160, 48}, {80, 24}, {60, 16}, {30, 8}, {5, 3}, {1, 1}} {
-		assertExact(t, "HelpOverlay", HelpOverlay(th, km, size[0], size[1]), size[0], size[1])
+		uitest.AssertSize(t, HelpOverlay(th, km, size[0], size[1]), size[0], size[1])
 	}
 	full := ansi.Strip(HelpOverlay(th, km, 160, 48))
 	for _, want := range []string{"Keys", "wake test", "stop machine", "filter", "quit"} {
@@ -259,7 +239,7 @@ func TestFooterAndHelpOverlay(t *testing.T) {
 }
 
 func TestNoColorOutputHasNoColourCodes(t *testing.T) {
-	pinProfile(t)
+	uitest.PinColorProfile(t)
 	th := theme.New(true)
 	km := keys.Default()
 	outs := []string{

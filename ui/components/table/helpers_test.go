@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/theme"
@@ -51,18 +50,6 @@ func selectedID(t *testing.T, m Model) string {
 // plainLines renders and strips styling.
 func plainLines(m Model, w, h int) []string {
 	return strings.Split(ansi.Strip(m.View(w, h)), "\n")
-}
-
-func assertExact(t *testing.T, out string, w, h int) {
-	t.Helper()
-	if got := lipgloss.Height(out); got != h {
-		t.Fatalf("height %d, want %d:\n%s", got, h, ansi.Strip(out))
-	}
-	for i, l := range strings.Split(out, "\n") {
-		if got := ansi.StringWidth(l); got != w {
-			t.Fatalf("line %d width %d, want %d: %q", i, got, w, ansi.Strip(l))
-		}
-	}
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }

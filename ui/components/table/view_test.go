@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 func TestLayout(t *testing.T) {
@@ -64,7 +65,7 @@ func TestTruncationWithWideGlyphs(t *testing.T) {
 			m := New(cols, StylesFrom(theme.New(true)))
 			m.SetRows([]Row{{ID: "x", Cells: []string{"pad", "-"}}, {ID: "y", Cells: []string{c.cell, "note"}}})
 			out := m.View(20, 4)
-			assertExact(t, out, 20, 4)
+			uitest.AssertSize(t, out, 20, 4)
 			row := strings.Split(ansi.Strip(out), "\n")[2]
 			if got := row[1:]; !strings.HasPrefix(got, c.want+" ") {
 				t.Errorf("row %q, want prefix %q", got, c.want)
@@ -85,7 +86,7 @@ func TestViewIsExactForManySizes(t *testing.T) {
 		for h := 1; h <= 20; h++ {
 			m.SetHeight(h)
 			out := m.View(w, h)
-			assertExact(t, out, w, h)
+			uitest.AssertSize(t, out, w, h)
 		}
 	}
 	if m.View(0, 10) != "" || m.View(10, 0) != "" || m.View(-1, -1) != "" {

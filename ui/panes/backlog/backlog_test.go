@@ -13,7 +13,7 @@ import (
 	"github.com/flywake/flywake/ui/uitest"
 )
 
-func plain(p *Pane, w, h int) string { return ansi.Strip(uitest.View(p, w, h, true, t0)) }
+func plain(p *Pane, w, h int) string { return uitest.PlainView(p, w, h, true, t0) }
 
 // Seed 003 on screen: the verdict with its numbers, "none" for the missing
 // hard limit (never 0), CLOSE_WAIT per machine with the probe's age.

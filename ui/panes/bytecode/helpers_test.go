@@ -6,7 +6,6 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -62,6 +61,5 @@ func build(machines map[string][]string, probes map[string]probe) *snapshot.App 
 }
 
 func newPane(t *theme.Theme) *Pane {
-	km := keys.Default()
-	return New(pane.Context{Theme: t, Keys: &km})
+	return New(pane.Context{Theme: t})
 }

@@ -76,7 +76,7 @@ func TestColdStartSummaryAndHistory(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPane(theme.New(true))
 			p.SetData(app(c.ms, c.l), t0)
-			out := ansi.Strip(uitest.View(p, 160, 48, true, t0))
+			out := uitest.PlainView(p, 160, 48, true, t0)
 			uitest.AssertMentions(t, out, c.want, c.notWant)
 		})
 	}
@@ -97,7 +97,7 @@ func TestColdStartSpreadAndBars(t *testing.T) {
 			t.Errorf("%s = %v, outside 25–33 s", name, d)
 		}
 	}
-	out := ansi.Strip(uitest.View(p, 160, 48, true, t0))
+	out := uitest.PlainView(p, 160, 48, true, t0)
 	if want := "max " + seconds(s.Max); !strings.Contains(out, want) {
 		t.Errorf("summary lacks %q", want)
 	}
@@ -143,7 +143,7 @@ func TestLiveTimerCounts(t *testing.T) {
 		{t0.Add(58 * time.Second), "▲ starting e82d0000000001 1m10s · static files"},
 	}
 	for _, c := range cases {
-		first := strings.SplitN(ansi.Strip(uitest.View(p, 120, 30, false, c.at)), "\n", 2)[0]
+		first := strings.SplitN(uitest.PlainView(p, 120, 30, false, c.at), "\n", 2)[0]
 		if !strings.HasPrefix(first, c.want) {
 			t.Errorf("at +%v: %q, want prefix %q", c.at.Sub(t0), first, c.want)
 		}
@@ -157,7 +157,7 @@ func TestLiveTimerCounts(t *testing.T) {
 	if p.Animating() {
 		t.Error("boot served but Animating is still true")
 	}
-	if out := ansi.Strip(uitest.View(p, 120, 30, false, later)); strings.Contains(out, "▲ starting") {
+	if out := uitest.PlainView(p, 120, 30, false, later); strings.Contains(out, "▲ starting") {
 		t.Errorf("timer still shown after serving:\n%s", out)
 	}
 
@@ -189,7 +189,7 @@ func TestHistoryScrolls(t *testing.T) {
 		for _, k := range c.keys {
 			p.Update(k)
 		}
-		out := ansi.Strip(uitest.View(p, 100, 16, true, t0))
+		out := uitest.PlainView(p, 100, 16, true, t0)
 		var marked string
 		for _, line := range strings.Split(out, "\n") {
 			if strings.HasPrefix(line, "›") {
@@ -256,11 +256,7 @@ func TestLevelLooks(t *testing.T) {
 		if !strings.Contains(ansi.Strip(out), "✗ fail migrations") {
 			t.Error("glyph and word lost under NO_COLOR")
 		}
-		for _, code := range []string{"[31m", "[33m", "[32m", "38;5", "[36m"} {
-			if strings.Contains(out, code) {
-				t.Errorf("colour code %q under NO_COLOR", code)
-			}
-		}
+		uitest.AssertNoColour(t, out)
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -83,6 +82,5 @@ func app(ms []*fly.Machine, l logs) *snapshot.App {
 }
 
 func newPane(t *theme.Theme) *Pane {
-	km := keys.Default()
-	return New(pane.Context{Theme: t, Keys: &km})
+	return New(pane.Context{Theme: t})
 }

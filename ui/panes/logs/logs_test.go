@@ -12,7 +12,6 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
@@ -52,8 +51,7 @@ func model(lines []diagnose.LogLine) *snapshot.App {
 }
 
 func newPane(th *theme.Theme) *Pane {
-	km := keys.Default()
-	return New(pane.Context{Theme: th, Keys: &km})
+	return New(pane.Context{Theme: th})
 }
 
 // run feeds msg to p and runs every command it returns (scans included)

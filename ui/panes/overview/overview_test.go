@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	fly "github.com/superfly/fly-go"
 
@@ -104,7 +103,7 @@ func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
 	if got := strings.Join(order, " "); got != "crashy-api sleepy-api new-app backlog-web steady-web" {
 		t.Errorf("order = %s", got)
 	}
-	out := ansi.Strip(uitest.View(p, 120, 20, true, t0))
+	out := uitest.PlainView(p, 120, 20, true, t0)
 	uitest.AssertMentions(t, out, []string{
 		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 2/5",
 		"✗ 1 gave up", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web", "live",

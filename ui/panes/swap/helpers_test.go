@@ -7,7 +7,6 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -71,6 +70,5 @@ func build(specs []spec) *snapshot.App {
 }
 
 func newPane(t *theme.Theme) *Pane {
-	km := keys.Default()
-	return New(pane.Context{Theme: t, Keys: &km})
+	return New(pane.Context{Theme: t})
 }

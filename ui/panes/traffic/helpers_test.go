@@ -8,7 +8,6 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -16,8 +15,7 @@ import (
 var t0 = time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
 
 func newPane(t *theme.Theme) *Pane {
-	km := keys.Default()
-	return New(pane.Context{Theme: t, Keys: &km})
+	return New(pane.Context{Theme: t})
 }
 
 // day is the fixture's day: when machines boot, how many requests a minute

@@ -15,7 +15,7 @@ import (
 	"github.com/flywake/flywake/ui/uitest"
 )
 
-func plain(p *Pane, w, h int) string { return ansi.Strip(uitest.View(p, w, h, true, t0)) }
+func plain(p *Pane, w, h int) string { return uitest.PlainView(p, w, h, true, t0) }
 
 // The brief's day: the loss in words with its numbers, the cause beside it,
 // the scanner named, the proxy's codes with their meaning.
