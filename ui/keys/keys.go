@@ -53,6 +53,10 @@ type KeyMap struct {
 	LogLevel    key.Binding
 	LogClear    key.Binding
 
+	// The demo deploy's choice of release.
+	DeployHealthy  key.Binding
+	DeployCrashing key.Binding
+
 	// The wake test's setup: the mode and the number of requests.
 	WakeModePrev    key.Binding
 	WakeModeNext    key.Binding
@@ -113,6 +117,9 @@ func Default() KeyMap {
 		LogProvider: b("P", "provider", "P"),
 		LogLevel:    b("L", "level", "L"),
 		LogClear:    b("x", "clear filters", "x"),
+
+		DeployHealthy:  b("h", "healthy release", "h"),
+		DeployCrashing: b("c", "crashing release", "c"),
 
 		WakeModePrev:    b("←/h", "previous mode", "left", "h"),
 		WakeModeNext:    b("→/l", "next mode", "right", "l"),
@@ -196,6 +203,7 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
 		"logs": &k.Logs, "log_follow": &k.LogFollow, "log_machine": &k.LogMachine, "log_region": &k.LogRegion,
 		"log_provider": &k.LogProvider, "log_level": &k.LogLevel, "log_clear": &k.LogClear,
+		"deploy_healthy": &k.DeployHealthy, "deploy_crashing": &k.DeployCrashing,
 		"wake_mode_prev": &k.WakeModePrev, "wake_mode_next": &k.WakeModeNext,
 		"wake_mode_stop": &k.WakeModeStop, "wake_mode_suspend": &k.WakeModeSuspend, "wake_mode_both": &k.WakeModeBoth,
 		"wake_more": &k.WakeMore, "wake_fewer": &k.WakeFewer, "wake_default": &k.WakeDefault,

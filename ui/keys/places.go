@@ -35,6 +35,7 @@ var places = []place{
 	{"the logs view", joined(around, nav, []string{"filter", "log_follow", "log_machine", "log_region",
 		"log_provider", "log_level", "log_clear"})},
 	{"the org overview", joined(around, nav, []string{"enter"})},
+	{"the demo deploy", joined(around, []string{"deploy_healthy", "deploy_crashing"})},
 	{"the help", around},
 }
 

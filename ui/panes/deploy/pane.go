@@ -17,10 +17,12 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -51,6 +53,7 @@ const ID pane.ID = "deploy"
 type Pane struct {
 	pane.Base
 	th       *theme.Theme
+	keys     keys.KeyMap
 	readOnly bool
 	app      string
 	deployer Deployer
@@ -73,7 +76,7 @@ func New(pctx pane.Context, app string, d Deployer, ctx context.Context) *Pane {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &Pane{th: pctx.Theme, readOnly: pctx.ReadOnly, app: app, deployer: d, ctx: ctx}
+	return &Pane{th: pctx.Theme, keys: pctx.KeyMap(), readOnly: pctx.ReadOnly, app: app, deployer: d, ctx: ctx}
 }
 
 // ID names the overlay.
@@ -114,10 +117,8 @@ func (p *Pane) Open() tea.Cmd {
 }
 
 var (
-	keyHealthy  = key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "healthy release"))
-	keyCrashing = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "crashing release"))
-	keyYes      = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "roll out"))
-	keyNo       = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel"))
+	keyYes = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "roll out"))
+	keyNo  = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel"))
 )
 
 // Keys are the keys that act now.
@@ -127,7 +128,7 @@ func (p *Pane) Keys() []key.Binding {
 	}
 	switch p.stage {
 	case StageChoose, StageDone:
-		return []key.Binding{keyHealthy, keyCrashing}
+		return []key.Binding{p.keys.DeployHealthy, p.keys.DeployCrashing}
 	case StageConfirm:
 		return []key.Binding{keyYes, keyNo}
 	}
@@ -210,9 +211,9 @@ func (p *Pane) key(k tea.KeyMsg) tea.Cmd {
 	switch p.stage {
 	case StageChoose, StagePlanning, StageDone:
 		switch {
-		case key.Matches(k, keyHealthy):
+		case key.Matches(k, p.keys.DeployHealthy):
 			return p.planFor(watch.DemoHealthy)
-		case key.Matches(k, keyCrashing):
+		case key.Matches(k, p.keys.DeployCrashing):
 			return p.planFor(watch.DemoCrashing)
 		}
 	case StageConfirm:
@@ -287,8 +288,10 @@ func (p *Pane) View(bool, time.Time) string {
 	case StageChoose, StagePlanning:
 		styled(th.PaneTitle, "Roll a demo release out to "+p.app)
 		add("")
-		add("  h  healthy   runs like " + p.app + "'s own release, its boots included")
-		add("  c  crashing  exits 1 " + watch.DemoCrashAfter.String() + " after every start, as the brief's bad release did")
+		hk, ck := keys.Short(p.keys.DeployHealthy), keys.Short(p.keys.DeployCrashing)
+		kw := max(ansi.StringWidth(hk), ansi.StringWidth(ck))
+		add("  " + cell.Fit(hk, kw, cell.Left) + "  healthy   runs like " + p.app + "'s own release, its boots included")
+		add("  " + cell.Fit(ck, kw, cell.Left) + "  crashing  exits 1 " + watch.DemoCrashAfter.String() + " after every start, as the brief's bad release did")
 		add("")
 		add(fmt.Sprintf("Either rolls out as `fly deploy` does: machine by machine (%d listed) over the Machines API's update endpoint, "+
 			"each under its lease; a stopped machine stays stopped. The Machines pane shows each machine's old and new release, "+
@@ -327,9 +330,10 @@ func (p *Pane) View(bool, time.Time) string {
 		}
 		add("")
 		if p.stage == StageRunning {
-			add("esc closes this; the rollout goes on — the Machines pane shows it.")
+			add(keys.Short(p.keys.Back) + " closes this; the rollout goes on — the Machines pane shows it.")
 		} else {
-			add("The Machines pane judges the new release; h or c rolls out another.")
+			add("The Machines pane judges the new release; " + keys.Short(p.keys.DeployHealthy) + " or " +
+				keys.Short(p.keys.DeployCrashing) + " rolls out another.")
 		}
 	}
 	if p.notice != "" {
