@@ -90,10 +90,13 @@ func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 				err = &exitError{code: c.cannotRun, err: errors.New(panicReport(c.name, r))}
 			}
 			err = finish(err, c.cannotRun, s.secrets)
-			if err != nil {
-				dlog.Printf("exit %d: %v", exitCodeOf(err), err)
-			} else {
+			switch {
+			case err == nil:
 				dlog.Printf("exit 0")
+			case err.Error() == "":
+				dlog.Printf("exit %d", exitCodeOf(err))
+			default:
+				dlog.Printf("exit %d: %v", exitCodeOf(err), err)
 			}
 		}()
 
