@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/flywake/flywake/sources/checklist"
 )
 
 // flywake check against each demo app gives the verdicts its story implies
@@ -43,8 +45,8 @@ func TestCheckDemoApps(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("stdout is not JSON: %v\n%s", err, out)
 			}
-			if rep.App != tt.app || len(rep.Items) != 8 {
-				t.Fatalf("app %q with %d items, want %q with 8", rep.App, len(rep.Items), tt.app)
+			if rep.App != tt.app || len(rep.Items) != len(checklist.IDs) {
+				t.Fatalf("app %q with %d items, want %q with %d", rep.App, len(rep.Items), tt.app, len(checklist.IDs))
 			}
 			got := map[string]string{}
 			for _, it := range rep.Items {

@@ -10,24 +10,15 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 )
 
 // startSim runs flysim on 127.0.0.1 and points the real-platform path of
 // every command at it, as a user's FLY_* settings would.
 func startSim(t *testing.T) *flysim.Sim {
 	t.Helper()
-	sim := flysim.New(flysim.Options{Seed: 3, Speed: 20, Token: "fo1_CANARY_hardening_0123456789abcdef", NoTraffic: true})
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sim.Close() })
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("FLY_FLAPS_BASE_URL", sim.URL())
-	t.Setenv("FLY_API_BASE_URL", sim.URL())
-	t.Setenv("FLY_API_TOKEN", sim.Token())
-	t.Setenv("FLY_ACCESS_TOKEN", "")
-	t.Setenv("FLY_ORG", sim.Org())
-	t.Setenv("FLY_APP", "")
+	sim := simtest.StartSim(t, flysim.Options{Seed: 3, Speed: 20, Token: "fo1_CANARY_hardening_0123456789abcdef", NoTraffic: true})
+	simtest.UseAsFly(t, sim, sim.Token())
 	return sim
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/ui/app"
 	"github.com/flywake/flywake/ui/theme"
@@ -119,16 +120,8 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 // whose app does not exist: the errors say what to do, never the token.
 func TestSecretsStayOutOfErrors(t *testing.T) {
 	isolateEnv(t)
-	sim := flysim.New(flysim.Options{Seed: 1, Speed: 50, Token: "flysim_the_right_token_0123456789"})
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sim.Close() })
-	t.Setenv("FLY_FLAPS_BASE_URL", sim.URL())
-	t.Setenv("FLY_API_BASE_URL", sim.URL())
-	t.Setenv("FLY_ORG", sim.Org())
-
-	t.Setenv("FLY_API_TOKEN", secretsCanary) // wrong for this platform: 401
+	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: "flysim_the_right_token_0123456789"})
+	simtest.UseAsFly(t, sim, secretsCanary) // wrong for this platform: 401
 	for _, args := range [][]string{
 		{"status", "-a", flysim.DemoScaleToZero},
 		{"status", "-a", flysim.DemoScaleToZero, "--json"},
@@ -145,13 +138,8 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 	}
 
 	// The same canary as a good token, naming an app the org lacks.
-	sim2 := flysim.New(flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
-	if err := sim2.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sim2.Close() })
-	t.Setenv("FLY_FLAPS_BASE_URL", sim2.URL())
-	t.Setenv("FLY_API_BASE_URL", sim2.URL())
+	sim2 := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
+	simtest.UseAsFly(t, sim2, secretsCanary)
 	out, errOut, code := runFlywake(t, nil, "status", "-a", "no-such-app")
 	if code == 0 || !strings.Contains(out+errOut, "not found") {
 		t.Errorf("unknown app: exit %d, output %q %q", code, out, errOut)

@@ -674,8 +674,8 @@ func TestContractSmallReads(t *testing.T) {
 	s.SetRateLimits(false)
 
 	apps, err := c.ListApps(ctx, flaps.ListAppsRequest{OrgSlug: "personal"})
-	if err != nil || len(apps) != 4 {
-		t.Errorf("org_slug=personal: %d apps, %v", len(apps), err)
+	if err != nil || len(apps) != len(DemoApps()) {
+		t.Errorf("org_slug=personal: %d apps, %v; want every demo app", len(apps), err)
 	}
 	if apps, _ := c.ListApps(ctx, flaps.ListAppsRequest{OrgSlug: "someone-else"}); len(apps) != 0 {
 		t.Errorf("another org lists %d apps", len(apps))

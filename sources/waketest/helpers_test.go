@@ -1,12 +1,12 @@
 package waketest
 
 import (
-	"context"
 	"sync"
 	"testing"
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 )
 
 // demo is a running flysim with a fly-go client pointed at it.
@@ -17,17 +17,8 @@ type demo struct {
 
 func startDemo(t testing.TB, opts flysim.Options) *demo {
 	t.Helper()
-	sim := flysim.New(opts)
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sim.Close() })
-	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return &demo{sim: sim, client: c}
+	p := simtest.Start(t, opts)
+	return &demo{sim: p.Sim, client: p.Client}
 }
 
 func (d *demo) env() Env {

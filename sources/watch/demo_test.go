@@ -7,24 +7,16 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
-	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
 // startDemo runs the demo platform and a client on it, as `--demo` does.
 func startDemo(t *testing.T, speed float64) (*flysim.Sim, *Source) {
 	t.Helper()
-	sim := flysim.New(flysim.Options{Seed: 1, Speed: speed})
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sim.Close() })
-	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sim, &Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
+	p := simtest.Start(t, flysim.Options{Seed: 1, Speed: speed})
+	return p.Sim, &Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
 }
 
 func collect(t *testing.T, src *Source, app string) *snapshot.App {

@@ -144,6 +144,9 @@ func listSize(t *testing.T, sim *flysim.Sim, app string) int {
 // 10-machine budget always runs (one wall minute); 500 machines with
 // FLYWAKE_PERF.
 func TestAPIEconomy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("one wall minute: skipped under -short")
+	}
 	sizes := []int{10}
 	if perfOn() {
 		sizes = append(sizes, 500)

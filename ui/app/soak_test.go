@@ -46,6 +46,9 @@ const (
 // counts must be flat after warm-up, and nothing may leak: no connection to
 // the simulator left open, no file descriptor, no goroutine.
 func TestSoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak: skipped under -short")
+	}
 	plan := soakPlanFromEnv()
 	runtimeBase := quietBaseline()
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
@@ -23,17 +24,8 @@ import (
 // demoSource starts a real flysim on 127.0.0.1 and a fly client to it.
 func demoSource(t *testing.T) *watch.Source {
 	t.Helper()
-	sim := flysim.New(flysim.Options{Seed: 1, Speed: 1})
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sim.Close() })
-	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
+	p := simtest.Start(t, flysim.Options{Seed: 1, Speed: 1})
+	return &watch.Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
 }
 
 // The platform's timestamps move with the wall clock (ages, "updated N s
