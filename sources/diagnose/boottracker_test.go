@@ -16,7 +16,7 @@ func TestBootTrackerMatchesBoots(t *testing.T) {
 		}
 	}
 	sortByTime(lines)
-	want := Boots(lines, DefaultMarkers())
+	want := boots(lines, DefaultMarkers())
 	if len(want) != 12 {
 		t.Fatalf("fixture: %d boots, want 12", len(want))
 	}

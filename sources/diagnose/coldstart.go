@@ -79,17 +79,6 @@ type bootBuilder struct {
 	seen map[string]bool // phase names already opened in this boot
 }
 
-// Boots groups log lines into boot timelines per machine, ordered by begin
-// time. Lines before a machine's first begin marker, and lines after a boot
-// served, are ignored: a timeline without its begin would understate the wait.
-func Boots(lines []LogLine, markers []Marker) []Boot {
-	sorted := slices.Clone(lines)
-	slices.SortStableFunc(sorted, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
-	t := NewBootTracker(markers)
-	t.Add(sorted)
-	return t.Boots()
-}
-
 // BootTracker builds boot timelines as lines arrive, in time order (the logs
 // API pages forward), so each line is matched against the markers once: a
 // dashboard holding a day of a busy app's logs must not re-read them all on

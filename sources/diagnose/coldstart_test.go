@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -160,7 +161,7 @@ func TestBootsTimelines(t *testing.T) {
 			for i, l := range tc.lines {
 				lines[len(lines)-1-i] = l
 			}
-			boots := Boots(lines, DefaultMarkers())
+			boots := boots(lines, DefaultMarkers())
 			if len(boots) != tc.boots {
 				t.Fatalf("got %d boots, want %d: %+v", len(boots), tc.boots, boots)
 			}
@@ -192,7 +193,7 @@ func TestBootsTimelines(t *testing.T) {
 func TestBootsAbandonedAndPerMachine(t *testing.T) {
 	lines := append(linesFor("a", t0, scaleToZeroBoot(10)), linesFor("b", t0.Add(time.Second), scaleToZeroBoot(5))...)
 	lines = append(lines, linesFor("a", t0.Add(time.Minute), []at{{0, "runner", "Configuring firecracker"}})...)
-	boots := Boots(lines, DefaultMarkers())
+	boots := boots(lines, DefaultMarkers())
 	if len(boots) != 3 {
 		t.Fatalf("got %d boots, want 3", len(boots))
 	}
@@ -225,7 +226,7 @@ func TestSummarizeSeedDay(t *testing.T) {
 	}
 	lines = append(lines, linesFor("live", now.Add(-10*time.Second), []at{{0, "runner", "Configuring firecracker"}})...)
 
-	s := Summarize(Boots(lines, DefaultMarkers()), t0, now)
+	s := Summarize(boots(lines, DefaultMarkers()), t0, now)
 	checks := []struct {
 		name      string
 		got, want any
@@ -369,4 +370,15 @@ func TestPercentile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// boots groups log lines into boot timelines per machine, ordered by begin
+// time, in one go (the dashboard feeds a BootTracker page by page). Lines before a machine's first begin marker, and lines after a boot
+// served, are ignored: a timeline without its begin would understate the wait.
+func boots(lines []LogLine, markers []Marker) []Boot {
+	sorted := slices.Clone(lines)
+	slices.SortStableFunc(sorted, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
+	t := NewBootTracker(markers)
+	t.Add(sorted)
+	return t.Boots()
 }

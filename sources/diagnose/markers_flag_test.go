@@ -45,7 +45,7 @@ func TestUserMarkerBecomesPhase(t *testing.T) {
 		{Time: at(9), Machine: "m1", Provider: "app", Message: "[INFO] Starting granian (WSGI; workers 2)"},
 		{Time: at(12), Machine: "m1", Provider: "app", Message: `"GET /api/health/ HTTP/1.1" 200 15 3ms`},
 	}
-	boots := Boots(lines, WithMarkers([]Marker{warm}))
+	boots := boots(lines, WithMarkers([]Marker{warm}))
 	if len(boots) != 1 || !boots[0].Complete {
 		t.Fatalf("boots: %+v", boots)
 	}

@@ -42,7 +42,7 @@ type call struct {
 	waitTimeout time.Duration
 }
 
-// httpStatusError is what this package's own requests (events, Prometheus)
+// httpStatusError is what this package's own requests (Prometheus)
 // return for a non-2xx answer, mirroring flaps.FlapsError.
 type httpStatusError struct {
 	Status int

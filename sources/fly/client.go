@@ -53,7 +53,6 @@ type Client struct {
 	state   *shared
 	flaps   *flaps.Client
 	logs    *flygo.Client
-	flapsHC *http.Client // for calls fly-go does not wrap (events)
 	apiHC   *http.Client // for Prometheus
 	apiBase *url.URL
 	netT    *http.Transport
@@ -100,17 +99,13 @@ func newClient(ctx context.Context, cfg Config, env func(string) string, clk clo
 		Name:      cfg.UserAgent,
 		Transport: &flygo.Transport{UnderlyingTransport: apiT, Tokens: logsTokens, UserAgent: cfg.UserAgent},
 	})
-	flapsHC, err := flygo.NewHTTPClient(nil, flapsT) // same 502/503 retries as fly-go's own calls
-	if err != nil {
-		return nil, err
-	}
-	apiHC, err := flygo.NewHTTPClient(nil, apiT)
+	apiHC, err := flygo.NewHTTPClient(nil, apiT) // same 502/503 retries as fly-go's own calls
 	if err != nil {
 		return nil, err
 	}
 	return &Client{
 		cfg: cfg, token: token, toks: toks, state: st,
-		flaps: fc, logs: lc, flapsHC: flapsHC, apiHC: apiHC, apiBase: apiBase, netT: netT,
+		flaps: fc, logs: lc, apiHC: apiHC, apiBase: apiBase, netT: netT,
 	}, nil
 }
 

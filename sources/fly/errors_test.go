@@ -25,7 +25,6 @@ func TestErrorClassification(t *testing.T) {
 	suspend := func(c *Client) error { return c.Suspend(ctx, "app1", "m1") }
 	exec := func(c *Client) error { _, err := c.Exec(ctx, "app1", "m1", "printenv", 5*time.Second); return err }
 	logs := func(c *Client) error { _, _, err := c.Logs(ctx, "app1", "", "", ""); return err }
-	events := func(c *Client) error { _, err := c.Events(ctx, "app1", "m1"); return err }
 	tests := []struct {
 		name      string
 		status    int
@@ -37,7 +36,6 @@ func TestErrorClassification(t *testing.T) {
 		{"list 404 is an unknown app", 404, `{"error":"app not found"}`, listMachines, ErrUnknownApp{}, "`fly apps list`"},
 		{"get 404 machine not found", 404, `{"error":"machine not found"}`, getMachine, ErrMachineNotFound{}, "m1"},
 		{"get 404 app not found", 404, `{"error":"app not found"}`, getMachine, ErrUnknownApp{}, `app "app1" not found`},
-		{"events 404", 404, `{"error":"machine not found"}`, events, ErrMachineNotFound{}, "m1"},
 		{"401 bad token", 401, `{"error":"unauthorized"}`, listMachines, ErrBadToken{}, "the API refused the token (401)"},
 		{"403 bad token", 403, `{"error":"forbidden"}`, suspend, ErrBadToken{}, "fly tokens deploy"},
 		{"412 text verbatim", 412, `{"error":"failed_precondition: Machines with swap cannot be suspended"}`, suspend,
@@ -137,7 +135,6 @@ func TestTokenNeverLeaks(t *testing.T) {
 		errs := []error{
 			c.Suspend(ctx, "app1", "m1"),
 			func() error { _, err := c.ListMachines(ctx, "app1"); return err }(),
-			func() error { _, err := c.Events(ctx, "app1", "m1"); return err }(),
 			func() error { _, err := c.PromQuery(ctx, "personal", "up", time.Time{}); return err }(),
 			func() error { _, _, err := c.Logs(ctx, "app1", "", "", ""); return err }(),
 		}

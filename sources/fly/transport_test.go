@@ -26,8 +26,8 @@ func (rs *recordingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rs.urls = append(rs.urls, r.URL.RequestURI())
 	rs.mu.Unlock()
 	switch {
-	case strings.HasSuffix(r.URL.Path, "/events"):
-		writeJSON(w, 200, `[{"type":"start","status":"started","source":"`+rs.name+`","timestamp":1}]`)
+	case strings.HasSuffix(r.URL.Path, "/machines/m1"):
+		writeJSON(w, 200, `{"id":"m1","state":"started","region":"`+rs.name+`"}`)
 	case strings.HasSuffix(r.URL.Path, "/machines"):
 		writeJSON(w, 200, `[{"id":"`+rs.name+`","state":"started"}]`)
 	case strings.HasSuffix(r.URL.Path, "/logs"):
@@ -64,9 +64,9 @@ func TestTwoClientsReachTheirOwnServers(t *testing.T) {
 		if err != nil || len(ms) != 1 || ms[0].ID != name {
 			t.Fatalf("%s: ListMachines = %v, %v; want the machine named after its own server", name, ms, err)
 		}
-		evs, err := c.Events(ctx, "app1", "m1")
-		if err != nil || len(evs) != 1 || evs[0].Source != name {
-			t.Fatalf("%s: Events = %v, %v", name, evs, err)
+		m, err := c.GetMachine(ctx, "app1", "m1")
+		if err != nil || m.Region != name {
+			t.Fatalf("%s: GetMachine = %v, %v", name, m, err)
 		}
 		logs, _, err := c.Logs(ctx, "app1", "", "", "")
 		if err != nil || len(logs) != 1 || logs[0].Message != name {

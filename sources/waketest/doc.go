@@ -12,7 +12,8 @@
 //	plan, err := waketest.Prepare(ctx, env, setup) // validate, list once, preflight; changes nothing
 //	// show plan.Targets, plan.Warnings; ask for confirmation
 //	report, err := plan.Run(ctx, onEvent)          // cancel ctx to abort
-//	path, err := report.Save(waketest.StateDir(os.Getenv, home), time.Now())
+//	dir, err := waketest.UserStateDir()            // $XDG_STATE_HOME/flywake/wake, else ~/.local/state/…
+//	path, err := report.Save(dir, time.Now())
 //
 // A forced instance is refused by Setup.Validate, before any API call.
 // onEvent receives typed Events one at a time (phase changes, machine
@@ -79,7 +80,7 @@
 // scrubs every Setup.Secrets string as a second line of defence.
 //
 // Results are saved one file per test as <app>-<UTC time>.json under
-// StateDir ($XDG_STATE_HOME/flywake/wake, else ~/.local/state/flywake/wake);
+// UserStateDir ($XDG_STATE_HOME/flywake/wake, else ~/.local/state/flywake/wake);
 // LoadLast returns the newest for an app, so a view can show it beside a
 // new one.
 package waketest
