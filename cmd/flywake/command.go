@@ -231,6 +231,8 @@ func panicSite() string {
 			panicking = true
 		case panicking && strings.HasPrefix(f.Function, "github.com/flywake/flywake/"):
 			return fmt.Sprintf("%s (%s:%d)", strings.TrimPrefix(f.Function, "github.com/flywake/flywake/"), baseName(f.File), f.Line)
+		case panicking && strings.HasPrefix(f.Function, "main."): // this command, in the built binary
+			return fmt.Sprintf("cmd/flywake.%s (%s:%d)", strings.TrimPrefix(f.Function, "main."), baseName(f.File), f.Line)
 		}
 		if !more {
 			return ""
