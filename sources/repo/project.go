@@ -73,8 +73,9 @@ func Load(dir string) (*Project, []error) {
 		errs []error
 	}
 	done := make(chan loaded, 1)
+	load := loadFS // read here: the goroutine may outlive this call (and a test's swap of loadFS)
 	go func() {
-		p, errs := loadFS(nonBlockingDir(dir))
+		p, errs := load(nonBlockingDir(dir))
 		done <- loaded{p, errs}
 	}()
 	t := time.NewTimer(LoadTimeout)
