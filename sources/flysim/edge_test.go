@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/internal/race"
 )
 
 func TestChooseRoute(t *testing.T) {
@@ -199,6 +201,9 @@ func TestEdgeHeadersAndAnswers(t *testing.T) {
 // patience), so some fail with 502 at the patience. Boot times are drawn per
 // seed; several platforms run side by side so at least one slow boot occurs.
 func TestEdgeWakeScaleToZero(t *testing.T) {
+	if race.Enabled {
+		t.Skip("simulated boot and patience timings: meaningless at the race detector's slowdown")
+	}
 	const sims = 12
 	var mu sync.Mutex
 	total502 := 0
@@ -247,6 +252,9 @@ func TestEdgeWakeScaleToZero(t *testing.T) {
 // TestEdgeWakeTuned: the same burst against the suspend app all returns 200,
 // the slowest within ~2.5 s (BRIEF §1: 40×200, slowest 2.1 s).
 func TestEdgeWakeTuned(t *testing.T) {
+	if race.Enabled {
+		t.Skip("simulated boot and patience timings: meaningless at the race detector's slowdown")
+	}
 	s := startSim(t, Options{Speed: 20})
 	res := fireBurst(t, s, s.EdgeURL(DemoTuned)+"/api/v1/notifications/", startedMachine(s, DemoTuned).id, 40)
 	var slowest time.Duration

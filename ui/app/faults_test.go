@@ -19,6 +19,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/internal/race"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/watch"
@@ -337,7 +338,7 @@ func TestDashboardRidesOutListFaults(t *testing.T) {
 				return fresh(f) && f.listedAt.After(clearedPlat)
 			})
 			recovery := back.wall.Sub(clearedWall)
-			if recovery > listSteady && !raceDetector {
+			if recovery > listSteady && !race.Enabled {
 				t.Errorf("fresh again %s after the fault ended, want within one refresh interval (%s)", recovery, listSteady)
 			}
 			rig.stop(t)

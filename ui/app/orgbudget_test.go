@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/flywake/flywake/internal/race"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/snapshot"
@@ -186,7 +187,7 @@ func startedCount(r snapshot.OrgRow) int {
 // overview of 100 apps / 10,000 machines is whole within 3 s of esc, and
 // the first round of listings draws no 429.
 func TestOrgFirstFrame(t *testing.T) {
-	if raceDetector {
+	if race.Enabled {
 		t.Skip("a wall-clock budget for real builds: not measured under -race")
 	}
 	b := measureOrgBudget(t, 0)
