@@ -9,6 +9,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 // A deterministic sleepy-api, built by hand so frames can be compared byte
@@ -56,35 +57,17 @@ func fixtureBootsFor(machines int, now time.Time) []fixtureBoot {
 // fixtureLines writes one boot (and, unless it is still running, its
 // autostop 6 minutes later) as flysim would log it.
 func fixtureLines(b fixtureBoot, id string, running bool) []diagnose.LogLine {
-	var out []diagnose.LogLine
-	at := b.begin
-	step := func(d time.Duration, provider, msg string) {
-		at = at.Add(d)
+	out := uitest.ColdBoot(id, b.begin, uitest.Boot{Migrations: b.migrations, Static: b.static, Serve: b.serve}, time.Time{})
+	step := func(at time.Time, provider, msg string) {
 		out = append(out, diagnose.LogLine{Time: at, Machine: id, Provider: provider, Message: msg})
 	}
-	step(0, "proxy", "Starting machine")
-	step(fsec(0.01), "runner", "Configuring firecracker")
-	step(fsec(1.04), "runner", "Machine started in 1.042s")
-	step(fsec(0.1), "app", " INFO Starting init (commit: 6c3fc2e)...")
-	step(fsec(0.1), "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
-	step(fsec(0.2), "app", "entrypoint: python manage.py migrate --noinput")
-	step(fsec(0.1), "app", "Operations to perform:")
-	step(fsec(0.1), "app", "Running migrations:")
-	step(fsec(0.1), "app", "  No migrations to apply.")
-	step(b.migrations-fsec(0.3), "app", "Migrations complete")
-	step(fsec(0.05), "app", "entrypoint: python manage.py collectstatic --noinput &")
-	step(b.static, "app", "0 static files copied to '/app/staticfiles', 1268 unmodified.")
-	step(fsec(0.05), "app", "[INFO] Starting granian (WSGI; workers 2)")
-	step(b.serve, "app", "[INFO] Listening at: http://0.0.0.0:8000")
-	step(fsec(0.3), "app", `"GET /api/health/ HTTP/1.1" 200 15 3ms`)
-	step(fsec(0.2), "health", "Health check on port 8000 is now passing.")
 	if running {
 		return out
 	}
-	at = b.begin.Add(6 * time.Minute)
-	step(0, "proxy", fmt.Sprintf("App %s has excess capacity, autostopping machine %s. 1 out of 10 machines left running (region=ams, process group=app)", fixtureApp, id))
-	step(fsec(0.01), "app", " INFO Sending signal SIGINT to main child process w/ PID 637")
-	step(fsec(1.2), "app", " INFO Main child exited normally with code: 0")
+	stop := b.begin.Add(6 * time.Minute)
+	step(stop, "proxy", fmt.Sprintf("App %s has excess capacity, autostopping machine %s. 1 out of 10 machines left running (region=ams, process group=app)", fixtureApp, id))
+	step(stop.Add(fsec(0.01)), "app", " INFO Sending signal SIGINT to main child process w/ PID 637")
+	step(stop.Add(fsec(1.21)), "app", " INFO Main child exited normally with code: 0")
 	return out
 }
 

@@ -33,35 +33,11 @@ func sec(f float64) time.Duration { return time.Duration(f * float64(time.Second
 
 type logs []diagnose.LogLine
 
-func (l *logs) add(at time.Time, m, provider, msg string) {
-	*l = append(*l, diagnose.LogLine{Time: at, Machine: m, Provider: provider, Message: msg})
-}
-
-// coldBoot writes the scale-to-zero demo's cold boot of machine m in the
-// log vocabulary flysim emits (/tmp/team/contracts.md): migrations and
-// collectstatic run before the server on every boot.
+// coldBoot writes the scale-to-zero demo's cold boot of machine m
+// (uitest.ColdBoot): migrations and collectstatic run before the server on
+// every boot.
 func (l *logs) coldBoot(m string, begin time.Time) {
-	at := begin
-	step := func(d time.Duration, provider, msg string) {
-		at = at.Add(d)
-		l.add(at, m, provider, msg)
-	}
-	step(0, "proxy", "Starting machine")
-	step(sec(0.01), "runner", "Configuring firecracker")
-	step(sec(1.04), "runner", "Machine started in 1.042s")
-	step(sec(0.1), "app", " INFO Starting init (commit: 6c3fc2e)...")
-	step(sec(0.1), "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
-	step(sec(0.2), "app", "entrypoint: python manage.py migrate --noinput")
-	step(sec(0.1), "app", "Operations to perform:")
-	step(sec(0.1), "app", "Running migrations:")
-	step(sec(0.1), "app", "  No migrations to apply.")
-	step(sec(11), "app", "Migrations complete")
-	step(sec(0.05), "app", "entrypoint: python manage.py collectstatic --noinput &")
-	step(sec(6), "app", "0 static files copied to '/app/staticfiles', 1268 unmodified.")
-	step(sec(0.05), "app", "[INFO] Starting granian (WSGI; workers 2)")
-	step(sec(9), "app", "[INFO] Listening at: http://0.0.0.0:8000")
-	step(sec(0.3), "app", `"GET /api/health/ HTTP/1.1" 200 15 3ms`)
-	step(sec(0.2), "health", "Health check on port 8000 is now passing.")
+	*l = append(*l, uitest.ColdBoot(m, begin, uitest.Boot{Migrations: sec(11.3), Static: sec(6), Serve: sec(9)}, time.Time{})...)
 }
 
 // machine is one scale-to-zero machine: swap 2048, autostop stop,
