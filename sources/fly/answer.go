@@ -46,6 +46,29 @@ func withReport(ctx context.Context) (context.Context, *report) {
 	return context.WithValue(ctx, reportKey{}, r), r
 }
 
+// noneKey marks a call for which a 404 carrying a given message is the API's
+// normal "there is none" answer (a lease lookup when nobody holds the
+// lease): the transport counts it as answered, not as the last error. Only
+// that call's context carries it, so the action that follows does not.
+type noneKey struct{}
+
+func expectingNone(ctx context.Context, message string) context.Context {
+	return context.WithValue(ctx, noneKey{}, message)
+}
+
+// isNoneAnswer says whether resp, a 404, is the normal "there is none"
+// answer ctx expects; it reads the (small) body and leaves a copy for fly-go.
+func isNoneAnswer(ctx context.Context, resp *http.Response) bool {
+	message, _ := ctx.Value(noneKey{}).(string)
+	if message == "" || resp.StatusCode != http.StatusNotFound {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return err == nil && bytes.Contains(body, []byte(message))
+}
+
 func reportOf(ctx context.Context) *report {
 	r, _ := ctx.Value(reportKey{}).(*report)
 	return r

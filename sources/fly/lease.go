@@ -119,14 +119,17 @@ func (c *Client) CheckLease(ctx context.Context, app, id string) error {
 	return err
 }
 
+// noLease is the Machines API's 404 message for a machine nobody leases.
+const noLease = "lease not found"
+
 // leaseHolder looks the machine's lease up: nil when there is none.
 func (c *Client) leaseHolder(ctx context.Context, k call) (*ErrLeaseHeld, error) {
 	ctx, cancel := withDeadline(ctx, defaultDeadline)
 	defer cancel()
-	l, err := c.flaps.FindLease(ctx, k.app, k.id)
+	l, err := c.flaps.FindLease(expectingNone(ctx, noLease), k.app, k.id)
 	var fe *flaps.FlapsError
 	if errors.As(err, &fe) && fe.ResponseStatusCode == http.StatusNotFound &&
-		strings.Contains(string(fe.ResponseBody), "lease not found") {
+		strings.Contains(string(fe.ResponseBody), noLease) {
 		return nil, nil
 	}
 	if err != nil {

@@ -109,3 +109,31 @@ func TestBackToBackActionsLeaveNoLease(t *testing.T) {
 	}
 	assertWithinFlyLimits(t, sim)
 }
+
+// Looking a lease up before taking it answers 404 "lease not found" when
+// nobody holds it: the normal answer, so the header's "last error" stays
+// empty through a leased stop (it used to read "GET …/lease: 404 Not Found").
+// A 404 that is not that answer (an unknown machine) is still an error.
+func TestLeaseLookupNotFoundIsNoError(t *testing.T) {
+	_, c := faultSim(t)
+	ctx := context.Background()
+	app := flysim.DemoBacklog
+	id := firstIn(t, c, app, "started")
+	if err := c.Stop(ctx, app, id, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, c, app, id, "stopped")
+	if err := c.CheckLease(ctx, app, id); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.LastError != "" || st.LastOK.IsZero() {
+		t.Errorf("after a leased stop: Stats = %+v, want no last error", st)
+	}
+
+	if err := c.CheckLease(ctx, app, "0000000000dead"); err == nil {
+		t.Fatal("the lease of an unknown machine: no error")
+	}
+	if st := c.Stats(); !strings.Contains(st.LastError, "404") {
+		t.Errorf("after an unknown machine's lease: LastError = %q, want the 404", st.LastError)
+	}
+}

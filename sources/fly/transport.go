@@ -84,6 +84,9 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if isWait && status == http.StatusRequestTimeout {
 			status = http.StatusOK // an expired long-poll is a normal answer, not an API problem
 		}
+		if isNoneAnswer(ctx, resp) {
+			status = http.StatusOK // "there is none", where the caller expects that answer
+		}
 		t.state.stats.answered(t.state.clock.Now(), status, what+resp.Status)
 		retryable := resp.StatusCode == http.StatusTooManyRequests ||
 			(resp.StatusCode == http.StatusRequestTimeout && !no408Retry)
