@@ -162,13 +162,22 @@ func runWake(ctx context.Context, cmd *cobra.Command, p *platform, setup waketes
 // writePlan says what the test is about to do.
 func writePlan(w io.Writer, p *waketest.Plan) {
 	fmt.Fprintf(w, "wake test of %s (%s): %d requests to %s%s\n", p.Setup.App, p.Setup.Mode, p.Requests, p.URL, p.Path)
+	// One aligned row per target: id, region, state, then what blocks
+	// suspend; tabwriter leaves a line's last cell unpadded, so a row
+	// without blockers ends at its state.
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, t := range p.Targets {
-		line := fmt.Sprintf("  %s %-10s", t.ID, t.State)
-		if len(t.Blockers) > 0 {
-			line += "  suspend blocked by " + strings.Join(t.Blockers, ", ")
+		region := t.Region
+		if region == "" {
+			region = "-" // the API gave none
 		}
-		fmt.Fprintln(w, line)
+		row := "  " + t.ID + "\t" + region + "\t" + t.State
+		if len(t.Blockers) > 0 {
+			row += "\tsuspend blocked by " + strings.Join(t.Blockers, ", ")
+		}
+		fmt.Fprintln(tw, row)
 	}
+	_ = tw.Flush()
 	if len(p.Kept) > 0 {
 		fmt.Fprintf(w, "  kept running (min_machines_running): %s\n", strings.Join(p.Kept, ", "))
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flywake/flywake/sources/waketest"
 )
 
 // runFlywake runs flywake as main would, with args, and returns stdout,
@@ -93,5 +95,31 @@ func TestWakeJSON(t *testing.T) {
 	saved, _ := os.ReadFile(files[0])
 	if strings.Contains(string(saved), "flysim_") {
 		t.Error("the saved result holds the demo token")
+	}
+}
+
+// The plan names each target's region (it used to end in a padded, empty
+// column) and no line ends in blanks.
+func TestWakePlanText(t *testing.T) {
+	plan := &waketest.Plan{
+		Setup:    waketest.Setup{App: "sleepy-api", Mode: waketest.ModeStop},
+		Requests: 40, URL: "http://127.0.0.1:1", Path: "/api/health/",
+		Targets: []waketest.Target{
+			{ID: "34e7a7551b57e2", Region: "ams", State: "stopped", Blockers: []string{"swap (2048 MB)"}},
+			{ID: "3a1b98f9d502e8", Region: "sin", State: "started"},
+			{ID: "43e8c9d1db1b7a", State: "suspended"},
+		},
+		Kept: []string{"b6cfb876f1a383"},
+	}
+	var out bytes.Buffer
+	writePlan(&out, plan)
+	want := `wake test of sleepy-api (stop): 40 requests to http://127.0.0.1:1/api/health/
+  34e7a7551b57e2  ams  stopped  suspend blocked by swap (2048 MB)
+  3a1b98f9d502e8  sin  started
+  43e8c9d1db1b7a  -    suspended
+  kept running (min_machines_running): b6cfb876f1a383
+`
+	if got := out.String(); got != want {
+		t.Errorf("plan:\n%s\nwant:\n%s", got, want)
 	}
 }
