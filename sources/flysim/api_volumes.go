@@ -98,8 +98,7 @@ func (s *Sim) mountVolume(m *machine) {
 }
 
 func (s *Sim) wireVolume(a *app, v *volume) volumeJSON {
-	blocks := v.sizeGB << 30 / volumeBlockSize
-	used := blocks / 7 // the app's queue files
+	blocks, used := volumeBlocks(v.sizeGB)
 	out := volumeJSON{ID: v.id, Name: v.name, State: "created", SizeGB: v.sizeGB, Region: v.region, Zone: v.zone,
 		Encrypted: true, CreatedAt: rfc3339s(v.createdAt), SnapshotRetention: volumeSnapshotRetention,
 		AutoBackupEnabled: true, FSType: "ext4", BlockSize: volumeBlockSize, Blocks: blocks,

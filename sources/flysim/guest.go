@@ -37,6 +37,7 @@ type guestView struct {
 	server                                            string // the command the entrypoint execs into
 	workers                                           int
 	fs                                                *guestFS // the app's image, shared read-only
+	volumes                                           []guestVolume
 }
 
 // guestOf copies what the guest shows of m. Callers hold s.mu.
@@ -65,6 +66,15 @@ func (s *Sim) guestOf(m *machine) guestView {
 		}
 		for k, v := range c.Env {
 			g.env[k] = v
+		}
+		for _, mt := range c.Mounts {
+			v := guestVolume{path: mt.Path, sizeGB: mt.SizeGb, created: m.createdAt, files: p.VolumeFiles}
+			for _, vol := range m.app.volumes {
+				if vol.id == mt.Volume {
+					v.sizeGB, v.created = vol.sizeGB, vol.createdAt
+				}
+			}
+			g.volumes = append(g.volumes, v)
 		}
 	}
 	return g

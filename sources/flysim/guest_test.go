@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pelletier/go-toml/v2"
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/repo"
@@ -202,4 +203,90 @@ func FuzzGuestShell(f *testing.F) {
 			t.Fatalf("%q: exit %d, %d/%d bytes", line, out.ExitCode, len(out.StdOut), len(out.StdErr))
 		}
 	})
+}
+
+// TestContractGuestVolume: through fly-go, what the guest shows of its
+// mounts agrees with the machine's config and its volume's record:
+// backlog-web mounts a 1 GB volume at /data, so df lists it with the
+// volume's own block figures, df /data names it alone, /proc/mounts and
+// mount list it, and ls / shows the directory; an app without a volume
+// shows none of it.
+func TestContractGuestVolume(t *testing.T) {
+	s, c := contractSim(t, 50)
+	ctx := ctxT(t)
+	s.SetRateLimits(false)
+	exec := func(app, id, cmd string) *fly.MachineExecResponse {
+		t.Helper()
+		out, err := c.Exec(ctx, app, id, &fly.MachineExecRequest{Cmd: cmd, Timeout: 5})
+		if err != nil {
+			t.Fatalf("exec %q: %v", cmd, err)
+		}
+		if out.ExitCode != 0 {
+			t.Errorf("%s: exit %d, stderr %q", cmd, out.ExitCode, out.StdErr)
+		}
+		return out
+	}
+	id := machineIn(t, s, DemoBacklog, "started")
+	m, err := c.Get(ctx, DemoBacklog, id)
+	if err != nil || len(m.Config.Mounts) != 1 {
+		t.Fatalf("mounts %+v, %v", m, err)
+	}
+	mount := m.Config.Mounts[0]
+	// The project's fly.toml says the same mount (fly deploy would drop it otherwise).
+	project, _ := repo.DemoProject("backlog")
+	raw, _ := fs.ReadFile(project, "fly.toml")
+	var flyToml struct {
+		Mounts struct{ Source, Destination string } `toml:"mounts"`
+	}
+	if err := toml.Unmarshal(raw, &flyToml); err != nil || flyToml.Mounts.Source != mount.Name || flyToml.Mounts.Destination != mount.Path {
+		t.Errorf("backlog's fly.toml mounts %+v (%v), the machine %+v", flyToml.Mounts, err, mount)
+	}
+	// fly-go's Volume has no block figures: read the API's own record.
+	var vol volumeJSON
+	if _, body := rawDo(t, s, "GET", "/v1/apps/"+DemoBacklog+"/volumes/"+mount.Volume, "", nil); json.Unmarshal(body, &vol) != nil || vol.Blocks == 0 {
+		t.Fatalf("volume %s: %s", mount.Volume, body)
+	}
+	kb := func(blocks int) string { return strconv.Itoa(blocks * vol.BlockSize / 1024) }
+	wantRow := regexp.MustCompile(`(?m)^/dev/vdb +` + kb(vol.Blocks) + ` +` + kb(vol.Blocks-vol.BlocksFree) +
+		` +` + kb(vol.BlocksAvail) + ` +\d+% ` + mount.Path + `$`)
+
+	if df := exec(DemoBacklog, id, "df").StdOut; !wantRow.MatchString(df) || !strings.Contains(df, " /\n") {
+		t.Errorf("df lacks the volume (%s) or the root:\n%s", wantRow, df)
+	}
+	if df := exec(DemoBacklog, id, "df -k "+mount.Path+"/app.db").StdOut; !wantRow.MatchString(df) || strings.Count(df, "\n") != 2 {
+		t.Errorf("df of a file on the volume: want its one row (%s):\n%s", wantRow, df)
+	}
+	if df := exec(DemoBacklog, id, "df -h /data").StdOut; !regexp.MustCompile(`(?m)^/dev/vdb +1\.0G .* /data$`).MatchString(df) {
+		t.Errorf("df -h /data:\n%s", df)
+	}
+	if df := exec(DemoBacklog, id, "df /app").StdOut; !strings.Contains(df, "/dev/vda") || strings.Contains(df, "/data") {
+		t.Errorf("df /app: want the root filesystem alone:\n%s", df)
+	}
+	if out := exec(DemoBacklog, id, "cat /proc/mounts").StdOut; !strings.Contains(out, "/dev/vdb /data ext4 rw,relatime 0 0\n") ||
+		!strings.Contains(out, "/dev/vda / ext4 ") {
+		t.Errorf("/proc/mounts:\n%s", out)
+	}
+	if out := exec(DemoBacklog, id, "mount | grep /data").StdOut; out != "/dev/vdb on /data type ext4 (rw,relatime)\n" {
+		t.Errorf("mount | grep /data = %q", out)
+	}
+	if out := exec(DemoBacklog, id, "ls /").StdOut; !strings.Contains(out, "\ndata\n") {
+		t.Errorf("ls / lacks data:\n%s", out)
+	}
+	// The app's SQLite database (app/main.py: DB = "/data/app.db") is there.
+	if out := exec(DemoBacklog, id, "ls -a /data").StdOut; !strings.Contains(out, "app.db\n") || !strings.Contains(out, "lost+found\n") {
+		t.Errorf("ls -a /data:\n%s", out)
+	}
+
+	// No volume, no /data.
+	other := machineIn(t, s, DemoScaleToZero, "started")
+	if df := exec(DemoScaleToZero, other, "df").StdOut; strings.Contains(df, "/data") || strings.Contains(df, "/dev/vdb") {
+		t.Errorf("sleepy-api has no volume, df shows one:\n%s", df)
+	}
+	if out := exec(DemoScaleToZero, other, "ls /").StdOut; strings.Contains(out, "\ndata\n") {
+		t.Errorf("sleepy-api has no volume, ls / shows data:\n%s", out)
+	}
+	out, err := c.Exec(ctx, DemoScaleToZero, other, &fly.MachineExecRequest{Cmd: "df /nope", Timeout: 5})
+	if err != nil || out.ExitCode != 1 || !strings.Contains(out.StdErr, "df: /nope: No such file or directory") {
+		t.Errorf("df /nope: %+v, %v", out, err)
+	}
 }

@@ -22,7 +22,7 @@ var guestCmds map[string]guestCmd
 func init() {
 	guestCmds = map[string]guestCmd{
 		"cat": cmdCat, "head": cmdHead, "tail": cmdTail, "grep": cmdGrep, "wc": cmdWc,
-		"ls": cmdLs, "ps": cmdPs, "df": cmdDf, "free": cmdFree,
+		"ls": cmdLs, "ps": cmdPs, "df": cmdDf, "free": cmdFree, "mount": cmdMount,
 		"printenv": cmdPrintenv, "env": cmdPrintenv, "echo": cmdEcho,
 		"true": func(*shell, []string, stdio) int { return 0 }, ":": func(*shell, []string, stdio) int { return 0 },
 		"false":    func(*shell, []string, stdio) int { return 1 },
@@ -514,56 +514,70 @@ func cmdPs(sh *shell, args []string, io stdio) int {
 
 func psTime(sec int) string { return fmt.Sprintf("%02d:%02d:%02d", sec/3600, sec/60%60, sec%60) }
 
-// cmdDf: the root filesystem holds the image (its files' sizes plus the
-// base system), then the kernel's small mounts.
+// cmdDf: every mount with a size (guestmounts.go), or the one holding each
+// path named.
 func cmdDf(sh *shell, args []string, io stdio) int {
 	human := false
+	var paths []string
 	for _, a := range args[1:] {
-		switch a {
-		case "-h", "-H":
+		switch {
+		case a == "-h" || a == "-H":
 			human = true
-		case "-k", "-P":
+		case a == "-k" || a == "-P":
+		case strings.HasPrefix(a, "-"):
+			return usage(io, "df", a)
 		default:
-			if strings.HasPrefix(a, "-") {
-				return usage(io, "df", a)
+			paths = append(paths, a)
+		}
+	}
+	var rows []guestMount
+	code := 0
+	if len(paths) == 0 {
+		for _, m := range sh.g.mounts() {
+			if m.sizeKB > 0 {
+				rows = append(rows, m)
 			}
 		}
 	}
-	totalKB := sh.g.memTotalKB()
-	rows := [][4]int64{
-		{8154588, rootfsBaseKB + sh.fs.bytes/1024, 0, 0},
-		{int64(totalKB / 2), 0, 0, 1},
-		{int64(totalKB / 2), 0, 0, 2},
-		{int64(totalKB / 10), 76, 0, 3},
+	for _, p := range paths {
+		full := cleanPath(sh.cwd, p)
+		if sh.fs.lookup(full) == nil {
+			fmt.Fprintf(io.err, "df: %s: No such file or directory\n", p)
+			code = 1
+			continue
+		}
+		rows = append(rows, sh.g.mountOf(full))
 	}
-	names := []string{"/dev/vda", "devtmpfs", "shm", "tmpfs"}
-	mounts := []string{"/", "/dev", "/dev/shm", "/run"}
+	if len(rows) == 0 {
+		return code
+	}
 	if human {
 		io.out.WriteString("Filesystem      Size  Used Avail Use% Mounted on\n")
 	} else {
 		io.out.WriteString("Filesystem     1K-blocks    Used Available Use% Mounted on\n")
 	}
-	for i, r := range rows {
-		size, used := r[0], r[1]
-		avail := size - used - size/20*boolInt(i == 0) // ext4 keeps 5 % for root
-		pct := (used*100 + size - 1) / max(size, 1)
+	for _, m := range rows {
+		pct := (m.usedKB*100 + m.sizeKB - 1) / max(m.sizeKB, 1)
 		if human {
-			fmt.Fprintf(io.out, "%-15s %4s %5s %5s %3d%% %s\n", names[i], humanSize(size*1024, false),
-				humanSize(used*1024, false), humanSize(avail*1024, false), pct, mounts[i])
+			fmt.Fprintf(io.out, "%-15s %4s %5s %5s %3d%% %s\n", m.device, humanSize(m.sizeKB*1024, false),
+				humanSize(m.usedKB*1024, false), humanSize(m.availKB*1024, false), pct, m.path)
 		} else {
-			fmt.Fprintf(io.out, "%-14s %10d %7d %9d %3d%% %s\n", names[i], size, used, avail, pct, mounts[i])
+			fmt.Fprintf(io.out, "%-14s %10d %7d %9d %3d%% %s\n", m.device, m.sizeKB, m.usedKB, m.availKB, pct, m.path)
 		}
 	}
-	return 0
+	return code
 }
 
-// rootfsBaseKB is the Debian base system and the Python runtime under the
-// app's own files.
-const rootfsBaseKB = 148_412
-
-func boolInt(b bool) int64 {
-	if b {
-		return 1
+// cmdMount lists the mounts as util-linux's mount does; it mounts nothing.
+func cmdMount(sh *shell, args []string, io stdio) int {
+	for _, a := range args[1:] {
+		if a != "-l" {
+			fmt.Fprintf(io.err, "mount: this simulated guest mounts nothing\n")
+			return 32
+		}
+	}
+	for _, m := range sh.g.mounts() {
+		fmt.Fprintf(io.out, "%s on %s type %s (%s)\n", m.device, m.path, m.fstype, m.options)
 	}
 	return 0
 }

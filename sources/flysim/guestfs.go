@@ -133,7 +133,7 @@ func sizeOf(p string, lo, hi int64) int64 {
 
 // Commands the guest answers, as files in its PATH (see guestcmd.go).
 var guestBin = []string{"cat", "df", "echo", "env", "false", "free", "grep", "head", "hostname", "id", "ls",
-	"printenv", "ps", "pwd", "sh", "tail", "true", "uname", "uptime", "wc", "which", "whoami"}
+	"mount", "printenv", "ps", "pwd", "sh", "tail", "true", "uname", "uptime", "wc", "which", "whoami"}
 
 // buildGuestFS lays out an app's guest filesystem. built is when its image
 // was built (file times).
@@ -157,7 +157,7 @@ func buildGuestFS(p *AppProfile, built time.Time) *guestFS {
 		gen  func(g guestView) string
 	}{
 		{"meminfo", guestView.meminfo}, {"net/tcp", guestView.netTCP}, {"net/tcp6", guestView.netTCP6},
-		{"uptime", guestView.procUptime}, {"loadavg", guestView.procLoadavg},
+		{"uptime", guestView.procUptime}, {"loadavg", guestView.procLoadavg}, {"mounts", guestView.procMounts},
 		{"version", func(g guestView) string { return g.uname([]string{"-a"}) + "\n" }},
 	}
 	for _, pf := range proc {

@@ -59,8 +59,8 @@ func newShell(g guestView) *shell {
 	if g.fs == nil { // a guest made up without an app (unit tests): its image from its bytecode alone
 		g.fs = buildGuestFS(&AppProfile{Name: g.app, Bytecode: g.bytecode}, g.bootedAt)
 	}
-	sh := &shell{g: g, fs: g.fs, vars: g.environ(), cwd: "/app"}
-	if g.fs.lookup(sh.cwd) == nil {
+	sh := &shell{g: g, fs: g.fs.withVolumes(g.volumes), vars: g.environ(), cwd: "/app"}
+	if sh.fs.lookup(sh.cwd) == nil {
 		sh.cwd = "/"
 	}
 	sh.vars["PWD"] = sh.cwd

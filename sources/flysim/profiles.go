@@ -93,6 +93,9 @@ type AppProfile struct {
 	MemAvailPct  int  // share of guest memory available in /proc/meminfo
 	SwapUsedKB   int  // swap in use reported by the guest
 	VolumeGB     int  // each machine mounts a volume "data" of this size at /data; 0 = none
+	// VolumeFiles are what the app keeps on its volume; the first, sized 0,
+	// takes what the others leave of the volume's used part.
+	VolumeFiles []VolumeFile
 }
 
 // MachineCount is how many machines the app has in all its regions.
@@ -255,7 +258,7 @@ func DemoApps() []AppProfile {
 			Workers:      4,
 			PollPaths:    []string{"/api/board", "/api/items"},
 			InitialAwake: 2, DeployedAgo: 9 * 24 * time.Hour, ResponseTime: s(0.05, 0.2), Backlog: true, MemAvailPct: 40,
-			VolumeGB: 1,
+			VolumeGB: 1, VolumeFiles: []VolumeFile{{"app.db", 0}, {"app.db-shm", 32 << 10}, {"app.db-wal", 4_124_152}}, // app/main.py's SQLite, in WAL mode
 		},
 	}
 }
