@@ -55,6 +55,13 @@ type Boot struct {
 	LastSeen time.Time
 }
 
+// ColdIn reports whether b is a cold boot begun in (since, now]: the one rule
+// for counting boots over a window, so the cold-start counts, the Traffic
+// pane's cause and its chart agree on the same window.
+func (b Boot) ColdIn(since, now time.Time) bool {
+	return !b.Resume && b.Begin.After(since) && !b.Begin.After(now)
+}
+
 // Elapsed is the boot's length: begin→serving when complete, begin→last line
 // when abandoned, and begin→now (a live timer) otherwise.
 func (b Boot) Elapsed(now time.Time) time.Duration {

@@ -41,10 +41,10 @@ func Summarize(boots []Boot, since, now time.Time) ColdStartStats {
 	var s ColdStartStats
 	var cold, resumes []Boot
 	for _, b := range boots {
-		if !b.Resume && b.Begin.After(now.Add(-time.Hour)) && !b.Begin.After(now) {
+		if b.ColdIn(now.Add(-time.Hour), now) {
 			s.PerHour++
 		}
-		if !b.Resume && b.Begin.After(now.Add(-24*time.Hour)) && !b.Begin.After(now) {
+		if b.ColdIn(now.Add(-24*time.Hour), now) {
 			s.PerDay++
 		}
 		if b.Begin.Before(since) || b.Begin.After(now) {

@@ -116,38 +116,37 @@ type TrafficHour struct {
 	// Lost is the sum of each minute's loss, so a minute where the app
 	// answered more than the edge cannot hide another minute's loss.
 	Lost  float64
-	Boots int // cold boots begun in the hour
-	// Partial: the hour is still under way at now.
+	Boots int // cold boots begun in the hour (and in the window)
+	// Partial: the window holds only part of the hour — the one under way
+	// at now, or the oldest, cut where the window begins.
 	Partial bool
 	// Minutes is how many minutes of the hour have data.
 	Minutes int
 }
 
-// TrafficHours lays minutes and boots on the last hours clock hours ending
-// with the one under way at now, oldest first. Hours without data are present,
-// with zero Minutes.
-func TrafficHours(minutes []TrafficMinute, boots []Boot, now time.Time, hours int) []TrafficHour {
-	if hours <= 0 {
+// TrafficHours lays minutes and boots on the clock hours the window
+// [since, now) touches, oldest first: a day's window touches 25, the oldest
+// cut at since and the newest under way. Minutes that start outside the
+// window and boots not ColdIn it are left out, so the hours add up to the
+// window's figures (CorrelateBoots' boots, the 24 h counters' requests).
+// Hours without data are present, with zero Minutes.
+func TrafficHours(minutes []TrafficMinute, boots []Boot, since, now time.Time) []TrafficHour {
+	if !since.Before(now) {
 		return nil
 	}
-	first := now.UTC().Truncate(time.Hour).Add(-time.Duration(hours-1) * time.Hour)
-	out := make([]TrafficHour, hours)
+	first := since.UTC().Truncate(time.Hour)
+	out := make([]TrafficHour, int(now.UTC().Truncate(time.Hour).Sub(first)/time.Hour)+1)
 	for i := range out {
 		out[i] = TrafficHour{Start: first.Add(time.Duration(i) * time.Hour), Edge: map[string]float64{}, App: map[string]float64{}}
 	}
-	out[hours-1].Partial = true
-	index := func(t time.Time) int {
-		if t.Before(first) || t.After(now) {
-			return -1
-		}
-		return int(t.Sub(first) / time.Hour)
-	}
+	out[0].Partial = since.After(first)
+	out[len(out)-1].Partial = true
+	index := func(t time.Time) int { return int(t.Sub(first) / time.Hour) }
 	for _, m := range minutes {
-		i := index(m.Start)
-		if i < 0 {
+		if m.Start.Before(since) || !m.Start.Before(now) {
 			continue
 		}
-		h := &out[i]
+		h := &out[index(m.Start)]
 		for class, n := range m.Edge.ByClass() {
 			h.Edge[class] += n
 			h.EdgeTotal += n
@@ -160,11 +159,8 @@ func TrafficHours(minutes []TrafficMinute, boots []Boot, now time.Time, hours in
 		h.Minutes++
 	}
 	for _, b := range boots {
-		if b.Resume {
-			continue
-		}
-		if i := index(b.Begin); i >= 0 {
-			out[i].Boots++
+		if b.ColdIn(since, now) {
+			out[index(b.Begin)].Boots++
 		}
 	}
 	return out
@@ -196,7 +192,7 @@ type BootLoss struct {
 	InBoot      float64 // of which in booting minutes
 	Minutes     int     // minutes with data
 	BootMinutes int     // of which booting
-	Boots       int     // cold boots begun in the window
+	Boots       int     // cold boots ColdIn the window
 	P50         time.Duration
 }
 
@@ -223,7 +219,7 @@ func CorrelateBoots(minutes []TrafficMinute, boots []Boot, since, now time.Time)
 			continue
 		}
 		windows = append(windows, window{b.Begin, end})
-		if !b.Begin.Before(since) {
+		if b.ColdIn(since, now) {
 			out.Boots++
 			if b.Complete {
 				served = append(served, b.Elapsed(now))
@@ -271,7 +267,7 @@ func LossSentence(lost, edgeTotal float64, window string) string {
 
 // Sentence names the cause beside the symptom, with what the figure
 // means: "87 % of the lost requests were answered in a minute a machine was
-// booting (90 boots, p50 28.4 s; booting minutes are 9 % of the day)". ""
+// booting (90 boots, p50 28.4 s; booting minutes are 9 % of 24 h)". ""
 // when there is nothing to relate.
 func (b BootLoss) Sentence(window string) string {
 	if b.Lost < 0.5 || b.Minutes == 0 {

@@ -38,25 +38,34 @@ func TestLost(t *testing.T) {
 }
 
 func TestTrafficHours(t *testing.T) {
-	now := h0.Add(2*time.Hour + 30*time.Minute) // 11:30, three hours: 09, 10, 11 (partial)
+	// The window 08:30 → 11:30 touches four clock hours: 08 (cut at 08:30),
+	// 09, 10 and 11 (under way).
+	since, now := h0.Add(-30*time.Minute), h0.Add(2*time.Hour+30*time.Minute)
 	minutes := []TrafficMinute{
-		minute(-time.Minute, StatusCounts{"200": 1000}, StatusCounts{"200": 1000}), // before the window
+		minute(-40*time.Minute, StatusCounts{"200": 1000}, StatusCounts{"200": 1000}), // in hour 08, before the window
+		minute(-20*time.Minute, StatusCounts{"200": 7, "502": 1}, StatusCounts{"200": 7}),
 		minute(0, StatusCounts{"200": 10, "502": 5}, StatusCounts{"200": 10}),
 		minute(time.Minute, StatusCounts{"304": 4}, StatusCounts{"304": 6}), // app > edge: not a negative loss
 		minute(70*time.Minute, StatusCounts{"200": 3}, StatusCounts{"200": 3}),
-		minute(150*time.Minute, StatusCounts{"503": 2}, nil),
+		minute(149*time.Minute, StatusCounts{"503": 2}, nil),
+		minute(150*time.Minute, StatusCounts{"503": 9}, nil), // starts at now: not yet counted
 	}
 	boots := []Boot{
+		{Machine: "m0", Begin: h0.Add(-35 * time.Minute)}, // before the window
+		{Machine: "m0", Begin: since},                     // at its very start: (since, now], as the cold-start counts
+		{Machine: "m0", Begin: h0.Add(-25 * time.Minute)},
 		{Machine: "m1", Begin: h0.Add(5 * time.Minute)},
 		{Machine: "m2", Begin: h0.Add(6 * time.Minute), Resume: true}, // resumes are not cold boots
 		{Machine: "m1", Begin: h0.Add(130 * time.Minute)},
+		{Machine: "m1", Begin: h0.Add(155 * time.Minute)}, // after now
 	}
-	hours := TrafficHours(minutes, boots, now, 3)
+	hours := TrafficHours(minutes, boots, since, now)
 	got := ""
 	for _, h := range hours {
 		got += fmt.Sprintf("%s e%v a%v lost%v boots%d min%d partial%v %v|", h.Start.Format("15"), h.EdgeTotal, h.AppTotal, h.Lost, h.Boots, h.Minutes, h.Partial, h.Edge)
 	}
-	want := "09 e19 a16 lost5 boots1 min2 partialfalse map[2xx:10 3xx:4 5xx:5]|" +
+	want := "08 e8 a7 lost1 boots1 min1 partialtrue map[2xx:7 5xx:1]|" +
+		"09 e19 a16 lost5 boots1 min2 partialfalse map[2xx:10 3xx:4 5xx:5]|" +
 		"10 e3 a3 lost0 boots0 min1 partialfalse map[2xx:3]|" +
 		"11 e2 a0 lost2 boots1 min1 partialtrue map[5xx:2]|"
 	if got != want {
@@ -64,6 +73,21 @@ func TestTrafficHours(t *testing.T) {
 	}
 	if m := MedianHour(hours); m != 3 {
 		t.Errorf("median of complete hours 19, 3 = %v, want the lower middle 3", m)
+	}
+	// The hours add up to the window's boots as CorrelateBoots counts them.
+	sum := 0
+	for _, h := range hours {
+		sum += h.Boots
+	}
+	if c := CorrelateBoots(minutes, boots, since, now); c.Boots != sum {
+		t.Errorf("hours hold %d boots, CorrelateBoots %d", sum, c.Boots)
+	}
+	// A window starting on the hour cuts nothing; an empty window has no hours.
+	if hs := TrafficHours(nil, nil, h0, h0.Add(90*time.Minute)); len(hs) != 2 || hs[0].Partial || !hs[1].Partial {
+		t.Errorf("on the hour: %+v", hs)
+	}
+	if hs := TrafficHours(nil, nil, now, now); hs != nil {
+		t.Errorf("empty window: %+v", hs)
 	}
 }
 

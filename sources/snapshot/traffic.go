@@ -95,13 +95,19 @@ func (a *App) noteLogs(lines []diagnose.LogLine) {
 // TrafficSummary is everything the Traffic pane says, derived once per
 // change of its inputs.
 type TrafficSummary struct {
-	At    time.Time
-	Hours []diagnose.TrafficHour // the last 24 clock hours, the current one partial
+	// Every figure but the last hour's is over the 24 h [Since, At).
+	At, Since time.Time
+	// Hours are the clock hours of the 24 h: 25, the oldest cut at Since,
+	// the newest under way, so they add up to the day's figures.
+	Hours []diagnose.TrafficHour
 
 	// The loss, from the instant queries (the checklist's item 5 figures).
 	Known            bool // the edge/origin counters were read
 	Lost1h, Edge1h   float64
 	Lost24h, Edge24h float64
+	// The 24 h counts by status class, for the chart's totals: the same
+	// figures as Lost24h and Edge24h, split.
+	Edge24hByClass, App24hByClass map[string]float64
 
 	Boots  diagnose.BootLoss // the day's lost requests against its cold boots
 	Scans  []diagnose.Scan
@@ -128,8 +134,8 @@ func (a *App) TrafficSummary(now time.Time) TrafficSummary {
 		return *a.trafficCache
 	}
 	since := now.Add(-diagnoseDay)
-	s := TrafficSummary{At: now, TrafficErr: a.Traffic.Err}
-	s.Hours = diagnose.TrafficHours(a.Traffic.Minutes, a.Boots, now, 24)
+	s := TrafficSummary{At: now, Since: since, TrafficErr: a.Traffic.Err}
+	s.Hours = diagnose.TrafficHours(a.Traffic.Minutes, a.Boots, since, now)
 	if eo := a.Metrics; eo != nil {
 		if eo.Err != "" {
 			s.MetricsErr = sanitize.Line(eo.Err)
@@ -137,6 +143,8 @@ func (a *App) TrafficSummary(now time.Time) TrafficSummary {
 			s.Known = true
 			s.Lost1h, s.Edge1h = Died(eo.Edge1h, eo.App1h)
 			s.Lost24h, s.Edge24h = Died(eo.Edge24h, eo.App24h)
+			s.Edge24hByClass = diagnose.StatusCounts(eo.Edge24h).ByClass()
+			s.App24hByClass = diagnose.StatusCounts(eo.App24h).ByClass()
 		}
 	}
 	if len(a.Traffic.Minutes) > 0 {

@@ -77,6 +77,13 @@ func TestTrafficSummary(t *testing.T) {
 	if lost := s.Hours[len(s.Hours)-4].Lost; lost != 20 {
 		t.Errorf("the hour three back lost %v", lost)
 	}
+	if e, a := s.Edge24hByClass, s.App24hByClass; len(e) != 2 || e["2xx"] != 80 || e["5xx"] != 20 || len(a) != 1 || a["2xx"] != 80 {
+		t.Errorf("24 h by class: edge %v app %v", e, a)
+	}
+	// The hours are the 24 h's: the first begins where the day does (or in its clock hour).
+	if first := s.Hours[0].Start; !s.Since.Equal(now.Add(-24*time.Hour)) || first.After(s.Since) || s.Since.Sub(first) >= time.Hour {
+		t.Errorf("since %v, first hour %v", s.Since, first)
+	}
 }
 
 // The Backlog pane's machines: "none" for a missing hard limit, sockets only

@@ -11,15 +11,19 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// The hourly chart: one column group per clock hour, the newest on the
-// right, every row on the same time axis.
+// The hourly chart: one column group per clock hour of the 24 h the
+// sentences speak of (25 of them, the oldest cut where the 24 h begin), the
+// newest on the right, every row on the same time axis. When every hour
+// fits, each row's total for the 24 h stands beside it: the counters' own
+// figures, the same as the sentences'; narrower, the oldest hours go and the
+// legend says since when the chart runs.
 //
-//	UTC   10 11 12 13 …
-//	2xx   ▃▃ ▁▁ ▃▃ ▃▃
-//	5xx   █  ▅
-//	lost  ▃  █
-//	boots  9     12
-//	noise       S
+//	UTC   09 10 11 12 13 …        totals over 24 h
+//	2xx   ▁▁ ▃▃ ▁▁ ▃▃ ▃▃          edge 9,000 · app 9,000
+//	5xx         █  ▅              edge 600 · app 0
+//	lost        ▃  █              600 lost
+//	boots  ·  9     12            21 cold boots
+//	noise          S
 //
 // A class row pairs two bars per hour — the edge's, then the app's — on one
 // scale, so an hour where the app answered less shows as a left bar without
@@ -57,9 +61,23 @@ func bar(v, peak float64) rune {
 	return bars[min(max(level, 1), 8)]
 }
 
-// chartHours is how many hours fit in width (at most the 24 held).
+// chartHours is how many hours fit in width (at most the held ones).
 func chartHours(width, held int) int {
 	return min(held, max((width-labelCells)/hourCells, 0))
+}
+
+// chartSpan is where the chart of n hours begins and how long it runs to
+// s.At in words: "24 h" when it holds the whole day, else "23 h 30 m".
+func chartSpan(s snapshot.TrafficSummary, n int) (time.Time, string) {
+	from := s.Since
+	if n < len(s.Hours) {
+		from = s.Hours[len(s.Hours)-n].Start
+	}
+	d := s.At.Sub(from).Truncate(time.Minute)
+	if d%time.Hour == 0 {
+		return from, fmt.Sprintf("%d h", d/time.Hour)
+	}
+	return from, fmt.Sprintf("%d h %d m", d/time.Hour, d%time.Hour/time.Minute)
 }
 
 // chart draws the hours that fit in width; nil when not one does.
@@ -69,14 +87,22 @@ func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 		return nil
 	}
 	hours := s.Hours[len(s.Hours)-n:]
-	// Beside a class row, the hours' totals when they fit.
-	totals := width >= labelCells+n*hourCells+totalsCells
+	// Beside each row, its total over the 24 h, when every hour and the
+	// totals fit: a total over fewer hours would be a second figure for
+	// the same fact. Requests come from the 24 h counters (the sentences'
+	// figures), so they are shown only once those are read.
+	totals := n == len(s.Hours) && width >= labelCells+n*hourCells+totalsCells
+	counted := totals && s.Known
 	label := func(l string) string { return fmt.Sprintf("%-*s", labelCells, l) }
 	var out []string
 
 	axis := label("UTC")
 	for _, h := range hours {
 		axis += fmt.Sprintf("%-*s", hourCells, h.Start.UTC().Format("15"))
+	}
+	if totals {
+		_, span := chartSpan(s, n)
+		axis += "totals over " + span
 	}
 	out = append(out, t.Dim.Render(strings.TrimRight(axis, " ")))
 
@@ -93,16 +119,15 @@ func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 			style = t.Fail
 		}
 		var b strings.Builder
-		edge, app := 0.0, 0.0
 		for _, h := range hours {
 			b.WriteRune(bar(h.Edge[class], peak))
 			b.WriteRune(bar(h.App[class], peak))
 			b.WriteByte(' ')
-			edge, app = edge+h.Edge[class], app+h.App[class]
 		}
 		row := label(class) + style.Render(b.String())
-		if totals {
-			row += t.Dim.Render(fmt.Sprintf("edge %s · app %s", words.Thousands(round(edge)), words.Thousands(round(app))))
+		if counted {
+			row += t.Dim.Render(fmt.Sprintf("edge %s · app %s",
+				words.Thousands(round(s.Edge24hByClass[class])), words.Thousands(round(s.App24hByClass[class]))))
 		}
 		out = append(out, strings.TrimRight(row, " "))
 	}
@@ -113,15 +138,13 @@ func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 	}
 	if peak > 0 {
 		var b strings.Builder
-		lost := 0.0
 		for _, h := range hours {
 			b.WriteRune(bar(h.Lost, peak))
 			b.WriteString("  ")
-			lost += h.Lost
 		}
 		row := label("lost") + t.Fail.Render(b.String())
-		if totals {
-			row += t.Dim.Render(words.Thousands(round(lost)) + " lost")
+		if counted {
+			row += t.Dim.Render(words.Thousands(round(s.Lost24h)) + " lost")
 		}
 		out = append(out, strings.TrimRight(row, " "))
 	}

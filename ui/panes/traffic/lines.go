@@ -36,7 +36,7 @@ func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 		add(t.Dim, "  ", fmt.Sprintf("last hour: %s of %s lost · 24 h: %s of %s lost",
 			words.Thousands(round(s.Lost1h)), words.Thousands(round(s.Edge1h)), words.Thousands(round(s.Lost24h)), words.Thousands(round(s.Edge24h))))
 	}
-	if line := s.Boots.Sentence("the day"); line != "" && s.Lost24h >= 0.5 {
+	if line := s.Boots.Sentence("24 h"); line != "" && s.Lost24h >= 0.5 {
 		add(t.Warn, "  ", "cause: "+line)
 	}
 	if s.TrafficErr != "" {
@@ -46,7 +46,7 @@ func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 	if c := chart(t, s, width); len(c) > 0 {
 		out = append(out, "")
 		out = append(out, c...)
-		add(t.Dim, "", legend(s))
+		add(t.Dim, "", legend(s, width))
 	}
 
 	var noise []string
@@ -98,9 +98,13 @@ func lossVerdict(s snapshot.TrafficSummary) (diagnose.Level, string) {
 	return diagnose.Pass, fmt.Sprintf("edge and app agree: %s requests in 24 h, none lost in between", words.Thousands(round(s.Edge24h)))
 }
 
-// legend says how to read the chart, for the rows it drew.
-func legend(s snapshot.TrafficSummary) string {
-	parts := []string{"per hour: the edge's bar, then the app's, one scale per row", "lost = edge − app", "boots = cold boots begun"}
+// legend says how to read the chart at width, for the rows it drew, and the
+// span it covers: "24 h since 09:30 UTC" (the sentences' window), or since
+// the oldest hour that fits.
+func legend(s snapshot.TrafficSummary, width int) string {
+	from, span := chartSpan(s, chartHours(width, len(s.Hours)))
+	parts := []string{fmt.Sprintf("%s since %s UTC, per hour: the edge's bar, then the app's, one scale per row", span, from.UTC().Format("15:04")),
+		"lost = edge − app", "boots = cold boots begun"}
 	for _, h := range s.Hours {
 		if h.Boots >= 100 {
 			parts[2] += " (++ = 100 or more)"

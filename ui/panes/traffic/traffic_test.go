@@ -2,6 +2,8 @@ package traffic
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,12 +28,13 @@ func TestTrafficNamesTheLossTheCauseAndTheNoise(t *testing.T) {
 	uitest.AssertMentions(t, out, []string{
 		"✗ fail the edge answered 900 requests the app never saw in 24 h (1.4 %): they died in front of the app — read the proxy, not the app logs",
 		"last hour: 0 of 2,400 lost · 24 h: 900 of 62,100 lost",
-		"cause: 100.0 % of the lost requests were answered in a minute a machine was booting (9 boots, p50 28.0 s; booting minutes are 0.2 % of the day)",
+		"cause: 100.0 % of the lost requests were answered in a minute a machine was booting (9 boots, p50 28.0 s; booting minutes are 0.2 % of 24 h)",
 		"S 03:30–04:29 UTC: 240 requests from 6 clients (~40 each), 4 host names, .env/actuator/wp-config paths — a scanner, all 301",
 		"▲ 13:00 UTC: 6,300 requests, 2.6× the median hour — 1 host name, no secret-file paths in 15 access lines: real users",
 		"PR04 ×5 no good candidate after retries: every machine busy or not listening",
 		"PM03 ×3 wake timed out: a request waited on a booting machine and gave up",
-		"edge 900 · app 0", "900 lost", "9 cold boots",
+		"totals over 24 h", "edge 61,200 · app 61,200", "edge 900 · app 0", "900 lost", "9 cold boots",
+		"24 h since 09:30 UTC, per hour",
 	}, []string{"…"})
 	// The chart: one column group per hour, the 502s on the hours of the boots.
 	var fiveXX, boots, noise, axis string
@@ -89,7 +92,8 @@ func TestTrafficUnknown(t *testing.T) {
 }
 
 // No sentence or legend ends in "…" at any size a person tiles or zooms it
-// to: they wrap. At 80 columns the chart still holds the whole day.
+// to: they wrap. At 80 columns the chart still holds 24 clock hours (all but
+// the oldest, cut one), at 160 the whole 24 h.
 func TestTrafficWrapsInsteadOfCutting(t *testing.T) {
 	p := newPane(theme.New(true))
 	p.SetData(build(brief), t0)
@@ -100,8 +104,9 @@ func TestTrafficWrapsInsteadOfCutting(t *testing.T) {
 				t.Errorf("width %d: %q", w, s)
 			}
 		}
-		if w >= 78 && chartHours(w, 24) != 24 {
-			t.Errorf("width %d shows %d hours", w, chartHours(w, 24))
+		held := len(p.summary.Hours)
+		if n := chartHours(w, held); held != 25 || (w >= 78 && n < 24) || (w >= 158 && n != held) {
+			t.Errorf("width %d shows %d of %d hours", w, n, held)
 		}
 	}
 }
@@ -183,4 +188,118 @@ func TestTrafficJumpsToTheLostRequestsLines(t *testing.T) {
 	if !ok || !show.ProxyErrors || !show.From.Equal(t0.Add(-24*time.Hour)) {
 		t.Errorf("l asked for %#v", show)
 	}
+}
+
+// edgeOfDay is a day whose boots sit where windows part: one just inside
+// the 24 h (in the clock hour they start in), one just before it in that
+// same clock hour, one in the hour under way.
+var edgeOfDay = day{
+	bootsAt:  []time.Duration{24*time.Hour - 10*time.Minute, 24*time.Hour + 10*time.Minute, 13*time.Hour + 20*time.Minute, 20 * time.Minute},
+	perMin:   40,
+	lostBoot: 300,
+	proxy:    map[string]int{"PM03": 1},
+}
+
+// Every number of lost requests and of boots on the pane is over the 24 h the
+// sentences name, or says the span it covers: at 80 columns the chart holds
+// only the last 24 clock hours and its legend says since when; wider, the
+// chart holds the whole 24 h (its oldest hour cut where the day begins) and
+// its totals are the sentences' figures.
+func TestTrafficNumbersAgreeOnTheirWindow(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetData(build(edgeOfDay), t0)
+	// What the fixture holds in the 24 h before t0: three of the four boot
+	// moments, three machines each, 300 requests lost in each's minute.
+	const lost24h, boots24h = 900, 9
+	num := func(s string) int {
+		n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+		if err != nil {
+			t.Fatalf("not a number: %q", s)
+		}
+		return n
+	}
+	headline := regexp.MustCompile(`the edge answered ([\d,]+) requests the app never saw in 24 h`)
+	dayLine := regexp.MustCompile(`24 h: ([\d,]+) of [\d,]+ lost`)
+	cause := regexp.MustCompile(`\((\d+) boots, p50 [\d.]+ s; booting minutes are [\d.]+ % of 24 h\)`)
+	span := regexp.MustCompile(`(24 h|\d+ h(?: \d+ m)?) since (\d\d:\d\d) UTC, per hour`)
+	lostTotal := regexp.MustCompile(`([\d,]+) lost$`)
+	bootsTotal := regexp.MustCompile(`([\d,]+) cold boots?$`)
+	for _, w := range []int{80, 120, 160, 220} {
+		out := plain(p, w, 80)
+		flat := strings.Join(strings.Fields(out), " ") // sentences wrap at 80
+		for _, re := range []*regexp.Regexp{headline, dayLine} {
+			if m := re.FindStringSubmatch(flat); m == nil || num(m[1]) != lost24h {
+				t.Errorf("width %d: %v says %q, want %d lost", w, re, m, lost24h)
+			}
+		}
+		if m := cause.FindStringSubmatch(flat); m == nil || num(m[1]) != boots24h {
+			t.Errorf("width %d: the cause says %q, want %d boots over 24 h", w, m, boots24h)
+		}
+		// The chart's totals, and what its boots row adds up to.
+		rowBoots, gotLost, gotBoots := 0, -1, -1
+		for _, l := range strings.Split(out, "\n") {
+			l = strings.TrimRight(l, " ")
+			switch {
+			case strings.HasPrefix(l, "boots "):
+				cells := l[len("boots "):]
+				if m := bootsTotal.FindStringSubmatch(cells); m != nil {
+					gotBoots = num(m[1])
+					cells = strings.TrimSuffix(cells, m[0])
+				}
+				for _, f := range strings.Fields(cells) {
+					if f != "·" {
+						rowBoots += num(f)
+					}
+				}
+			case strings.HasPrefix(l, "lost "):
+				if m := lostTotal.FindStringSubmatch(l); m != nil {
+					gotLost = num(m[1])
+				}
+			}
+		}
+		// A total beside the chart is the sentences' figure, under a header saying so.
+		if (gotLost >= 0 && gotLost != lost24h) || (gotBoots >= 0 && gotBoots != boots24h) {
+			t.Errorf("width %d: the chart says %d lost and %d boots, the sentences %d and %d", w, gotLost, gotBoots, lost24h, boots24h)
+		}
+		if (gotLost >= 0 || gotBoots >= 0) && !strings.Contains(out, "totals over 24 h") {
+			t.Errorf("width %d: totals without their window", w)
+		}
+		m := span.FindStringSubmatch(flat)
+		if m == nil {
+			t.Errorf("width %d: the legend names no span:\n%s", w, out)
+			continue
+		}
+		from, err := time.Parse("15:04", m[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		from = time.Date(t0.Year(), t0.Month(), t0.Day()-1, from.Hour(), from.Minute(), 0, 0, time.UTC)
+		if from.Add(24 * time.Hour).Before(t0.Add(-time.Minute)) {
+			from = from.Add(24 * time.Hour)
+		}
+		whole := m[1] == "24 h"
+		if whole != from.Equal(t0.Add(-24*time.Hour)) || (!whole && m[1] != fmt.Sprintf("%d h %d m", int(t0.Sub(from).Hours()), int(t0.Sub(from).Minutes())%60)) {
+			t.Errorf("width %d: the legend says %q since %s", w, m[1], m[2])
+		}
+		// The boots row's hours add up to the boots begun in the span it names.
+		wantBoots := 0
+		for _, ago := range edgeOfDay.bootsAt {
+			if t0.Add(-ago).After(from) {
+				wantBoots += 3
+			}
+		}
+		if rowBoots != wantBoots {
+			t.Errorf("width %d: the boots row adds up to %d, want %d since %s", w, rowBoots, wantBoots, from.Format("15:04"))
+		}
+		// From 120 columns the chart holds the whole 24 h, with its totals.
+		if wide := w >= 120; wide != whole || wide != (gotLost >= 0 && gotBoots >= 0) {
+			t.Errorf("width %d: the chart over %s, totals %d lost and %d boots", w, m[1], gotLost, gotBoots)
+		}
+	}
+	// Before the 24 h counters are read the chart shows no request totals
+	// (they are the counters' figures); the boots, from the logs, stay.
+	s := p.summary
+	s.Known = false
+	out := ansi.Strip(strings.Join(screen(theme.New(true), s, 160), "\n"))
+	uitest.AssertMentions(t, out, []string{"totals over 24 h", "9 cold boots"}, []string{"edge 900", "900 lost"})
 }
