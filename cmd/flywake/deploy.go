@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/components/prompt"
 )
 
 func newDeployCmd(g *globalFlags) *cobra.Command {
@@ -113,10 +114,9 @@ func confirmDeploy(in io.Reader, w io.Writer, p watch.DeployPlan) error {
 	if !isTerminal(in) {
 		return fmt.Errorf("deploy would %s; there is no terminal to confirm on — pass --yes", what)
 	}
-	fmt.Fprintf(w, "This will %s. Continue? [y/N] ", what)
+	fmt.Fprint(w, prompt.Question{Text: "This will " + what + ". Continue?"}.Line())
 	line, _ := bufio.NewReader(in).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
+	if prompt.Yes(line) {
 		return nil
 	}
 	return errors.New("not confirmed; nothing was changed")

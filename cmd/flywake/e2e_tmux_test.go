@@ -48,7 +48,7 @@ func TestDashboardInTmux(t *testing.T) {
 	for _, r := range "stopped" {
 		tm.literal(t, string(r))
 	}
-	screen = tm.waitFor(t, "filter typed", 3*time.Second, contains("/stopped▏"))
+	screen = tm.waitFor(t, "filter typed", 3*time.Second, contains("┃/stopped"))
 	states := rowStates(screen)
 	if len(states) == 0 {
 		t.Fatalf("filter 'stopped' left no rows:\n%s", screen)
@@ -59,7 +59,7 @@ func TestDashboardInTmux(t *testing.T) {
 		}
 	}
 	tm.key(t, "Escape")
-	tm.waitFor(t, "filter cleared", 3*time.Second, func(s string) bool { return !strings.Contains(s, "/stopped▏") })
+	tm.waitFor(t, "filter cleared", 3*time.Second, func(s string) bool { return !strings.Contains(s, "┃/stopped") })
 
 	// enter drills into the machine under the cursor; the event list says the
 	// platform keeps only the newest few. Scroll if the sentence is below.

@@ -30,7 +30,8 @@ what is not known.`,
 			name: "status", cannotRun: 1, needs: anyApp, timeout: 2 * time.Minute, oneLook: true,
 			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
 				apps := []string{p.app}
-				if g.app == "" && (p.demo || p.app == "") {
+				if p.app == "" { // none named with -a, FLY_APP or a fly.toml: every app
+
 					list, err := p.source.Client.ListApps(ctx, p.source.Org)
 					if err != nil {
 						return fmt.Errorf("listing apps: %w", err)

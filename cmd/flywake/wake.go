@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/ui/components/prompt"
 )
 
 // wakeFlags are the flags of `flywake wake`.
@@ -193,11 +194,11 @@ func confirm(in io.Reader, w io.Writer, p *waketest.Plan) error {
 		return fmt.Errorf("the wake test would %s %d machines of %s; there is no terminal to confirm on — pass --yes to run it",
 			verb, len(p.Targets), p.Setup.App)
 	}
-	fmt.Fprintf(w, "This will %s %d machines of %s (%s). Continue? [y/N] ", verb, len(p.Targets), p.Setup.App,
-		strings.Join(p.TargetIDs(), ", "))
+	q := prompt.Question{Text: fmt.Sprintf("This will %s %d machines of %s (%s). Continue?", verb, len(p.Targets), p.Setup.App,
+		strings.Join(p.TargetIDs(), ", "))}
+	fmt.Fprint(w, q.Line())
 	line, _ := bufio.NewReader(in).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
+	if prompt.Yes(line) {
 		return nil
 	}
 	return errors.New("not confirmed; nothing was changed")
@@ -270,8 +271,8 @@ func writeWakeText(w io.Writer, r *waketest.Report, previous *waketest.Report) {
 	}
 	if previous != nil {
 		for _, run := range previous.Runs {
-			fmt.Fprintf(w, "previous test (%s, release %s): %s %d ok / %d failed, p95 %s, first 200 %s\n",
-				previous.StartedAt.Format("2006-01-02 15:04"), previous.Release, run.Mode, run.OK, run.Failed,
+			fmt.Fprintf(w, "previous test (saved %s, release %s): %s %d ok / %d failed, p95 %s, first 200 %s\n",
+				previous.SavedAt.UTC().Format("2006-01-02 15:04 UTC"), previous.Release, run.Mode, run.OK, run.Failed,
 				waketest.FormatMS(run.P95MS), waketest.FormatMS(run.First200MS))
 		}
 	}

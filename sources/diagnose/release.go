@@ -34,3 +34,17 @@ func releaseLess(a, b string) bool {
 	}
 	return a < b
 }
+
+// CompareReleases orders two fly_release_version values as CurrentRelease
+// does (numbers as numbers, text below any number): -1, 0 or +1.
+func CompareReleases(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case releaseLess(a, b):
+		return -1
+	case releaseLess(b, a):
+		return 1
+	}
+	return 0
+}

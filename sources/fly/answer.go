@@ -33,6 +33,8 @@ type answerFacts struct {
 	retryAfter time.Duration // the newest Retry-After asked for (capped), 0 none
 	malformed  int           // null or unreadable entries dropped from a machines answer
 	cordoned   map[string]bool
+	request    string // the last attempt's method and path
+	call       string // its callKey
 }
 
 type reportKey struct{}

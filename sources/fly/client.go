@@ -2,6 +2,7 @@ package fly
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -81,8 +82,8 @@ func newClient(ctx context.Context, cfg Config, env func(string) string, clk clo
 	netT := http.DefaultTransport.(*http.Transport).Clone()
 	cfg.Debug.AddSecret(token)
 	st := &shared{clock: clk, limiter: newLimiter(clk), stats: &recorder{token: token}, debug: cfg.Debug}
-	flapsT := &apiTransport{base: flapsBase, next: netT, state: st}
-	apiT := &apiTransport{base: apiBase, next: netT, state: st}
+	flapsT := &apiTransport{base: flapsBase, api: machinesAPI, next: netT, state: st}
+	apiT := &apiTransport{base: apiBase, api: platformAPI, next: netT, state: st}
 
 	// No Logger, ever: fly-go's logging transport dumps bodies.
 	fc, err := flaps.NewWithOptions(ctx, flaps.NewClientOpts{UserAgent: cfg.UserAgent, Tokens: toks, Transport: flapsT})
@@ -121,7 +122,15 @@ func (c *Client) Close() { c.netT.CloseIdleConnections() }
 
 // fail classifies err for c's calls.
 func (c *Client) fail(ctx context.Context, k call, err error) error {
-	return classify(ctx.Err(), k, err, c.token, reportOf(ctx).get())
+	rep := reportOf(ctx).get()
+	out := classify(ctx.Err(), k, err, c.token, rep)
+	var bad ErrBadAnswer
+	if rep.request != "" && rep.badAnswer == "" && errors.As(out, &bad) {
+		// JSON of a shape fly-go cannot decode: the transport saw a 2xx and
+		// could not tell; the last error says it now.
+		c.state.stats.failed(c.state.clock.Now(), rep.call, rep.request+": the API answered "+bad.What)
+	}
+	return out
 }
 
 // withDeadline applies d unless the caller already set a deadline: fly-go's

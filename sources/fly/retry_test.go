@@ -179,8 +179,42 @@ func TestFlyGoRetriesOf503AreCounted(t *testing.T) {
 		t.Fatalf("GetMachine after one 503: %v", err)
 	}
 	st := c.Stats()
-	if st.CallsLastMinute != 2 || st.LastOK.IsZero() || !strings.Contains(st.LastError, "503") {
-		t.Errorf("Stats = %+v, want 2 calls (fly-go's retry counted), LastOK set, LastError about 503", st)
+	if st.CallsLastMinute != 2 || st.MachinesLastMinute != 2 || st.LastOK.IsZero() || st.LastError != "" {
+		t.Errorf("Stats = %+v, want 2 Machines API calls (fly-go's retry counted), LastOK set, the 503 cleared by the success after it", st)
+	}
+}
+
+// The last error has its time and stays until the same call succeeds;
+// another call's success leaves it; expected refusals (409, 412) are not
+// errors; calls are counted per API.
+func TestLastErrorAgeAndClearing(t *testing.T) {
+	var r recorder
+	t0 := time.Unix(5000, 0)
+	list, wait := callKey("GET", "/v1/apps/a/machines"), callKey("GET", "/v1/apps/a/machines/m/wait")
+	r.attempt(t0, machinesAPI)
+	r.answered(t0, list, 503, "GET /v1/apps/a/machines: 503 Service Unavailable")
+	r.attempt(t0, platformAPI)
+	r.answered(t0.Add(time.Second), callKey("GET", "/api/v1/apps/a/logs"), 200, "GET /logs: 200 OK")
+	r.answered(t0.Add(time.Second), wait, 200, "GET …/wait: 200 OK")
+	st := r.snapshot(t0.Add(2 * time.Second))
+	if !strings.Contains(st.LastError, "503") || !st.LastErrorAt.Equal(t0) {
+		t.Fatalf("after a 503 and other calls' 200s: %q at %v", st.LastError, st.LastErrorAt)
+	}
+	if st.CallsLastMinute != 2 || st.MachinesLastMinute != 1 {
+		t.Fatalf("calls %d, Machines API %d; want 2 and 1", st.CallsLastMinute, st.MachinesLastMinute)
+	}
+	r.answered(t0.Add(3*time.Second), callKey("POST", "/v1/apps/a/machines/m/suspend"), 412, "POST /v1/apps/a/machines/m/suspend: 412 Precondition Failed")
+	r.answered(t0.Add(3*time.Second), callKey("POST", "/v1/apps/a/machines/m/lease"), 409, "POST /v1/apps/a/machines/m/lease: 409 Conflict")
+	if st := r.snapshot(t0.Add(4 * time.Second)); !strings.Contains(st.LastError, "503") {
+		t.Fatalf("an expected refusal replaced the last error: %q", st.LastError)
+	}
+	r.answered(t0.Add(5*time.Second), list, 200, "GET /v1/apps/a/machines: 200 OK")
+	if st := r.snapshot(t0.Add(6 * time.Second)); st.LastError != "" || !st.LastErrorAt.IsZero() {
+		t.Fatalf("a success did not clear the last error: %q", st.LastError)
+	}
+	r.answered(t0.Add(7*time.Second), callKey("POST", "/v1/apps/a/machines/m/suspend"), 412, "POST …/suspend: 412 Precondition Failed")
+	if st := r.snapshot(t0.Add(8 * time.Second)); st.LastError != "" {
+		t.Fatalf("a 412 became the last error: %q", st.LastError)
 	}
 }
 
@@ -188,7 +222,7 @@ func TestCallsLastMinuteSlides(t *testing.T) {
 	var r recorder
 	t0 := time.Unix(5000, 0)
 	for _, off := range []time.Duration{0, 10 * time.Second, 59 * time.Second, 70 * time.Second} {
-		r.attempt(t0.Add(off))
+		r.attempt(t0.Add(off), machinesAPI)
 	}
 	tests := []struct {
 		at   time.Duration

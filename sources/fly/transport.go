@@ -35,6 +35,7 @@ type shared struct {
 // each attempt fly-go makes, retries of 502/503 included, passes here once.
 type apiTransport struct {
 	base  *url.URL // this API's base URL: scheme, host, optional path prefix
+	api   api      // which API it is, for the stats
 	next  http.RoundTripper
 	state *shared
 }
@@ -48,6 +49,7 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r, lim, paced := routeOf(req.Method, req.URL.Path)
 	isWait := isWaitPath(req.URL.Path)
+	call := callKey(req.Method, req.URL.Path)
 	// A wait's 408 is an expired long-poll and an exec's 408 is a command
 	// that outlived its timeout: neither is worth sending again (another
 	// exec would hold the call as long again, past the caller's deadline).
@@ -60,10 +62,11 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		out := t.outgoing(t.pacedResends(ctx, r, lim, paced), req, body)
 		sent := t.state.clock.Now()
-		t.state.stats.attempt(sent)
+		t.state.stats.attempt(sent, t.api)
+		rep.set(func(r *report) { r.request, r.call = req.Method+" "+req.URL.Path, call })
 		resp, err := t.next.RoundTrip(out)
 		if err != nil {
-			t.state.stats.failed(fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
+			t.state.stats.failed(t.state.clock.Now(), call, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
 			t.state.debug.apiFailed(req.Method, req.URL.Path, err, t.state.clock.Now().Sub(sent))
 			return nil, err
 		}
@@ -73,11 +76,11 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if status/100 == 2 && req.Method != http.MethodHead && status != http.StatusNoContent {
 			bad, err := t.inspect(req, resp, rep)
 			if err != nil {
-				t.state.stats.failed(what + err.Error())
+				t.state.stats.failed(t.state.clock.Now(), call, what+err.Error())
 				return nil, err
 			}
 			if bad != "" {
-				t.state.stats.failed(what + "the API answered " + bad)
+				t.state.stats.failed(t.state.clock.Now(), call, what+"the API answered "+bad)
 				return resp, nil // fly-go's decoding fails, and the error names this
 			}
 		}
@@ -87,7 +90,7 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if isNoneAnswer(ctx, resp) {
 			status = http.StatusOK // "there is none", where the caller expects that answer
 		}
-		t.state.stats.answered(t.state.clock.Now(), status, what+resp.Status)
+		t.state.stats.answered(t.state.clock.Now(), call, status, what+resp.Status)
 		retryable := resp.StatusCode == http.StatusTooManyRequests ||
 			(resp.StatusCode == http.StatusRequestTimeout && !no408Retry)
 		if !retryable {
@@ -126,7 +129,7 @@ func (t *apiTransport) pacedResends(ctx context.Context, r route, lim limit, pac
 		if paced {
 			_ = t.state.limiter.wait(ctx, r, lim) // on error ctx is done and the attempt fails by itself
 		}
-		t.state.stats.attempt(t.state.clock.Now())
+		t.state.stats.attempt(t.state.clock.Now(), t.api)
 	}})
 }
 

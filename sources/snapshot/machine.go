@@ -92,6 +92,9 @@ type Config struct {
 	Cmd             []string
 	Exec            []string
 	Metadata        map[string]string
+	// PrimaryRegion is the env's PRIMARY_REGION (fly deploy sets it on
+	// every machine): where min_machines_running holds. "" unknown.
+	PrimaryRegion string
 }
 
 // Service is one service of the config.
@@ -193,6 +196,7 @@ func newConfig(cfg *fly.MachineConfig, incomplete bool) *Config {
 		Autostop: diagnose.AutostopMode(cfg), Autostart: diagnose.Autostart(cfg),
 		SuspendBlockers: sanitize.Lines(diagnose.SuspendBlockers(cfg)),
 		Entrypoint:      cleanAll(cfg.Init.Entrypoint), Cmd: cleanAll(cfg.Init.Cmd), Exec: cleanAll(cfg.Init.Exec),
+		PrimaryRegion: line(cfg.Env["PRIMARY_REGION"]),
 	}
 	if g := cfg.Guest; g != nil {
 		c.CPUKind, c.CPUs, c.MemoryMB = line(g.CPUKind), g.CPUs, g.MemoryMB
@@ -312,6 +316,13 @@ func withRollout(h uint64, from string, st verdict.Status) uint64 {
 	f := fnv.New64a()
 	fmt.Fprint(f, h, "\x00", from, "\x00", int(st))
 	return f.Sum64()
+}
+
+// InPrimaryRegion reports whether min_machines_running holds for m: it runs
+// in its config's primary region, or the config does not say (as the wake
+// test's preflight reads it).
+func (m Machine) InPrimaryRegion() bool {
+	return m.Config == nil || m.Config.PrimaryRegion == "" || m.Config.PrimaryRegion == m.Region
 }
 
 // HostDown: the platform could not reach the machine's host, so its config

@@ -30,6 +30,8 @@ type App struct {
 	Swap       Verdict     `json:"swap"`
 	Bytecode   Verdict     `json:"bytecode"`
 	EdgeOrigin *EdgeOrigin `json:"edge_origin"`
+
+	table textTable // the machines table WriteText prints; not part of the JSON
 }
 
 // Machine is one machine.
@@ -137,6 +139,7 @@ func BuildApp(a *snapshot.App, now time.Time) App {
 		out.Machines = append(out.Machines, machine(a, m))
 	}
 	sort.SliceStable(out.Machines, func(i, j int) bool { return out.Machines[i].ID < out.Machines[j].ID })
+	out.table = machinesTable(a, now)
 	if eo := a.Metrics; eo != nil {
 		e := &EdgeOrigin{At: timeOrNull(eo.At), Error: orNull(eo.Err)}
 		if eo.Err == "" {

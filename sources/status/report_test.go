@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/columns"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
@@ -157,6 +158,41 @@ func TestTextSaysTheHost(t *testing.T) {
 		"edge vs origin: unavailable (Prometheus: HTTP 503: unavailable)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The text table is the one column definition (sources/columns), the
+// Machines pane's: the same titles, the same cells, ages as of the look.
+func TestTextTableIsTheSharedDefinition(t *testing.T) {
+	a := oddApp(t)
+	tt := BuildApp(a, observed).table
+	byTitle := map[string]columns.Column{}
+	for _, c := range columns.Machines() {
+		byTitle[c.Title] = c
+	}
+	ids := map[string]*snapshot.Machine{}
+	for i := range a.Machines {
+		ids[a.Machines[i].ID] = &a.Machines[i]
+	}
+	idCol := -1
+	for i, h := range tt.titles {
+		if h == "ID" {
+			idCol = i
+		}
+		if _, ok := byTitle[h]; !ok {
+			t.Fatalf("title %q is not a column of the definition", h)
+		}
+	}
+	if idCol < 0 || len(tt.rows) != len(a.Machines) {
+		t.Fatalf("titles %v, %d rows for %d machines", tt.titles, len(tt.rows), len(a.Machines))
+	}
+	for _, r := range tt.rows {
+		m := ids[r[idCol]]
+		for i, h := range tt.titles {
+			if want := byTitle[h].Cell(a, m, observed); r[i] != want {
+				t.Errorf("%s %s: %q, the definition says %q", m.ID, h, r[i], want)
+			}
 		}
 	}
 }

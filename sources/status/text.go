@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/flywake/flywake/sources/words"
@@ -28,13 +27,7 @@ func (a App) WriteText(w io.Writer) {
 		release = "v" + *a.Release
 	}
 	fmt.Fprintf(w, "%s  release %s  at %s\n", a.App, release, a.ObservedAt.Format(time.RFC3339))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  MACHINE\tSTATE\tALERT\tREGION\tREL\tCHECKS\tAUTOSTOP\tNEWEST EVENT")
-	for _, m := range a.Machines {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, m.State, m.alertText(), m.Region,
-			deref(m.Release), m.checksText(), deref(m.Autostop), m.eventText(a.ObservedAt))
-	}
-	tw.Flush()
+	a.table.write(w, "  ")
 	cs := a.ColdStarts
 	fmt.Fprintf(w, "  cold starts (24 h, from logs): %s, %d in the last hour, p50 %s p95 %s max %s; %s; %d booting now\n",
 		words.Count(cs.Boots24h, "boot", "boots"), cs.BootsLastHour, secs(cs.P50Seconds), secs(cs.P95Seconds), secs(cs.MaxSeconds),
@@ -58,42 +51,6 @@ func (a App) WriteText(w io.Writer) {
 				count(e.Died24h), count(e.Edge24h), count(e.Died1h))
 		}
 	}
-}
-
-func (m Machine) alertText() string {
-	parts := make([]string, 0, len(m.Alerts))
-	for _, a := range m.Alerts {
-		parts = append(parts, a.Level.Glyph()+" "+a.Text)
-	}
-	return words.OrMissing(strings.Join(parts, ", "))
-}
-
-func (m Machine) checksText() string {
-	if len(m.Checks) == 0 {
-		return words.Missing
-	}
-	passing := 0
-	for _, c := range m.Checks {
-		if c.Status == "passing" {
-			passing++
-		}
-	}
-	return fmt.Sprintf("%d/%d", passing, len(m.Checks))
-}
-
-func (m Machine) eventText(now time.Time) string {
-	e := m.NewestEvent
-	if e == nil {
-		return words.Missing
-	}
-	return fmt.Sprintf("%s/%s/%s %s ago", e.Type, e.Status, e.Source, now.Sub(e.At).Round(time.Second))
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return words.Missing
-	}
-	return *s
 }
 
 func secs(f *float64) string {

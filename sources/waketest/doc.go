@@ -37,6 +37,7 @@
 //	  "app": "sleepy-api",            // app name
 //	  "speed": 1,                     // platform seconds per wall second
 //	  "started_at": "RFC3339",        // platform time the test began
+//	  "saved_at": "RFC3339",          // wall clock it was saved at (names the file); absent until saved
 //	  "release": "42",                // the group's current release: its highest fly_release_version
 //	  "mode": "stop|suspend|both",
 //	  "url": "https://sleepy-api.fly.dev", "path": "/api/health/",

@@ -6,9 +6,13 @@ import (
 
 // Report is a whole wake test: the stable JSON shape documented in doc.go.
 type Report struct {
-	App            string    `json:"app"`
-	Speed          float64   `json:"speed"`
-	StartedAt      time.Time `json:"started_at"` // platform time
+	App       string    `json:"app"`
+	Speed     float64   `json:"speed"`
+	StartedAt time.Time `json:"started_at"` // platform time
+	// SavedAt is when the result was saved, by the wall clock: it names the
+	// file and the saved test wherever it is shown again (the demo's
+	// platform clock starts anew each run, the files stay). Zero: not saved.
+	SavedAt        time.Time `json:"saved_at,omitzero"`
 	Release        string    `json:"release"`
 	Mode           Mode      `json:"mode"`
 	URL            string    `json:"url"`

@@ -49,8 +49,10 @@ func (r *Report) Encode() ([]byte, error) {
 }
 
 // Save writes the report to dir as <app>-<UTC time>.json (created 0700, the
-// file 0600) and returns the path. now names the file.
+// file 0600) and returns the path. now, the wall clock, is the report's
+// SavedAt and names the file: one time for the saved test everywhere.
 func (r *Report) Save(dir string, now time.Time) (string, error) {
+	r.SavedAt = now.UTC()
 	b, err := r.Encode()
 	if err != nil {
 		return "", err
@@ -58,7 +60,7 @@ func (r *Report) Save(dir string, now time.Time) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("saving the wake test: %w", err)
 	}
-	base := safeName(r.App) + "-" + now.UTC().Format("20060102T150405.000Z")
+	base := safeName(r.App) + "-" + r.SavedAt.Format(stampLayout)
 	path := filepath.Join(dir, base+".json")
 	for i := 2; fileExists(path); i++ {
 		path = filepath.Join(dir, fmt.Sprintf("%s-%d.json", base, i))
@@ -104,11 +106,20 @@ func LoadLast(dir, app string) (*Report, string, error) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
-	sanitize.All(&rep) // a saved file is outside text too
+	sanitize.All(&rep)        // a saved file is outside text too
+	if rep.SavedAt.IsZero() { // saved before saved_at existed: its name says when
+		if i := strings.LastIndex(names[0], "Z"); i > 0 {
+			j := strings.LastIndexByte(names[0][:i], '-')
+			rep.SavedAt, _ = time.Parse(stampLayout, names[0][j+1:i+1])
+		}
+	}
 	return &rep, path, nil
 }
 
 // stamp orders file names by time, then by the -N suffix.
+// stampLayout is the time in a saved result's file name.
+const stampLayout = "20060102T150405.000Z"
+
 func stamp(name string) string {
 	name = strings.TrimSuffix(name, ".json")
 	i := strings.LastIndex(name, "Z")

@@ -67,6 +67,17 @@ func TestSaveLoadLastAndScrub(t *testing.T) {
 	if last == nil || last.Release != "4" || filepath.Base(path) != "api-20260301T120000.000Z-2.json" {
 		t.Fatalf("LoadLast = %+v from %s, want release 4", last, path)
 	}
+	if want := t0.Add(2 * time.Hour); !last.SavedAt.Equal(want) {
+		t.Errorf("SavedAt %v, want %v: the time that names the file", last.SavedAt, want)
+	}
+	// A result saved before saved_at existed: its file's name says when.
+	old := filepath.Join(dir, "old-20260301T090000.000Z-3.json")
+	if err := os.WriteFile(old, []byte(`{"app":"old","started_at":"2026-12-01T07:44:00Z"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r, _, err := LoadLast(dir, "old"); err != nil || !r.SavedAt.Equal(t0.Add(-time.Hour)) {
+		t.Errorf("old result: SavedAt %v (%v), want 09:00 from its name, not its platform start", r.SavedAt, err)
+	}
 	if r, _, err := LoadLast(dir, "nope"); r != nil || err != nil {
 		t.Errorf("LoadLast of an app with no results = %v, %v", r, err)
 	}

@@ -3,6 +3,7 @@ package words
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 func TestThousands(t *testing.T) {
@@ -28,5 +29,35 @@ func TestCount(t *testing.T) {
 	}
 	if OrMissing("") != Missing || OrMissing("x") != "x" {
 		t.Error("OrMissing")
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 0: "0s", 999 * time.Millisecond: "0s", 42 * time.Second: "42s",
+		3*time.Minute + 5*time.Second: "3m05s", 2*time.Hour + 3*time.Minute + 59*time.Second: "2h03m",
+		24*time.Hour + 12*time.Minute + time.Second: "1d00h", 76 * time.Hour: "3d04h",
+	} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestClockSaysTheDateWhenNotToday(t *testing.T) {
+	now := time.Date(2026, 11, 30, 7, 44, 0, 0, time.UTC)
+	for _, c := range []struct {
+		t    time.Time
+		want string
+	}{
+		{now.Add(-time.Hour), "06:44:00"},
+		{time.Date(2026, 11, 29, 21, 39, 21, 0, time.UTC), "Nov 29 21:39:21"},
+		{time.Date(2025, 11, 30, 7, 0, 0, 0, time.UTC), "2025-11-30 07:00:00"},
+		{time.Date(2026, 11, 30, 2, 0, 0, 0, time.FixedZone("x", -8*3600)), "10:00:00"}, // the same UTC day
+		{time.Time{}, Missing},
+	} {
+		if got := Clock(c.t, now); got != c.want {
+			t.Errorf("Clock(%v) = %q, want %q", c.t, got, c.want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
 
@@ -19,9 +20,10 @@ import (
 
 // confirm is an open y/N question.
 type confirm struct {
-	action  machines.Action
-	machine string
-	state   string // as listed when asked; y re-checks it
+	action   machines.Action
+	machine  string
+	state    string // as listed when asked; y re-checks it
+	question prompt.Question
 }
 
 // acting is the action call in flight.
@@ -49,16 +51,18 @@ func (m Model) onActionRequest(r machines.ActionRequest) (tea.Model, tea.Cmd) {
 		return m, m.setNotice(noticeWarn, why)
 	}
 	m.notice = notice{}
-	m.confirm = &confirm{action: r.Action, machine: mc.ID, state: mc.State}
+	m.confirm = &confirm{action: r.Action, machine: mc.ID, state: mc.State, question: prompt.Question{
+		Text: promptText(r.Action, mc.ID, mc.State, m.app.Name), Warnings: actionWarnings(r.Action, mc, m.app.Machines)}}
 	return m, nil
 }
 
-// updateConfirm answers the prompt: only y proceeds, any other key cancels.
+// updateConfirm answers the prompt: only yes (prompt.YesKey) proceeds,
+// any other key cancels.
 func (m Model) updateConfirm(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	c := *m.confirm
 	m.confirm = nil
 	verb := c.action.String()
-	if msg.String() != "y" {
+	if !prompt.YesKey(msg, m.keys) {
 		return m, m.setNotice(noticeInfo, verb+" cancelled — nothing was sent to "+c.machine)
 	}
 	mc, ok := m.app.Machine(c.machine)

@@ -1,10 +1,12 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
 
@@ -66,8 +68,41 @@ func suspendBlocked(mc snapshot.Machine, app string) string {
 }
 
 // promptText is the confirmation: what, which machine in which state, of
-// which app.
+// which app (the prompt adds y/N).
 func promptText(a machines.Action, id, state, app string) string {
 	verb := a.String()
-	return strings.ToUpper(verb[:1]) + verb[1:] + " machine " + id + " (" + state + ") of " + app + "? y/N"
+	return strings.ToUpper(verb[:1]) + verb[1:] + " machine " + id + " (" + state + ") of " + app + "?"
+}
+
+// actionWarnings say what an action costs beyond itself, before it is
+// confirmed: a stop of a suspended machine throws its snapshot away, and a
+// stop or suspend of a started machine may leave fewer running in the
+// primary region than min_machines_running (which holds only there).
+func actionWarnings(a machines.Action, mc snapshot.Machine, all []snapshot.Machine) []string {
+	var out []string
+	if a == machines.ActionStop && mc.State == "suspended" {
+		out = append(out, "stopping discards "+mc.ID+"'s suspend snapshot: its next start is a cold boot, not a resume")
+	}
+	if a == machines.ActionStart || mc.State != "started" || !mc.InPrimaryRegion() {
+		return out
+	}
+	minRun, ok := mc.Config.MinRunning()
+	if !ok || minRun <= 0 {
+		return out
+	}
+	running := 0
+	for _, o := range all {
+		if o.State == "started" && o.ProcessGroup == mc.ProcessGroup && o.InPrimaryRegion() {
+			running++
+		}
+	}
+	if left := running - 1; left < minRun {
+		region := mc.Region
+		if mc.Config != nil && mc.Config.PrimaryRegion != "" {
+			region = mc.Config.PrimaryRegion
+		}
+		out = append(out, fmt.Sprintf("this leaves %s running in %s (the primary region), fewer than min_machines_running = %d",
+			words.Count(left, "machine", "machines"), region, minRun))
+	}
+	return out
 }

@@ -174,14 +174,14 @@ func TestConfirmationNamesAppMachineAndState(t *testing.T) {
 	}
 }
 
-func TestOnlyYProceeds(t *testing.T) {
+func TestOnlyYesProceeds(t *testing.T) {
 	cases := []struct {
 		name string
 		key  tea.KeyMsg
 		call bool
 	}{
 		{"y", runes("y"), true},
-		{"Y", runes("Y"), false},
+		{"Y", runes("Y"), true}, // one rule: y, Y or yes
 		{"n", runes("n"), false},
 		{"esc", tea.KeyMsg{Type: tea.KeyEsc}, false},
 		{"enter", tea.KeyMsg{Type: tea.KeyEnter}, false},
@@ -233,8 +233,8 @@ func TestReadOnlyIgnoresActionKeys(t *testing.T) {
 			m := ask(t, actionModel(t, nil, true), id, k)
 			// Even a request that got through is ignored.
 			m = send(m, pane.Msg{To: machines.ID, Gen: m.gen, Msg: machines.ActionRequest{Action: machines.ActionStop, MachineID: id}})
-			if m.confirm != nil || m.notice.text != "" || m.acting != nil {
-				t.Errorf("readonly %s on %s: prompt %v, notice %q", k, id, m.confirm, m.notice.text)
+			if m.confirm != nil || m.acting != nil || !strings.Contains(m.notice.text, "is off: flywake runs read-only (--readonly)") {
+				t.Errorf("readonly %s on %s: prompt %v, notice %q (want it to say why nothing happens)", k, id, m.confirm, m.notice.text)
 			}
 			if v := plainView(m); strings.Contains(v, "y/N") {
 				t.Errorf("readonly %s on %s: a prompt is shown:\n%s", k, id, v)
@@ -354,7 +354,7 @@ func TestFooterFitsTheContext(t *testing.T) {
 	}{
 		{"dashboard", nil, []string{"? help", "tab next pane"}, nil},
 		{"help", []tea.Msg{runes("?")}, []string{"?/esc close", "q quit"}, []string{"tab next pane"}},
-		{"switcher", []tea.Msg{runes(":")}, []string{"tab complete", "enter switch", "esc cancel"}, []string{"next pane"}},
+		{"switcher", []tea.Msg{runes(":")}, []string{"enter open highlighted", "tab/shift+tab next/prev match", "esc cancel"}, []string{"next pane"}},
 		{"checklist", []tea.Msg{runes("c")}, []string{"n/p next/prev", "enter evidence", "esc back"}, []string{"next pane"}},
 		{"wake setup", []tea.Msg{runes("w")}, []string{"enter start", "esc back", "q quit"}, []string{"next pane", "esc close"}},
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/pane"
 )
 
@@ -24,9 +25,15 @@ func (m *Model) footerKeys() help.KeyMap {
 	k := m.keys
 	switch {
 	case m.confirm != nil:
-		return hintMap{pane.Hint("y", m.confirm.action.String()+" "+m.confirm.machine), pane.Hint("any other key", "cancels")}
+		return hintMap(prompt.Keys(k, m.confirm.action.String()+" "+m.confirm.machine))
 	case m.switcher != nil:
-		return hintMap{pane.Hint("tab", "complete"), pane.Hint("enter", "switch"), pane.Hint("esc", "cancel")}
+		return switcherKeys(k)
+	case m.fatal != nil:
+		out := hintMap{}
+		if m.back.set {
+			out = append(out, pane.Relabel(k.Back, "", "back to "+m.back.String()))
+		}
+		return append(out, pane.Relabel(k.Command, "", "another app"), k.Quit)
 	case m.help:
 		return hintMap{pane.Relabel(k.Help, k.Help.Help().Key+"/"+k.Back.Help().Key, "close"), k.Quit}
 	}

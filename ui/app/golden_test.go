@@ -129,7 +129,7 @@ func TestRootGolden(t *testing.T) {
 		want []string
 	}{
 		{"tiled_160x48", 160, 48, nil,
-			[]string{"demo-org/sleepy-api", "DEMO", "API " + theme.GlyphPass, "0 calls/min", "Machines", "Cold starts", "Swap", "Bytecode", "● started"}},
+			[]string{"demo-org/sleepy-api", "DEMO", "API " + theme.GlyphPass, "0 Machines API calls/min · 0 logs/metrics", "release v42", "1 started 9 stopped", "Machines", "Cold starts", "Swap", "Bytecode", "● started"}},
 		{"split_120x40", 120, 40, []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}, tea.KeyMsg{Type: tea.KeyTab}, tea.KeyMsg{Type: tea.KeyTab}},
 			[]string{"Machines", "Swap · 4/6 · tab next", "● started", "swap blocks suspend"}},
 		{"zoom_160x48", 160, 48, []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}, runes("f")},
@@ -139,7 +139,7 @@ func TestRootGolden(t *testing.T) {
 		{"detail_80x24", 80, 24, []tea.Msg{tea.KeyMsg{Type: tea.KeyEnter}},
 			[]string{"machine " + fixtureID(0), "no crash since the deploy", "lines 1–", "s/S/Z start/stop/suspend"}},
 		{"stop_prompt_80x24", 80, 24, []tea.Msg{pane.Msg{To: machines.ID, Msg: machines.ActionRequest{Action: machines.ActionStop, MachineID: fixtureID(0)}}},
-			[]string{"Stop machine " + fixtureID(0) + " (started) of sleepy-api? y/N", "y stop " + fixtureID(0), "any other key cancels"}},
+			[]string{"Stop machine " + fixtureID(0) + " (started) of sleepy-api? y/N", "y stop " + fixtureID(0), "any other key no: nothing is sent"}},
 	}
 	for _, c := range cases {
 		for _, noColor := range []bool{false, true} {

@@ -49,7 +49,7 @@ func TestDashboardNamesBadAnswers(t *testing.T) {
 			t.Errorf("error %q lacks %q", f.failErr, want)
 		}
 	}
-	if !strings.Contains(f.header, "last error: GET /v1/apps/"+rig.app+"/machines: the API answered something") {
+	if !strings.Contains(f.header, "ago: GET /v1/apps/"+rig.app+"/machines: the API answered") {
 		t.Errorf("header %q does not name the bad answer", f.header)
 	}
 	if strings.ContainsAny(f.failErr+f.header, "\x1b\x07") {

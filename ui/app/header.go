@@ -1,59 +1,263 @@
 package app
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// headerLine: org/app, DEMO or LIVE, API health on the left; calls per
-// minute, back-off and updated-ago (or the stale notice) on the right.
+// The header: on the left the org/app, DEMO or LIVE, READONLY, API health,
+// failing feeds and the last error (with its age); on the right the
+// machines by state, the current release, the calls a minute (Machines API
+// and the rest said apart), back-off and how long ago the data came (wall
+// time: at --speed 10 a listing every 12 s is not "2 min old").
+//
+// Segments have a priority: when the line is too narrow, long forms give
+// way to short ones, then the least important segments go whole. A
+// segment is never cut ("API ✓ · last error…" never shows).
+
+// segment is one piece of the header.
+type segment struct {
+	kind        part
+	text, short string // short: "" has no shorter form
+	detail      string // the last error's words, which may be cut to the room left
+	right       bool
+}
+
+// part names a header segment, for the order they give way in.
+type part int
+
+const (
+	partName part = iota
+	partMode
+	partReadOnly
+	partAPI
+	partFeeds
+	partError
+	partStates
+	partRelease
+	partCalls
+	partBackoff
+	partFresh
+)
+
+// step is one way the header makes room: a part's short form, or the part
+// gone.
+type step struct {
+	part part
+	drop bool
+}
+
+// giveWay is the order the header makes room in: the least needed first;
+// a failing API's words outlast the release and the machines by state,
+// and its age outlasts the org. The name and the freshness never go.
+var giveWay = []step{
+	{partCalls, false}, {partRelease, false}, {partStates, false}, {partCalls, true},
+	{partError, false}, {partRelease, true}, {partStates, true}, {partReadOnly, false}, {partName, false},
+	{partFeeds, true}, {partError, true}, {partBackoff, true}, {partAPI, true}, {partMode, true}, {partReadOnly, true},
+}
+
+// stateCount is how many machines are in one state, for the header.
+type stateCount struct {
+	state string
+	n     int
+}
+
+// countStates counts the app's machines by state, the most troubled first
+// (done once per data change, not per frame).
+func countStates(a *snapshot.App) []stateCount {
+	by := map[string]int{}
+	for _, mc := range a.Machines {
+		by[mc.State]++
+	}
+	out := make([]stateCount, 0, len(by))
+	for s, n := range by {
+		out = append(out, stateCount{s, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ri, rj := headerRank(out[i].state), headerRank(out[j].state)
+		if ri != rj {
+			return ri < rj
+		}
+		return out[i].state < out[j].state
+	})
+	return out
+}
+
+func headerRank(state string) int {
+	switch diagnose.Classify(state) {
+	case diagnose.Troubled:
+		return 0
+	case diagnose.Waking:
+		return 1
+	case diagnose.Sleeping:
+		return 2
+	case diagnose.Awake:
+		return 3
+	case diagnose.Asleep:
+		return 4
+	case diagnose.Gone:
+		return 6
+	}
+	return 5
+}
+
+// headerLine draws the header at the screen's width.
 func (m Model) headerLine() string {
 	t := m.theme
 	name := m.cfg.App
 	if name == "" {
 		name = "all apps" // the overview, before an app is chosen
 	}
+	full := name
 	if m.app.Org != "" {
-		name = m.app.Org + "/" + name
+		full = m.app.Org + "/" + name
 	}
-	left := []string{name, frame.ModeBadge(t, m.cfg.Demo)}
-	var right []string
+	segs := []segment{{kind: partName, text: full, short: name}, {kind: partMode, text: frame.ModeBadge(t, m.cfg.Demo)}}
+	if m.cfg.ReadOnly || m.keys.IsReadOnly() {
+		segs = append(segs, segment{kind: partReadOnly, text: t.Badge.Render(" READONLY "), short: t.Badge.Render(" RO ")})
+	}
 	wall := m.wall()
-
+	var right []segment
+	if len(m.states) > 0 && m.cfg.App != "" {
+		var long, short []string
+		for _, sc := range m.states {
+			look := t.State(sc.state)
+			long = append(long, look.Style.Render(strconv.Itoa(sc.n)+" "+look.Word))
+			short = append(short, look.Style.Render(look.Glyph+strconv.Itoa(sc.n)))
+		}
+		right = append(right, segment{kind: partStates, text: strings.Join(long, " "), short: strings.Join(short, " ")})
+	}
+	if rel := m.app.CurrentRelease(); rel != "" && m.cfg.App != "" {
+		right = append(right, segment{kind: partRelease, text: "release v" + rel, short: "v" + rel})
+	}
 	if m.cfg.Source != nil && m.cfg.Source.Client != nil {
 		st := m.cfg.Source.Client.Stats()
 		if m.fail.err != nil {
-			left = append(left, t.Fail.Render("API "+theme.GlyphFail))
+			segs = append(segs, segment{kind: partAPI, text: t.Fail.Render("API " + theme.GlyphFail)})
 		} else {
-			left = append(left, t.Pass.Render("API "+theme.GlyphPass))
+			segs = append(segs, segment{kind: partAPI, text: t.Pass.Render("API " + theme.GlyphPass)})
 		}
 		for _, name := range m.failingFeeds() {
-			left = append(left, t.Warn.Render(name+" "+theme.GlyphFail))
+			segs = append(segs, segment{kind: partFeeds, text: t.Warn.Render(name + " " + theme.GlyphFail)})
 		}
 		if st.LastError != "" {
-			left = append(left, t.Dim.Render("last error: "+oneLine(st.LastError)))
+			ago := "last error " + cell.Duration(wall.Sub(st.LastErrorAt)) + " ago"
+			segs = append(segs, segment{kind: partError, text: ago + ": " + oneLine(st.LastError), short: ago, detail: oneLine(st.LastError)})
 		}
-		right = append(right, strconv.Itoa(st.CallsLastMinute)+" calls/min")
+		other := st.CallsLastMinute - st.MachinesLastMinute
+		right = append(right, segment{kind: partCalls,
+			text:  strconv.Itoa(st.MachinesLastMinute) + " Machines API calls/min · " + strconv.Itoa(other) + " logs/metrics",
+			short: strconv.Itoa(st.MachinesLastMinute) + " API calls/min"})
 		if st.BackoffUntil.After(wall) {
-			right = append(right, t.Warn.Render("back-off "+cell.DurationUp(st.BackoffUntil.Sub(wall))))
+			right = append(right, segment{kind: partBackoff, text: t.Warn.Render("back-off " + cell.DurationUp(st.BackoffUntil.Sub(wall)))})
 		}
 	}
 	switch {
 	case m.cfg.App == "":
-	case m.fail.err != nil && !m.app.ListedAt.IsZero():
-		right = append(right, t.Warn.Render(frame.Stale(m.now().Sub(m.app.ListedAt), m.fail.retryAt.Sub(wall))))
+	case m.fail.err != nil && !m.listedWall.IsZero():
+		right = append(right, segment{kind: partFresh, text: t.Warn.Render(frame.Stale(wall.Sub(m.listedWall), m.fail.retryAt.Sub(wall)))})
 	case m.fail.err != nil:
-		right = append(right, t.Warn.Render("no data yet · retrying in "+cell.DurationUp(m.fail.retryAt.Sub(wall))))
-	case m.app.ListedAt.IsZero():
-		right = append(right, "loading…")
+		right = append(right, segment{kind: partFresh, text: t.Warn.Render("no data yet · retrying in " + cell.DurationUp(m.fail.retryAt.Sub(wall)))})
+	case m.listedWall.IsZero():
+		right = append(right, segment{kind: partFresh, text: "loading…"})
 	default:
-		right = append(right, frame.Ago(m.now().Sub(m.app.ListedAt)))
+		right = append(right, segment{kind: partFresh, text: frame.Ago(wall.Sub(m.listedWall))})
 	}
-	return frame.Header(t, m.width, left, right)
+	for i := range right {
+		right[i].right = true
+	}
+	l, r := fitHeader(append(segs, right...), m.width)
+	for i := range l {
+		if strings.HasPrefix(l[i], "last error ") {
+			l[i] = t.Dim.Render(l[i])
+		}
+	}
+	return frame.Header(t, m.width, l, r)
+}
+
+// fitHeader picks what fits in width: every segment whole if it can; else
+// it makes room step by step (giveWay). The last error's words are cut to
+// the room left rather than dropped, when a useful part of them fits; no
+// other segment is ever cut (frame.Header cuts the name only when that
+// alone is too wide).
+func fitHeader(segs []segment, width int) (left, right []string) {
+	long := make([]bool, len(segs))
+	shown := make([]bool, len(segs))
+	for i := range segs {
+		long[i], shown[i] = true, true
+	}
+	errorText := map[int]string{}
+	build := func() (l, r []string) {
+		for i, s := range segs {
+			if !shown[i] {
+				continue
+			}
+			text := s.text
+			if t, ok := errorText[i]; ok {
+				text = t
+			} else if !long[i] && s.short != "" {
+				text = s.short
+			}
+			if s.right {
+				r = append(r, text)
+			} else {
+				l = append(l, text)
+			}
+		}
+		return l, r
+	}
+	used := func() int {
+		l, r := build()
+		w := joinedWidth(l) + joinedWidth(r)
+		if len(r) > 0 && len(l) > 0 {
+			w++
+		}
+		return w
+	}
+	for _, st := range giveWay {
+		if used() <= width {
+			break
+		}
+		for i, s := range segs {
+			switch {
+			case s.kind != st.part || !shown[i]:
+			case st.drop:
+				shown[i] = false
+			case s.short != "" && long[i]:
+				long[i] = false
+				if s.kind == partError {
+					// Cut the words to the room left, if enough of them fit.
+					if room := width - used() - 2; room >= minErrorWords {
+						errorText[i] = s.short + ": " + ansi.Truncate(s.detail, room, cell.Ellipsis)
+					}
+				}
+			}
+		}
+	}
+	return build()
+}
+
+// minErrorWords is the least of the last error's words worth showing.
+const minErrorWords = 24
+
+func joinedWidth(parts []string) int {
+	if len(parts) == 0 {
+		return 0
+	}
+	w := 3 * (len(parts) - 1) // " · "
+	for _, p := range parts {
+		w += ansi.StringWidth(p)
+	}
+	return w
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
@@ -179,8 +181,7 @@ func (m *Model) onMachines(msg machinesMsg) []tea.Cmd {
 	m.fetch.listApplied = msg.id
 	if msg.err != nil {
 		if isFatal(msg.err) {
-			m.fatal = msg.err
-			return nil
+			return m.onFatal(msg.err)
 		}
 		delay := m.fail.next(msg.err)
 		m.fail = failure{err: msg.err, delay: delay, retryAt: m.wall().Add(delay)}
@@ -190,6 +191,7 @@ func (m *Model) onMachines(msg machinesMsg) []tea.Cmd {
 	}
 	m.fail = failure{}
 	m.setStale(false)
+	m.listedWall = m.wall()
 	m.app.ApplyConverted(msg.listing, m.now())
 	m.setData()
 	var cmds []tea.Cmd
@@ -201,6 +203,20 @@ func (m *Model) onMachines(msg machinesMsg) []tea.Cmd {
 	}
 	cmds = append(cmds, m.waitCmds()...)
 	return append(cmds, m.probeCmds()...)
+}
+
+// onFatal shows an error no retry can fix; a switch to an app the platform
+// does not have goes back to the app shown before, saying so.
+func (m *Model) onFatal(err error) []tea.Cmd {
+	back, failed := m.back, m.cfg.App
+	if !back.set || !errors.Is(err, fly.ErrUnknownApp{}) || !m.app.ListedAt.IsZero() {
+		m.fatal = err
+		return nil
+	}
+	m.back = returnTo{}
+	m.resetApp(back.app)
+	cmds := m.startFetching()
+	return append(cmds, m.setNotice(noticeWarn, "could not open "+failed+": "+m.redact(oneLine(err.Error()))+" — back on "+back.String()))
 }
 
 // listInterval adapts to what the machines are doing.

@@ -44,6 +44,8 @@ type Config struct {
 	Speed float64
 	// Secrets are scrubbed from wake test results and errors (the token).
 	Secrets []string
+	// Clipboard puts text on the terminal's clipboard (OSC 52); nil: none.
+	Clipboard func(text string)
 }
 
 // Model is the root bubbletea model.
@@ -71,6 +73,8 @@ type Model struct {
 	sizes         map[pane.ID][2]int
 	tiles         []rect              // where each pane is drawn, from relayout
 	crash         snapshot.CrashLoops // the banner's facts, derived once per data change
+	states        []stateCount        // the header's machines by state, likewise
+	listedWall    time.Time           // when the last listing arrived (wall clock)
 	help          bool
 	switcher      *switcher
 	confirm       *confirm  // the y/N before a machine action
@@ -85,9 +89,24 @@ type Model struct {
 	seq   int // request ids
 	fetch *fetchState
 	fail  failure
-	fatal error // bad token or unknown app: a full-screen message
+	fatal error    // bad token or unknown app: a full-screen message
+	back  returnTo // what was shown before the last switch: where a failed one returns
 
 	ticking bool
+}
+
+// returnTo is where a failed switch goes back to: an app, or the org
+// overview (app "").
+type returnTo struct {
+	set bool
+	app string
+}
+
+func (r returnTo) String() string {
+	if r.app == "" {
+		return "all apps"
+	}
+	return r.app
 }
 
 // New builds the root model; nothing runs until the program calls Init.
@@ -142,6 +161,7 @@ func (m *Model) resetApp(app string) {
 	m.fetch = newFetchState(len(m.feeds))
 	m.fail = failure{}
 	m.fatal = nil
+	m.listedWall = time.Time{}
 	pctx := pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly}
 	m.pending = nil
 	m.panes = buildPanes(pctx)
@@ -169,6 +189,7 @@ func (m *Model) now() time.Time {
 func (m *Model) setData() {
 	now := m.now()
 	m.crash = m.app.CrashLoops() // the banner's: layout and View read it every frame
+	m.states = countStates(m.app)
 	for _, p := range m.allPanes() {
 		p.SetData(m.app, now)
 	}

@@ -33,6 +33,8 @@ const (
 	noticeLong  = 15 * time.Second
 	// maxStatusLines bounds a wrapped notice or prompt, so the body keeps its room.
 	maxStatusLines = 3
+	// maxPromptLines bounds a question with its warnings.
+	maxPromptLines = 6
 )
 
 // setNotice shows text and returns the timer that clears it.
@@ -58,9 +60,21 @@ func (m *Model) onNoticeTimer(msg noticeMsg) {
 func (m *Model) statusLines() []string {
 	var text string
 	style := m.theme.Renderer().NewStyle()
+	if m.width <= 1 {
+		return nil
+	}
 	switch {
 	case m.confirm != nil:
-		text, style = promptText(m.confirm.action, m.confirm.machine, m.confirm.state, m.app.Name), m.theme.PaneTitleFocused
+		// The question whole, warnings first: what the answer costs is read
+		// before it is given.
+		lines := m.confirm.question.Lines(m.theme, m.width-1)
+		if len(lines) > maxPromptLines {
+			lines = lines[len(lines)-maxPromptLines:]
+		}
+		for i, l := range lines {
+			lines[i] = cell.Fit(" "+l, m.width, cell.Left)
+		}
+		return lines
 	case m.notice.text != "":
 		text = m.notice.text
 		switch m.notice.kind {
@@ -70,9 +84,6 @@ func (m *Model) statusLines() []string {
 			style = m.theme.Fail
 		}
 	default:
-		return nil
-	}
-	if m.width <= 1 {
 		return nil
 	}
 	lines := strings.Split(ansi.Wrap(text, m.width-1, " "), "\n")

@@ -58,5 +58,9 @@ func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.open = nil
 		return m, nil
 	}
+	if why := m.inertKey(m.open, msg, true); why != "" {
+		cmd := m.setNotice(noticeInfo, why)
+		return m, cmd
+	}
 	return m, m.updatePane(m.open, msg)
 }

@@ -44,6 +44,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m.updateKey(msg)
+	case tea.MouseMsg:
+		cmd := m.onMouse(msg)
+		return m, cmd
 	case pane.Msg:
 		return m.deliver(msg)
 	case clockMsg:
@@ -88,8 +91,18 @@ func (m Model) deliver(msg pane.Msg) (tea.Model, tea.Cmd) {
 	if msg.Gen != m.gen {
 		return m, nil // for the panes of an app no longer shown
 	}
-	if r, ok := msg.Msg.(machines.ActionRequest); ok && msg.To == machines.ID {
-		return m.onActionRequest(r)
+	switch r := msg.Msg.(type) {
+	case machines.ActionRequest:
+		if msg.To == machines.ID {
+			return m.onActionRequest(r)
+		}
+	case machines.DescribeRequest:
+		if msg.To == machines.ID {
+			return m, m.describeCmd(r)
+		}
+	case pane.CopyText:
+		cmd := m.onCopy(r)
+		return m, cmd
 	}
 	if next, cmd, ok := m.onRequest(msg.Msg); ok {
 		return next, cmd
@@ -123,7 +136,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, k.Interrupt) {
 		return m.quit()
 	}
-	if m.fatal != nil || m.tooSmall() {
+	if m.tooSmall() {
 		if key.Matches(msg, k.Quit) {
 			return m.quit()
 		}
@@ -134,6 +147,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.switcher != nil {
 		return m.updateSwitcher(msg)
+	}
+	if m.fatal != nil {
+		return m.updateFatalKey(msg)
 	}
 	if m.help {
 		switch {
@@ -172,34 +188,48 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Zoom) && m.canZoom():
 		m.zoom = !m.zoom
 	case key.Matches(msg, k.Command):
-		m.switcher = newSwitcher()
-		return m, m.appsCmd()
+		return m.openSwitcher()
 	case key.Matches(msg, k.Refresh):
 		return m, tea.Batch(append(m.feedCmds(), m.listCmd())...)
 	default:
+		if why := m.inertKey(focused, msg, false); why != "" {
+			cmd := m.setNotice(noticeInfo, why)
+			return m, cmd
+		}
 		return m, m.updatePane(focused, msg)
 	}
 	return m, nil
 }
 
-// updateSwitcher types into the app switcher; enter switches, esc cancels.
+// updateSwitcher types into the app switcher: enter opens the highlighted
+// match (or refuses in place), tab and shift+tab move the highlight, esc
+// cancels.
 func (m Model) updateSwitcher(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch msg.Type {
-	case tea.KeyEsc:
+	k, s := m.keys, m.switcher
+	switch {
+	case key.Matches(msg, k.Back):
 		m.switcher = nil
-	case tea.KeyTab:
-		m.switcher.complete()
-	case tea.KeyEnter:
-		name := m.switcher.value()
+	case key.Matches(msg, k.NextPane):
+		s.cycle(1)
+	case key.Matches(msg, k.PrevPane):
+		s.cycle(-1)
+	case key.Matches(msg, k.Enter):
+		name, ok := s.choice()
+		if !ok {
+			return m, nil // refused in place: the hint says why
+		}
 		m.switcher = nil
-		if name == appsCommand {
-			return m, m.showOverview()
+		for _, c := range m.switchCommands() {
+			if c.name == name {
+				return c.run(m)
+			}
 		}
-		if name != "" && (name != m.cfg.App || m.fatal != nil) {
-			return m.switchApp(name)
+		if name == m.cfg.App && m.fatal == nil {
+			return m, nil // already shown
 		}
+		return m.switchApp(name)
 	default:
-		m.switcher.input.handle(msg)
+		return m, s.update(msg)
 	}
 	return m, nil
 }
@@ -218,11 +248,66 @@ func claims(p pane.Pane, msg tea.KeyMsg) bool {
 	return false
 }
 
-// switchApp resets the model to app and starts fetching it.
+// switchCommand is a word the switcher takes besides an app name; the
+// list is the one place a new one goes (the org overview's `apps`).
+type switchCommand struct {
+	name string
+	run  func(m Model) (tea.Model, tea.Cmd)
+}
+
+func (m *Model) switchCommands() []switchCommand {
+	return []switchCommand{
+		{appsCommand, func(m Model) (tea.Model, tea.Cmd) {
+			cmd := m.showOverview()
+			return m, cmd
+		}},
+	}
+}
+
+// openSwitcher opens the `:` prompt and asks for the org's apps.
+func (m Model) openSwitcher() (tea.Model, tea.Cmd) {
+	var words []string
+	for _, c := range m.switchCommands() {
+		words = append(words, c.name)
+	}
+	cmd := m.appsCmd()
+	m.switcher = newSwitcher(m.width, words, cmd != nil)
+	return m, cmd
+}
+
+// switchApp resets the model to app and starts fetching it; the app shown
+// until now is where a failed switch comes back to.
 func (m Model) switchApp(app string) (tea.Model, tea.Cmd) {
+	if m.fatal == nil {
+		m.back = returnTo{set: true, app: m.cfg.App}
+	}
 	m.resetApp(app)
 	m.ticking = false
 	return m, tea.Batch(m.startFetching()...)
+}
+
+// updateFatalKey: an error no retry can fix is shown with the ways out:
+// back to the app shown before, another app, or quit.
+func (m Model) updateFatalKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Back) && m.back.set:
+		return m.switchApp(m.back.app)
+	case key.Matches(msg, k.Command):
+		return m.openSwitcher()
+	}
+	return m, m.setNotice(noticeInfo, msg.String()+" does nothing here — "+fatalWays(m.back))
+}
+
+// fatalWays names the keys out of a full-screen error.
+func fatalWays(back returnTo) string {
+	s := ": open another app · q quit"
+	if back.set {
+		s = "esc back to " + back.String() + " · " + s
+	}
+	return s
 }
 
 // isFatal: errors no retry can fix; the user has to act.

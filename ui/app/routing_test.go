@@ -122,21 +122,88 @@ func TestAppSwitchBumpsGeneration(t *testing.T) {
 	}
 }
 
-func TestSwitcherCompletes(t *testing.T) {
-	cases := []struct{ typed, want string }{
-		{"sn", "snappy-api"},
-		{"s", "sleepy-api"}, // already the common prefix: the first match
-		{"sl", "sleepy-api"},
-		{"x", "x"},
+// The switcher with the org's apps known: enter takes the highlighted
+// match ("ba" opens backlog-web, the only one), tab and shift+tab cycle
+// through several, a name matching nothing is refused in place (the
+// switcher stays open, saying so), esc leaves the app as it was.
+func TestSwitcherTakesTheHighlightedMatchAndRefusesInPlace(t *testing.T) {
+	apps := []string{"sleepy-api", "backlog-web", "snappy-api", "crashy-api"}
+	open := func(m Model) Model {
+		m = send(m, runes(":"))
+		return send(m, appsMsg{req: req{gen: m.gen}, apps: apps})
 	}
-	for _, c := range cases {
-		s := newSwitcher()
-		s.setApps([]string{"snappy-api", "sleepy-api", "crashy-api"}, nil)
-		s.input.SetValue(c.typed)
-		s.complete()
-		if got := s.value(); got != c.want {
-			t.Errorf("complete(%q) = %q, want %q", c.typed, got, c.want)
+	typ := func(m Model, s string) Model {
+		for _, r := range s {
+			m = send(m, runes(string(r)))
 		}
+		return m
+	}
+	enter, tab, btab := tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyTab}, tea.KeyMsg{Type: tea.KeyShiftTab}
+
+	m := send(typ(open(offline(t, false)), "ba"), enter)
+	if m.AppName() != "backlog-web" || m.switcher != nil {
+		t.Fatalf(":ba enter: app %q, switcher open %v", m.AppName(), m.switcher != nil)
+	}
+
+	m = typ(open(m), "s")
+	if got := m.switcher.highlighted(); got != "sleepy-api" {
+		t.Fatalf(":s highlights %q", got)
+	}
+	m = send(m, tab)
+	if got := m.switcher.highlighted(); got != "snappy-api" {
+		t.Fatalf("tab: %q", got)
+	}
+	m = send(m, tab) // "s" is inside the apps command and crashy-api too: after the prefix matches
+	if got := m.switcher.highlighted(); got != "apps" {
+		t.Fatalf("tab again: %q", got)
+	}
+	m = send(send(m, btab), enter)
+	if m.AppName() != "snappy-api" {
+		t.Fatalf("shift+tab, enter opened %q", m.AppName())
+	}
+
+	m = send(typ(open(m), "nope"), enter)
+	if m.switcher == nil || m.AppName() != "snappy-api" || m.Err() != nil {
+		t.Fatalf(":nope enter: switcher open %v, app %q, err %v", m.switcher != nil, m.AppName(), m.Err())
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "no app or command matches “nope”") {
+		t.Fatalf("the refusal is not said in place:\n%s", v)
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyEsc})
+	if m.switcher != nil || m.AppName() != "snappy-api" {
+		t.Fatal("esc did not close the switcher, keeping the app")
+	}
+}
+
+// A switch the list could not check (apps not listed) to an app the
+// platform does not have comes back to the app shown before, with a
+// notice; a fatal error with no way back still offers another app and quit.
+func TestFailedSwitchComesBack(t *testing.T) {
+	m := offline(t, false)
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
+	for _, k := range []tea.Msg{runes(":"), runes("nope"), tea.KeyMsg{Type: tea.KeyEnter}} {
+		m = send(m, k)
+	}
+	if m.AppName() != "nope" {
+		t.Fatalf("the unlisted name was not tried: %q", m.AppName())
+	}
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrUnknownApp{App: "nope"}})
+	if m.AppName() != "app-a" || m.Err() != nil {
+		t.Fatalf("after the 404: app %q, err %v", m.AppName(), m.Err())
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "could not open nope") || !strings.Contains(v, "back on app-a") {
+		t.Fatalf("no notice of the way back:\n%s", v)
+	}
+
+	// A bad token: the error is shown with the ways out, and : works.
+	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrBadToken{}})
+	v := ansi.Strip(m.View())
+	if m.Err() == nil || !strings.Contains(v, ": open another app") || !strings.Contains(v, "q quit") {
+		t.Fatalf("fatal screen without the ways out:\n%s", v)
+	}
+	m = send(m, runes(":"))
+	if m.switcher == nil {
+		t.Fatal(": on the fatal screen does not open the switcher")
 	}
 }
 

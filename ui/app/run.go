@@ -13,6 +13,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
 )
 
 // ErrNoTerminal is returned by Run when stdout is not a terminal.
@@ -36,10 +37,14 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := CheckTerminal(); err != nil {
 		return err
 	}
+	if cfg.Clipboard == nil {
+		out := termenv.NewOutput(os.Stdout)
+		cfg.Clipboard = out.Copy
+	}
 	m := newModel(ctx, cfg)
 	defer m.cancel()
 	in := &ttyInput{File: os.Stdin, gone: make(chan struct{})}
-	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(in))
+	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in))
 	stop := watchTerminal(prog, in.gone, os.Stdout)
 	final, err := prog.Run()
 	stop()

@@ -4,98 +4,169 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/pane"
 )
 
-// switcher is the `:` prompt: type an app name, tab completes from the
-// org's apps, enter switches, esc cancels.
+// switcher is the `:` prompt: type an app name (or a command, see
+// switchCommands); the matches show under it, the first highlighted. tab
+// and shift+tab move the highlight, enter takes it. A name that matches
+// nothing in a list that is known is refused in place; with the list
+// unknown (loading, or it failed) the typed name is tried, and a switch to
+// an app the platform does not have comes back (see onSwitchFailed).
 type switcher struct {
-	input   lineInput
+	input   textinput.Model
 	apps    []string
+	cmds    []string // the command words it also takes
 	err     error
-	loading bool
+	loading bool   // the apps are being listed
+	listed  bool   // they were listed (known decides with this)
+	pick    int    // the highlighted match
+	refusal string // why the last enter did nothing
 }
 
-func newSwitcher() *switcher {
-	return &switcher{loading: true}
+func newSwitcher(width int, cmds []string, loading bool) *switcher {
+	in := textinput.New()
+	in.Prompt = ":"
+	in.Width = max(width-2, 1)
+	in.Focus()
+	return &switcher{input: in, cmds: cmds, loading: loading}
 }
 
 func (s *switcher) setApps(apps []string, err error) {
-	s.loading = false
+	s.loading, s.listed = false, true
 	s.err = err
 	s.apps = append([]string(nil), apps...)
 	sort.Strings(s.apps)
+	s.pick = 0
 }
 
 func (s *switcher) value() string { return strings.TrimSpace(s.input.Value()) }
 
-// matches are the apps starting with what was typed.
+// known reports whether the app list is in hand, so a name not in it can
+// be refused.
+func (s *switcher) known() bool { return s.listed && s.err == nil }
+
+// matches are the commands and apps starting with what was typed, then
+// those holding it elsewhere (k9s matches so too); nothing typed: all.
 func (s *switcher) matches() []string {
+	typed := strings.ToLower(s.value())
+	var prefix, inside []string
+	for _, a := range append(append([]string(nil), s.cmds...), s.apps...) {
+		l := strings.ToLower(a)
+		switch {
+		case strings.HasPrefix(l, typed):
+			prefix = append(prefix, a)
+		case strings.Contains(l, typed):
+			inside = append(inside, a)
+		}
+	}
+	return append(prefix, inside...)
+}
+
+// highlighted is the match enter takes, "" when there is none.
+func (s *switcher) highlighted() string {
+	ms := s.matches()
+	if len(ms) == 0 {
+		return ""
+	}
+	return ms[min(s.pick, len(ms)-1)]
+}
+
+// cycle moves the highlight by step through the matches, round the end.
+func (s *switcher) cycle(step int) {
+	if n := len(s.matches()); n > 0 {
+		s.pick = (min(s.pick, n-1) + step + n) % n
+	}
+}
+
+// choice is what enter takes: the highlighted match; the typed name when
+// the list is unknown; ok false (with a refusal said) when the name
+// matches nothing in a known list.
+func (s *switcher) choice() (string, bool) {
 	typed := s.value()
-	var out []string
-	for _, a := range s.apps {
-		if strings.HasPrefix(a, typed) {
-			out = append(out, a)
-		}
+	if typed == "" {
+		return "", false
 	}
-	return out
+	if h := s.highlighted(); h != "" {
+		return h, true
+	}
+	if !s.known() {
+		return typed, true // it cannot be checked: try it, and come back if it is not there
+	}
+	s.refusal = "no app or command matches “" + cell.Sanitize(typed) + "” — backspace to change it, esc to stay"
+	return "", false
 }
 
-// complete extends the input to the longest common prefix of the matches,
-// or to the first match when the input already is that prefix.
-func (s *switcher) complete() {
-	ms := s.matches()
-	if len(ms) == 0 {
-		return
+// update types into the field (a new text highlights its first match).
+func (s *switcher) update(msg tea.Msg) tea.Cmd {
+	before := s.input.Value()
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(msg)
+	if s.input.Value() != before {
+		s.pick, s.refusal = 0, ""
 	}
-	if p := lcpOf(ms); p != s.value() {
-		s.input.SetValue(p)
-		return
-	}
-	s.input.SetValue(ms[0])
+	return cmd
 }
 
-func lcpOf(ms []string) string {
-	p := ms[0]
-	for _, a := range ms[1:] {
-		for !strings.HasPrefix(a, p) {
-			p = p[:len(p)-1]
-		}
-	}
-	return p
-}
-
-// hint is the line under the prompt: the matches, or why there are none.
-func (s *switcher) hint() string {
+// hint is the line under the prompt: the matches with the highlighted one
+// marked, or why there are none.
+func (s *switcher) hint(width int, highlight func(string) string) string {
 	switch {
+	case s.refusal != "":
+		return s.refusal
 	case s.loading:
-		return "loading apps…"
+		return "loading apps… (enter tries the name as typed)"
 	case s.err != nil:
-		return "could not list apps (" + s.err.Error() + ") — type the name"
+		return "could not list apps (" + oneLine(s.err.Error()) + ") — type the name; enter tries it"
+	case !s.listed:
+		return "no app list to complete from — type the name; enter tries it"
 	}
 	ms := s.matches()
 	if len(ms) == 0 {
-		return "no app starts with “" + s.value() + "”"
+		return "no app or command starts with or holds “" + cell.Sanitize(s.value()) + "”"
 	}
-	return strings.Join(ms, "  ")
-}
-
-// lineInput is a one-line text field. bubbles/textinput would do, but it
-// pulls in a clipboard module this repository's go.sum does not carry.
-type lineInput struct{ value []rune }
-
-func (in *lineInput) handle(km tea.KeyMsg) {
-	switch km.Type {
-	case tea.KeyRunes:
-		in.value = append(in.value, km.Runes...)
-	case tea.KeyBackspace:
-		if len(in.value) > 0 {
-			in.value = in.value[:len(in.value)-1]
+	pick := min(s.pick, len(ms)-1)
+	room := width - 12 // the marks and "+N more"
+	span := func(from, to int) int {
+		n := 0
+		for _, m := range ms[from : to+1] {
+			n += ansi.StringWidth(m) + 2
 		}
-	case tea.KeyCtrlU:
-		in.value = nil
+		return n
 	}
+	first := 0 // a window of matches that holds the highlighted one
+	for first < pick && span(first, pick) > room {
+		first++
+	}
+	var parts []string
+	if first > 0 {
+		parts = append(parts, "…")
+	}
+	for i := first; i < len(ms); i++ {
+		if i > pick && span(first, i) > room {
+			parts = append(parts, "+"+cell.Thousands(len(ms)-i)+" more")
+			break
+		}
+		if i == pick {
+			parts = append(parts, highlight(ms[i]))
+		} else {
+			parts = append(parts, ms[i])
+		}
+	}
+	return strings.Join(parts, "  ")
 }
 
-func (in *lineInput) Value() string     { return string(in.value) }
-func (in *lineInput) SetValue(s string) { in.value = []rune(s) }
+// switcherKeys are the footer's hints while the switcher is open.
+func switcherKeys(k *keys.KeyMap) hintMap {
+	return hintMap{
+		pane.Relabel(k.Enter, "", "open highlighted"),
+		pane.Pair(k.NextPane, k.PrevPane, "next/prev match"),
+		pane.Relabel(k.Back, "", "cancel"),
+	}
+}

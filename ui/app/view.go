@@ -19,13 +19,12 @@ func (m Model) View() string {
 	if m.tooSmall() {
 		return frame.TooSmall(m.width, m.height, minWidth, minHeight)
 	}
-	if m.fatal != nil {
-		return m.fatalView()
-	}
 	lines := append([]string{m.headerLine()}, m.bannerLines()...)
 	bodyH := m.bodyHeight()
-	if m.help {
-		lines = append(lines, frame.HelpOverlay(m.theme, m.keys, m.width, bodyH))
+	if m.fatal != nil {
+		lines = append(lines, m.fatalView(bodyH))
+	} else if m.help {
+		lines = append(lines, frame.HelpOverlay(m.theme, m.keys.Groups(), m.width, bodyH))
 	} else {
 		lines = append(lines, m.body(bodyH))
 	}
@@ -70,21 +69,26 @@ func (m Model) boxTitle(p pane.Pane) string {
 	return title
 }
 
-// switcherLines are the `:` prompt and its hint.
+// switcherLines are the `:` prompt and its hint (the matches, the
+// highlighted one in reverse).
 func (m Model) switcherLines() []string {
-	prompt := m.theme.PaneTitleFocused.Render(":") + m.switcher.input.Value() + "▏"
-	hint := m.theme.Dim.Render("  " + m.switcher.hint()) // the footer names the keys
+	prompt := m.switcher.input.View()
+	hint := "  " + m.switcher.hint(m.width-2, func(s string) string { return m.theme.Selected.Render(s) }) // the footer names the keys
+	if m.switcher.refusal != "" {
+		hint = m.theme.Warn.Render(hint)
+	}
 	return []string{cell.Fit(prompt, m.width, cell.Left), cell.Fit(hint, m.width, cell.Left)}
 }
 
-// fatalView is the full-screen message for errors only the user can fix.
-func (m Model) fatalView() string {
+// fatalView is the body for errors only the user can fix: what happened,
+// and the ways out (back, another app, quit).
+func (m Model) fatalView(h int) string {
 	w := min(m.width-4, 90)
 	text := ansi.Wrap(m.fatal.Error(), w-4, " ")
-	body := "\n" + indentLines(text, 2) + "\n\n" + indentLines(m.theme.Dim.Render("press q to quit"), 2)
-	h := min(strings.Count(body, "\n")+3, m.height)
+	body := "\n" + indentLines(text, 2) + "\n\n" + indentLines(m.theme.Dim.Render(ansi.Wrap(fatalWays(m.back), w-4, " ")), 2)
+	bh := min(strings.Count(body, "\n")+3, h)
 	title := "flywake cannot show " + m.cfg.App
-	return frame.Center(frame.Box(m.theme, title, true, body, w, h), m.width, m.height)
+	return frame.Center(frame.Box(m.theme, title, true, body, w, bh), m.width, h)
 }
 
 func indentLines(s string, n int) string {

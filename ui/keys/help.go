@@ -9,26 +9,59 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return enabled([]key.Binding{k.Help, k.Quit, k.NextPane, k.Filter, k.Enter, k.Back, k.Command})
 }
 
-// FullHelp is the ? overlay, one column per group. Disabled bindings (for
-// example dangerous ones under ReadOnly) are left out, and so is a column
-// left empty by that. It satisfies help.KeyMap.
-func (k KeyMap) FullHelp() [][]key.Binding {
-	groups := [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.Back, k.Filter, k.Command},
-		{k.Refresh, k.Checklist, k.NextItem, k.PrevItem, k.Compare},
-		{k.Logs, k.LogFollow, k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel, k.LogClear},
-		{k.WakeTest, k.Start, k.Stop, k.Suspend, k.Deploy}, // the wake test's setup keys: on its own hint line
-		{k.Help, k.Quit},
+// Group is one titled group of the ? overlay: where its keys act.
+type Group struct {
+	Title    string
+	Bindings []key.Binding
+}
+
+// Groups are the ? overlay's groups, each titled with where its keys act
+// (an overlay's with the key that opens it). Disabled bindings (the
+// dangerous ones under ReadOnly) are left out, and so is a group left
+// empty by that.
+func (k KeyMap) Groups() []Group {
+	in := func(b key.Binding, desc string) key.Binding {
+		b.SetHelp(b.Help().Key, desc)
+		return b
 	}
-	out := make([][]key.Binding, 0, len(groups))
+	pair := func(a, b key.Binding, desc string) key.Binding {
+		p := key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(a.Help().Key+"/"+b.Help().Key, desc))
+		p.SetEnabled(a.Enabled() && b.Enabled())
+		return p
+	}
+	groups := []Group{
+		{"move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}},
+		{"panes", []key.Binding{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.Back, k.Filter, k.Command, k.Refresh}},
+		{"machines table", []key.Binding{in(k.SortNext, "sort: next col"), in(k.SortReverse, "sort: reverse"),
+			pair(k.Left, k.Right, "columns"), in(k.Describe, "describe"), k.Copy, k.Start, k.Stop, k.Suspend, k.Deploy}},
+		{"describe (" + k.Describe.Help().Key + ")", []key.Binding{in(k.Filter, "search"), pair(k.NextItem, k.PrevItem, "next/prev match")}},
+		{"checklist (" + k.Checklist.Help().Key + ")", []key.Binding{in(k.Checklist, "open"), pair(k.NextItem, k.PrevItem, "next/prev item")}},
+		{wakeGroup(k), []key.Binding{in(k.WakeTest, "open"), in(k.Compare, "compare runs")}},
+		{"logs view (" + k.Logs.Help().Key + ")", []key.Binding{in(k.Logs, "open"), k.LogFollow, k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel, k.LogClear}},
+		{"flywake", []key.Binding{k.Help, k.Quit}},
+	}
+	out := make([]Group, 0, len(groups))
 	for _, g := range groups {
-		if g = enabled(g); len(g) > 0 {
+		if g.Bindings = enabled(g.Bindings); len(g.Bindings) > 0 && (k.WakeTest.Enabled() || g.Title != wakeGroup(k)) {
 			out = append(out, g)
 		}
 	}
 	return out
 }
+
+// FullHelp is every group's bindings (help.KeyMap); the ? overlay draws
+// Groups, with their titles.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, g := range k.Groups() {
+		out = append(out, g.Bindings)
+	}
+	return out
+}
+
+// wakeGroup is the wake test's group title; under --readonly the test is
+// off and so is its group.
+func wakeGroup(k KeyMap) string { return "wake test (" + k.WakeTest.Help().Key + ")" }
 
 func enabled(bs []key.Binding) []key.Binding {
 	out := bs[:0:0]

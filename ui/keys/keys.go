@@ -39,6 +39,19 @@ type KeyMap struct {
 	Command key.Binding // ":" app switch
 	Refresh key.Binding
 
+	// The machines table: sort, sideways scroll, describe, copy the id.
+	SortNext    key.Binding // sort by the next column (after the last: as listed)
+	SortReverse key.Binding
+	Left        key.Binding // scroll the columns sideways
+	Right       key.Binding
+	Describe    key.Binding
+	Copy        key.Binding
+
+	// Yes answers a y/N prompt; any other key answers no. A prompt is a
+	// place of its own (places.go), so it may share a key with a pane's
+	// action (Copy).
+	Yes key.Binding
+
 	Checklist key.Binding
 	NextItem  key.Binding
 	PrevItem  key.Binding
@@ -104,6 +117,15 @@ func Default() KeyMap {
 		Filter:  b("/", "filter", "/"),
 		Command: b(":", "switch app", ":"),
 		Refresh: b("r", "refresh", "r"),
+
+		SortNext:    b("o", "sort by next column", "o"),
+		SortReverse: b("O", "reverse sort", "O"),
+		Left:        b("←", "columns left", "left"),
+		Right:       b("→", "columns right", "right"),
+		Describe:    b("d", "describe machine", "d"),
+		Copy:        b("y", "copy id", "y"),
+
+		Yes: b("y", "yes", "y", "Y"),
 
 		Checklist: b("c", "checklist", "c"),
 		NextItem:  b("n", "next", "n"),
@@ -200,6 +222,8 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"home": &k.Home, "end": &k.End,
 		"enter": &k.Enter, "back": &k.Back, "filter": &k.Filter, "command": &k.Command,
 		"refresh": &k.Refresh, "checklist": &k.Checklist,
+		"sort_next": &k.SortNext, "sort_reverse": &k.SortReverse, "left": &k.Left, "right": &k.Right,
+		"describe": &k.Describe, "copy": &k.Copy, "yes": &k.Yes,
 		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
 		"logs": &k.Logs, "log_follow": &k.LogFollow, "log_machine": &k.LogMachine, "log_region": &k.LogRegion,
 		"log_provider": &k.LogProvider, "log_level": &k.LogLevel, "log_clear": &k.LogClear,

@@ -81,7 +81,7 @@ func TestConflicts(t *testing.T) {
 	b = bindingsOf(&k)
 	b["up"] = []string{"q"} // quit's in every place that scrolls: one report naming them all
 	c = conflicts(b)
-	if len(c) != 1 || !strings.Contains(c[0].String(), "quit and up in the dashboard, the checklist, the wake test, the logs view and the org overview") {
+	if len(c) != 1 || !strings.Contains(c[0].String(), "quit and up in the dashboard, the describe view, the checklist, the wake test, the logs view and the org overview") {
 		t.Errorf("conflicts = %v", c)
 	}
 }

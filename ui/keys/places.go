@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // A place is where one set of actions is read at once. Two actions may
@@ -27,7 +30,10 @@ func joined(parts ...[]string) []string { return slices.Concat(parts...) }
 
 var places = []place{
 	{"the dashboard", joined(nav, []string{"quit", "help", "next_pane", "prev_pane", "zoom", "enter", "back",
-		"filter", "command", "refresh", "checklist", "logs", "wake_test", "start", "stop", "suspend", "deploy"})},
+		"filter", "command", "refresh", "checklist", "logs", "wake_test", "start", "stop", "suspend", "deploy",
+		"sort_next", "sort_reverse", "left", "right", "describe", "copy", "next_item", "prev_item", "compare"})},
+	{"the describe view", joined(around, nav, []string{"filter", "next_item", "prev_item", "describe", "copy"})},
+	{"a y/N question", []string{"yes"}},
 	{"the checklist", joined(around, nav, []string{"next_item", "prev_item", "enter"})},
 	{"the wake test", joined(around, nav, []string{"enter", "refresh", "compare",
 		"wake_mode_prev", "wake_mode_next", "wake_mode_stop", "wake_mode_suspend", "wake_mode_both",
@@ -130,4 +136,20 @@ func andList(ss []string) string {
 		return strings.Join(ss, "")
 	}
 	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
+}
+
+// ActsWhere says what a key does and where it does it, for a key pressed
+// where it does nothing: the first place (in the order above, the
+// dashboard first) with an enabled action bound to it. ok is false for a
+// key no action answers to.
+func (k *KeyMap) ActsWhere(msg tea.KeyMsg) (desc, where string, ok bool) {
+	all := k.All()
+	for _, pl := range places {
+		for _, action := range pl.actions {
+			if b := all[action]; b != nil && b.Enabled() && key.Matches(msg, *b) {
+				return b.Help().Desc, pl.name, true
+			}
+		}
+	}
+	return "", "", false
 }

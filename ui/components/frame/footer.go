@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -32,15 +33,32 @@ func Footer(t *theme.Theme, keys help.KeyMap, width int) string {
 // helpTitle heads the ? overlay and says how to leave it.
 const helpTitle = "Keys · ? or esc closes"
 
-// HelpOverlay is the full key help in a focused box centred on a
-// width×height screen; the result is exactly width×height. On a screen too
-// small for all columns, help cuts them with an ellipsis.
-func HelpOverlay(t *theme.Theme, keys help.KeyMap, width, height int) string {
+// helpGap is the blank cells between the overlay's columns.
+const helpGap = 2
+
+// HelpOverlay is every key, by group under its title (where the keys act),
+// in a focused box centred on a width×height screen; the result is exactly
+// width×height. The groups flow into as many columns as fit the width,
+// newspaper style, so every key shows at 80×24 and 70×20; only on a
+// screen too small for them all are the last lines cut.
+func HelpOverlay(t *theme.Theme, groups []keys.Group, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	h := helpModel(t, max(width-4, 1))
-	body := h.FullHelpView(keys.FullHelp())
+	lines := helpLines(t, groups)
+	innerW, innerH := max(width-3, 1), max(height-2, 1) // the border and a margin
+	cols := [][]string{lines}
+	for n := 1; n <= len(lines); n++ {
+		c := splitColumns(lines, n)
+		if columnsWidth(c) > innerW {
+			break
+		}
+		cols = c
+		if tallest(c) <= innerH {
+			break // the fewest columns that fit the height
+		}
+	}
+	body := joinColumns(cols)
 	bw, bh := 0, 0
 	for _, l := range strings.Split(body, "\n") {
 		bw = max(bw, ansi.StringWidth(l))
@@ -48,8 +66,95 @@ func HelpOverlay(t *theme.Theme, keys help.KeyMap, width, height int) string {
 	}
 	boxW := min(max(bw+4, ansi.StringWidth(helpTitle)+6), width)
 	boxH := min(bh+2, height)
-	padded := indent(body, 1)
-	return Center(Box(t, helpTitle, true, padded, boxW, boxH), width, height)
+	return Center(Box(t, helpTitle, true, indent(body, 1), boxW, boxH), width, height)
+}
+
+// helpLines are the groups as lines: a title, then " key description"
+// with the keys of a group aligned.
+func helpLines(t *theme.Theme, groups []keys.Group) []string {
+	var out []string
+	for _, g := range groups {
+		keyW := 0
+		for _, b := range g.Bindings {
+			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+		}
+		out = append(out, t.TableHeader.Render(g.Title))
+		for _, b := range g.Bindings {
+			k := b.Help().Key
+			out = append(out, " "+t.Help.FullKey.Render(k)+strings.Repeat(" ", keyW-ansi.StringWidth(k)+1)+t.Help.FullDesc.Render(b.Help().Desc))
+		}
+	}
+	return out
+}
+
+// splitColumns deals lines into at most n columns of about equal length,
+// never leaving a group's title alone at a column's foot.
+func splitColumns(lines []string, n int) [][]string {
+	for per := (len(lines) + n - 1) / n; ; per++ {
+		if cols := deal(lines, per); len(cols) <= n || per >= len(lines) {
+			return cols
+		}
+	}
+}
+
+func deal(lines []string, per int) [][]string {
+	var cols [][]string
+	for len(lines) > 0 {
+		k := min(per, len(lines))
+		if k < len(lines) && k > 1 && !strings.HasPrefix(ansi.Strip(lines[k-1]), " ") {
+			k-- // a title goes with its first key
+		}
+		cols = append(cols, lines[:k])
+		lines = lines[k:]
+	}
+	return cols
+}
+
+func tallest(cols [][]string) int {
+	n := 0
+	for _, c := range cols {
+		n = max(n, len(c))
+	}
+	return n
+}
+
+func columnsWidth(cols [][]string) int {
+	w := helpGap * (len(cols) - 1)
+	for _, c := range cols {
+		w += linesWidth(c)
+	}
+	return w
+}
+
+func linesWidth(ls []string) int {
+	w := 0
+	for _, l := range ls {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
+}
+
+// joinColumns lays columns side by side, each padded to its width.
+func joinColumns(cols [][]string) string {
+	rows := 0
+	for _, c := range cols {
+		rows = max(rows, len(c))
+	}
+	out := make([]string, rows)
+	for ci, c := range cols {
+		w := linesWidth(c)
+		for r := range rows {
+			l := ""
+			if r < len(c) {
+				l = c[r]
+			}
+			if ci < len(cols)-1 {
+				l = cell.Fit(l, w, cell.Left) + strings.Repeat(" ", helpGap)
+			}
+			out[r] += l
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // indent puts n spaces before every line.

@@ -221,17 +221,17 @@ func TestFooterAndHelpOverlay(t *testing.T) {
 		t.Errorf("footer %q", f)
 	}
 	for _, size := range [][2]int{{160, 48}, {80, 24}, {60, 16}, {30, 8}, {5, 3}, {1, 1}} {
-		uitest.AssertSize(t, HelpOverlay(th, km, size[0], size[1]), size[0], size[1])
+		uitest.AssertSize(t, HelpOverlay(th, km.Groups(), size[0], size[1]), size[0], size[1])
 	}
-	full := ansi.Strip(HelpOverlay(th, km, 160, 48))
-	for _, want := range []string{"Keys", "wake test", "stop machine", "filter", "quit"} {
+	full := ansi.Strip(HelpOverlay(th, km.Groups(), 160, 48))
+	for _, want := range []string{"Keys", "wake test", "stop", "filter", "quit"} {
 		if !strings.Contains(full, want) {
 			t.Errorf("help overlay lacks %q", want)
 		}
 	}
 	km.ReadOnly()
-	ro := ansi.Strip(HelpOverlay(th, km, 160, 48))
-	for _, gone := range []string{"wake test", "stop machine", "suspend machine", "start machine"} {
+	ro := ansi.Strip(HelpOverlay(th, km.Groups(), 160, 48))
+	for _, gone := range []string{"wake test", "stop", "suspend", "start"} {
 		if strings.Contains(ro, gone) {
 			t.Errorf("read-only help still shows %q", gone)
 		}
@@ -247,7 +247,7 @@ func TestNoColorOutputHasNoColourCodes(t *testing.T) {
 		Box(th, "Swap", false, "x", 30, 5),
 		Header(th, 80, []string{"org/app", ModeBadge(th, true)}, []string{Ago(time.Second)}),
 		Footer(th, km, 80),
-		HelpOverlay(th, km, 120, 30),
+		HelpOverlay(th, km.Groups(), 120, 30),
 	}
 	for i, out := range outs {
 		for _, m := range sgrColour(out) {

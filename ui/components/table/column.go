@@ -26,6 +26,11 @@ type Column struct {
 	// Live marks a column whose text changes with time alone (an age): its
 	// cells come from ViewLive's func as each frame is drawn.
 	Live bool
+	// Hide leaves the column out (it has nothing to show).
+	Hide bool
+	// Pin keeps the column in place when the table scrolls sideways
+	// (SetScroll): the columns that say which row is which.
+	Pin bool
 }
 
 // gap is the blank cells between columns.
@@ -40,14 +45,22 @@ func dropRank(c Column, i int) int {
 }
 
 // layout returns each column's width for avail cells, 0 for a hidden one.
-// Columns are hidden by Drop until the minimums fit; a last column alone
-// is narrowed to avail. Extra width goes to flex columns in proportion to
-// Flex.
-func layout(cols []Column, avail int) []int {
+// Hidden columns and the first scroll unpinned ones (scrolled away to the
+// left) are left out; the rest are hidden by Drop until the minimums fit; a
+// last column alone is narrowed to avail. Extra width goes to flex columns
+// in proportion to Flex.
+func layout(cols []Column, avail, scroll int) []int {
 	widths := make([]int, len(cols))
-	shown := len(cols)
+	shown := 0
 	for i, c := range cols {
-		widths[i] = max(c.Width, 1)
+		switch {
+		case c.Hide:
+		case !c.Pin && scroll > 0:
+			scroll--
+		default:
+			widths[i] = max(c.Width, 1)
+			shown++
+		}
 	}
 	used := func() int {
 		n, k := 0, 0

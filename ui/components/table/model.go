@@ -60,8 +60,10 @@ type Model struct {
 	// only the rows on screen, so a frame stays O(visible) at 10,000 rows.
 	cursor     int // index into visible
 	selectedID string
-	offset     int // first visible row shown
-	page       int // body rows per screen, from SetHeight
+	offset     int  // first visible row shown
+	page       int  // body rows per screen, from SetHeight
+	scroll     int  // unpinned columns scrolled away to the left
+	sideways   bool // the position line says which columns are off screen
 	dim        bool
 	emptyText  string
 }
@@ -73,6 +75,38 @@ func New(cols []Column, styles Styles) Model {
 
 // SetColumns replaces the columns; rows keep their cells.
 func (m *Model) SetColumns(cols []Column) { m.cols = cols }
+
+// SetScroll scrolls the table sideways: the first n unpinned columns are
+// left out so the ones hidden for want of width come into view (see
+// ColumnsOff). 0 shows the columns from the left.
+func (m *Model) SetScroll(n int) { m.scroll = max(n, 0) }
+
+// SaySideways makes the position line say how many columns are off screen
+// on either side, for a table whose owner scrolls it sideways (SetScroll).
+func (m *Model) SaySideways(on bool) { m.sideways = on }
+
+// Scroll is the sideways scroll of the last SetScroll.
+func (m Model) Scroll() int { return m.scroll }
+
+// RowAt is the row drawn on line y of a View height lines high (0 is the
+// header), for a mouse click; ok is false for the header, the position
+// line and blank lines.
+func (m Model) RowAt(y, height int) (Row, bool) {
+	body := bodyRows(height)
+	first := 0
+	if height >= 2 {
+		first = 1 // the header
+	}
+	i := y - first
+	if i < 0 || i >= body {
+		return Row{}, false
+	}
+	offset := scroll.Window(m.offset, m.cursor, body, len(m.visible))
+	if vi := offset + i; vi < len(m.visible) {
+		return m.rows[m.visible[vi]], true
+	}
+	return Row{}, false
+}
 
 // SetEmptyText sets the line shown when there are no rows at all.
 func (m *Model) SetEmptyText(s string) { m.emptyText = s }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/scroll"
 )
@@ -45,7 +46,7 @@ func (m Model) ViewLive(width, height int, live Live) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	widths := layout(m.cols, width-gutter)
+	widths := layout(m.cols, width-gutter, m.scroll)
 	body := bodyRows(height)
 	var b strings.Builder
 	b.Grow((width + 16) * height)
@@ -78,7 +79,11 @@ func (m Model) ViewLive(width, height int, live Live) string {
 		line(blank)
 	}
 	if height >= 3 {
-		line(m.styles.Dim.Render(cell.Fit(m.position(offset, body), width, cell.Right)))
+		pos := m.position(offset, body)
+		if left, right := m.columnsOff(widths); m.sideways && left+right > 0 {
+			pos = sideways(left, right) + " · " + pos
+		}
+		line(m.styles.Dim.Render(cell.Fit(pos, width, cell.Right)))
 	}
 	return b.String()
 }
@@ -141,7 +146,7 @@ func (m Model) row(r Row, selected bool, widths []int, width int, live Live) str
 		if st := r.styleOf(i); st != nil && !override && text != "" {
 			text = st.Render(text) // styled here, for the rows on screen only
 		}
-		b.WriteString(cell.Fit(text, widths[i], c.Align))
+		writeFit(&b, text, widths[i], c.Align)
 	}
 	out := padTo(b.String(), width)
 	switch {
@@ -171,6 +176,67 @@ func (m Model) position(offset, body int) string {
 		s = "/" + m.filter + " · " + s + " (" + cell.Thousands(len(m.rows)) + " total)"
 	}
 	return s + " "
+}
+
+// columnsOff counts the columns a layout leaves out: scrolled away to the
+// left, and hidden for want of width.
+func (m Model) columnsOff(widths []int) (left, right int) {
+	left = m.scroll
+	for i, c := range m.cols {
+		if !c.Hide && widths[i] == 0 {
+			right++
+		}
+	}
+	left = min(left, right)
+	return left, right - left
+}
+
+// ColumnsOff is how many columns a width-wide View leaves out: scrolled
+// away to the left (SetScroll), and hidden to the right for want of width.
+func (m Model) ColumnsOff(width int) (left, right int) {
+	return m.columnsOff(layout(m.cols, width-gutter, m.scroll))
+}
+
+// sideways says which columns are off screen and the keys that bring them.
+func sideways(left, right int) string {
+	switch {
+	case left > 0 && right > 0:
+		return "← " + cell.Thousands(left) + " · " + cell.Thousands(right) + " more →"
+	case left > 0:
+		return "← " + cell.Thousands(left) + " more"
+	}
+	return words.Count(right, "more column", "more columns") + " →"
+}
+
+// writeFit writes text cut or padded to w cells (cell.Fit), padding
+// straight into b: a frame's rows allocate no padding strings.
+func writeFit(b *strings.Builder, text string, w int, align cell.Align) {
+	sw := ansi.StringWidth(text)
+	if sw > w {
+		b.WriteString(cell.Fit(text, w, align))
+		return
+	}
+	gap := w - sw
+	left := 0
+	switch align {
+	case cell.Right:
+		left = gap
+	case cell.Center:
+		left = gap / 2
+	}
+	spaces(b, left)
+	b.WriteString(text)
+	spaces(b, gap-left)
+}
+
+const blanks = "                                                                "
+
+func spaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(blanks))
+		b.WriteString(blanks[:k])
+		n -= k
+	}
 }
 
 // padTo cuts or pads an assembled line to exactly width cells.

@@ -37,7 +37,7 @@ func TestLayout(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := layout(c.cols, c.avail); !reflect.DeepEqual(got, c.want) {
+			if got := layout(c.cols, c.avail, 0); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("layout = %v, want %v", got, c.want)
 			}
 		})

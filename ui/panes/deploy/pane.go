@@ -22,6 +22,7 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
@@ -116,10 +117,7 @@ func (p *Pane) Open() tea.Cmd {
 	return nil
 }
 
-var (
-	keyYes = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "roll out"))
-	keyNo  = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel"))
-)
+var ()
 
 // Keys are the keys that act now.
 func (p *Pane) Keys() []key.Binding {
@@ -130,7 +128,7 @@ func (p *Pane) Keys() []key.Binding {
 	case StageChoose, StageDone:
 		return []key.Binding{p.keys.DeployHealthy, p.keys.DeployCrashing}
 	case StageConfirm:
-		return []key.Binding{keyYes, keyNo}
+		return prompt.Keys(&p.keys, "roll out")
 	}
 	return nil
 }
@@ -217,7 +215,7 @@ func (p *Pane) key(k tea.KeyMsg) tea.Cmd {
 			return p.planFor(watch.DemoCrashing)
 		}
 	case StageConfirm:
-		if key.Matches(k, keyYes) {
+		if prompt.YesKey(k, &p.keys) {
 			return p.run()
 		}
 		p.stage, p.notice = StageChoose, "cancelled — nothing was changed"
@@ -302,10 +300,11 @@ func (p *Pane) View(bool, time.Time) string {
 			add("listing the machines…")
 		}
 	case StageConfirm:
-		styled(th.Warn, fmt.Sprintf("Roll out release v%s (%s) to %d machines of %s: %s? y/N",
-			p.plan.To, p.plan.Release.Describe(), len(p.plan.Machines), p.plan.App, strings.Join(p.plan.IDs(), ", ")))
+		q := prompt.Question{Text: fmt.Sprintf("Roll out release v%s (%s) to %d machines of %s: %s?",
+			p.plan.To, p.plan.Release.Describe(), len(p.plan.Machines), p.plan.App, strings.Join(p.plan.IDs(), ", "))}
+		lines = append(lines, q.Lines(th, w)...)
 		add("")
-		add("Image " + p.plan.Image + ", release v" + p.plan.From + " → v" + p.plan.To + ". Only y rolls out; any other key cancels.")
+		add("Image " + p.plan.Image + ", release v" + p.plan.From + " → v" + p.plan.To + ". Only yes rolls out; any other key cancels.")
 	case StageRunning, StageDone:
 		switch {
 		case p.stage == StageDone && p.err == nil:

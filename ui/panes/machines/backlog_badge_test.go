@@ -45,9 +45,9 @@ func TestBacklogBadge(t *testing.T) {
 			a.Machines[i].Crash.Kind = diagnose.CrashLooping
 		}
 	}
-	want := map[string]string{"drowning": "✗ backlog", "backing": "! backlog", "limited": "! backlog", "calm": "", "crashing": "✗ crash-loop"}
+	want := map[string]string{"drowning": "✗ backlog", "backing": "! backlog", "limited": "! backlog", "calm": "", "crashing": "✗ crash-loop +1"} // the worst, and that there is more
 	var cache rowCache
-	rows, _ := buildRows(a, newStyles(th), &cache)
+	rows, _, _ := buildRows(a, newStyles(th), &cache, listed)
 	for _, r := range rows {
 		if got := plainCells(r.Cells)[colAlert]; got != want[r.ID] {
 			t.Errorf("%s: ALERT %q, want %q", r.ID, got, want[r.ID])

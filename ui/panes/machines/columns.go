@@ -1,39 +1,72 @@
 package machines
 
-import "github.com/flywake/flywake/ui/components/table"
+import (
+	"github.com/charmbracelet/x/ansi"
 
-// Column order puts what answers "what is each machine doing?" leftmost:
-// at 80 columns the table hides columns from the right, so state, id, the
-// alert badge, region, checks and the newest event stay visible.
-const (
-	colState = iota
-	colID
-	colAlert
-	colRegion
-	colChecks
-	colEvent
-	colUpdated
-	colName
-	colGroup
-	colRelease
-	colImage
-	colAutostop
-	numCols
+	"github.com/flywake/flywake/sources/columns"
+	"github.com/flywake/flywake/ui/components/table"
 )
 
-func columns() []table.Column {
-	cols := make([]table.Column, numCols)
-	cols[colState] = table.Column{Title: "STATE", Width: 12}
-	cols[colID] = table.Column{Title: "ID", Width: 14}
-	cols[colAlert] = table.Column{Title: "ALERT", Width: 12}
-	cols[colRegion] = table.Column{Title: "REGION", Width: 6}
-	cols[colChecks] = table.Column{Title: "CHECKS", Width: 6, Align: table.AlignRight}
-	cols[colEvent] = table.Column{Title: "NEWEST EVENT", Width: 22, Flex: 2, Live: true}
-	cols[colUpdated] = table.Column{Title: "UPDATED", Width: 10, Align: table.AlignRight, Live: true}
-	cols[colName] = table.Column{Title: "NAME", Width: 12, Flex: 1}
-	cols[colGroup] = table.Column{Title: "GROUP", Width: 7}
-	cols[colRelease] = table.Column{Title: "REL", Width: 8} // "v42→v43" while a deploy replaces it
-	cols[colImage] = table.Column{Title: "IMAGE", Width: 12}
-	cols[colAutostop] = table.Column{Title: "AUTOSTOP", Width: 8}
-	return cols
+// The pane draws the one machines table definition (sources/columns), the
+// one `flywake status` prints: these are its column indexes.
+const (
+	colState    = columns.State
+	colID       = columns.ID
+	colAlert    = columns.Alert
+	colName     = columns.Name
+	colRegion   = columns.Region
+	colChecks   = columns.Checks
+	colAge      = columns.Age
+	colEvent    = columns.Event
+	colRelease  = columns.Release
+	colImage    = columns.Image
+	colAutostop = columns.Autostop
+	numCols     = columns.Count
+)
+
+// sorting is the order of the rows: by one column, or (col < 0) as listed.
+type sorting struct {
+	col  int
+	desc bool
+}
+
+// listed is the listing's own order.
+var listed = sorting{col: -1}
+
+// sortMarks are the header's marks of the sorted column and its direction.
+const (
+	markAsc  = "↑"
+	markDesc = "↓"
+)
+
+// tableColumns is the definition as table columns: the sorted column
+// marked, the columns with nothing to show hidden, each as wide as its
+// widest cell (up to the definition's width, at least its title's). The
+// state and the id stay put when the table scrolls sideways.
+func tableColumns(s sorting, sh shape) []table.Column {
+	defs := columns.Machines()
+	out := make([]table.Column, len(defs))
+	for i, d := range defs {
+		title := d.Title
+		if i == s.col {
+			if s.desc {
+				title += markDesc
+			} else {
+				title += markAsc
+			}
+		}
+		align := table.AlignLeft
+		if d.Right {
+			align = table.AlignRight
+		}
+		width := d.Width
+		if d.Since == nil && sh.width[i] > 0 {
+			width = min(width, sh.width[i])
+		}
+		out[i] = table.Column{
+			Title: title, Width: max(width, ansi.StringWidth(title)), Flex: d.Flex, Align: align,
+			Drop: d.Drop, Live: d.Since != nil, Hide: sh.empty[i], Pin: d.Drop == 0,
+		}
+	}
+	return out
 }

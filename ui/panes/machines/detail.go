@@ -67,3 +67,6 @@ func positionText(from, to, n int) string {
 	}
 	return "lines " + cell.Thousands(from+1) + "–" + cell.Thousands(to) + " of " + cell.Thousands(n) + " "
 }
+
+// scroll moves by n lines (the mouse wheel).
+func (d *detail) scroll(n int) { d.body.ScrollBy(n) }

@@ -62,7 +62,7 @@ func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []s
 	add(checkLines(m, th)...)
 
 	head("Probes")
-	add(probeLines(a, m, th)...)
+	add(probeLines(a, m, th, now)...)
 
 	head("Events (newest first)")
 	add(th.Dim.Render(EventsNote(maxEvents(a))))
@@ -74,7 +74,7 @@ func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []s
 		add(th.Dim.Render("no log lines for this machine in the fetched window"))
 	}
 	for _, l := range logs {
-		add(fmt.Sprintf("%s %s %s", l.Time.UTC().Format("15:04:05"), th.Dim.Render("["+l.Provider+"]"), l.Message))
+		add(fmt.Sprintf("%s %s %s", words.Clock(l.Time, now), th.Dim.Render("["+l.Provider+"]"), l.Message))
 	}
 	return out
 }
@@ -179,7 +179,7 @@ func checkLines(m snapshot.Machine, th *theme.Theme) []string {
 	return out
 }
 
-func probeLines(a *snapshot.App, m snapshot.Machine, th *theme.Theme) []string {
+func probeLines(a *snapshot.App, m snapshot.Machine, th *theme.Theme, now time.Time) []string {
 	var out []string
 	if p, ok := a.Meminfo[m.ID]; ok {
 		if p.Err != "" {
@@ -187,7 +187,7 @@ func probeLines(a *snapshot.App, m snapshot.Machine, th *theme.Theme) []string {
 		} else {
 			v := p.Value
 			out = append(out,
-				fmt.Sprintf("  meminfo  MemTotal %s kB · MemAvailable %s kB  %s", kb(v.MemTotalKB), kb(v.MemAvailableKB), th.Dim.Render("at "+clock(p.At))),
+				fmt.Sprintf("  meminfo  MemTotal %s kB · MemAvailable %s kB  %s", kb(v.MemTotalKB), kb(v.MemAvailableKB), th.Dim.Render("at "+words.Clock(p.At, now))),
 				fmt.Sprintf("           SwapTotal %s kB · SwapFree %s kB · used %s kB", kb(v.SwapTotalKB), kb(v.SwapFreeKB), kb(v.SwapUsedKB())))
 		}
 	} else {
@@ -197,7 +197,7 @@ func probeLines(a *snapshot.App, m snapshot.Machine, th *theme.Theme) []string {
 		if p.Err != "" {
 			out = append(out, "  sockets  "+th.Warn.Render("failed: "+p.Err))
 		} else {
-			out = append(out, "  sockets  "+socketCounts(p.Value)+"  "+th.Dim.Render("at "+clock(p.At)))
+			out = append(out, "  sockets  "+socketCounts(p.Value)+"  "+th.Dim.Render("at "+words.Clock(p.At, now)))
 		}
 	} else {
 		out = append(out, th.Dim.Render("  sockets  not probed"))
@@ -224,7 +224,13 @@ func socketCounts(by map[string]int) string {
 func eventLines(m snapshot.Machine, now time.Time) []string {
 	var out []string
 	for _, e := range m.Events {
-		line := fmt.Sprintf("  %s  %s/%s/%s  %s ago", clock(e.At), e.Type, e.Status, e.Source, cell.Duration(now.Sub(e.At)))
+		line := fmt.Sprintf("  %s  %s/%s/%s  %s ago", words.Clock(e.At, now), e.Type, e.Status, e.Source, cell.Duration(now.Sub(e.At)))
+		if e.ExitCode != 0 || e.OOMKilled {
+			line += fmt.Sprintf("  exit %d", e.ExitCode)
+			if e.OOMKilled {
+				line += " (OOM killed)"
+			}
+		}
 		if e.Crash {
 			line += "  crash"
 		}
@@ -246,8 +252,7 @@ func maxEvents(a *snapshot.App) int {
 	return n
 }
 
-func clock(t time.Time) string { return t.UTC().Format("15:04:05") }
-func kb(v int64) string        { return cell.Thousands(int(v)) }
+func kb(v int64) string { return cell.Thousands(int(v)) }
 
 func onOff(b bool) string {
 	if b {

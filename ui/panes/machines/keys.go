@@ -8,20 +8,32 @@ import (
 )
 
 // Keys are the bindings that act in the pane now: the filter's while it is
-// typed, the drill-down's while it is open, the table's otherwise.
+// typed, the describe view's or the drill-down's while open, the table's
+// otherwise; most used first (a narrow footer cuts from the right).
 func (m *Model) Keys() []key.Binding {
 	k := *m.ctx.Keys
 	switch {
 	case m.filtering:
 		return []key.Binding{pane.Hint("enter", "keep filter"), pane.Relabel(k.Back, "", "clear filter"), pane.Arrows(&k, "move")}
+	case m.describe != nil && m.describe.searching:
+		return []key.Binding{pane.Hint("enter", "search"), pane.Relabel(k.Back, "", "cancel")}
+	case m.describe != nil:
+		return []key.Binding{pane.Relabel(k.Back, "", "back"), pane.Arrows(&k, "scroll"), pane.Relabel(k.Filter, "", "search"),
+			pane.Pair(k.NextItem, k.PrevItem, "next/prev match"), k.Copy, pane.Relabel(k.Describe, "", "ask again")}
 	case m.detail != nil:
-		return append([]key.Binding{pane.Relabel(k.Back, "", "back"), pane.Arrows(&k, "scroll"), pane.Relabel(k.Logs, "", "its logs")}, m.actionKeys(k)...)
+		out := []key.Binding{pane.Relabel(k.Back, "", "back"), pane.Arrows(&k, "scroll"), pane.Relabel(k.Logs, "", "its logs"), k.Describe, k.Copy}
+		return append(out, m.actionKeys(k)...)
 	}
-	out := []key.Binding{k.Filter, pane.Relabel(k.Enter, "", "drill in")}
+	out := []key.Binding{k.Filter, pane.Relabel(k.Enter, "", "drill in"), k.Describe}
 	if m.table.Filter() != "" {
 		out = append(out, pane.Relabel(k.Back, "", "clear filter"))
 	}
-	return append(out, m.actionKeys(k)...)
+	out = append(out, m.actionKeys(k)...)
+	out = append(out, pane.Pair(k.SortNext, k.SortReverse, "sort"), k.Copy)
+	if left, right := m.table.ColumnsOff(m.width); left+right > 0 {
+		out = append(out, pane.Pair(k.Left, k.Right, "columns"))
+	}
+	return out
 }
 
 // actionKeys is one hint for s/S/Z, or none when they are off.

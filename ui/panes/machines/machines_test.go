@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/columns"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
@@ -67,9 +68,10 @@ func TestRowCells(t *testing.T) {
 		{"unknown state shown raw", machine("a", "hibernating"), colState, "? hibernating"},
 		{"short digest", machine("a", "started"), colImage, "0123456789ab"},
 		{"release", machine("a", "started"), colRelease, "v42"},
-		{"group", machine("a", "started"), colGroup, "app"},
-		{"event age first", machine("a", "started"), colEvent, "3m00s start/started/flyd"},
-		{"updated ago", machine("a", "started"), colUpdated, "1m30s ago"},
+		{"group", machine("a", "started"), columns.Group, "app"},
+		{"newest event", machine("a", "started"), colEvent, "start/started/flyd"},
+		{"one age: since the newest event", machine("a", "started"), colAge, "3m00s"},
+		{"no events: since the update", machine("a", "started", func(m *fly.Machine) { m.Events = nil }), colAge, "1m30s"},
 		{"checks passing/total", machine("a", "started", func(m *fly.Machine) {
 			m.Checks = []*fly.MachineCheckStatus{{Name: "a", Status: "passing"}, {Name: "b", Status: "critical"}}
 		}), colChecks, "1/2"},
@@ -106,7 +108,7 @@ func TestCrashBadge(t *testing.T) {
 	for _, c := range cases {
 		a := appOf(machine("a", "started"))
 		a.Machines[0].Crash.Kind = c.verdict.kind()
-		if got, _ := alertCell(a.Machines[0], newStyles(th)); got != c.want {
+		if got := buildRow(a.Machines[0], newStyles(th), t0).Cells[colAlert]; got != c.want {
 			t.Errorf("crash %v: badge %q, want %q", c.verdict, got, c.want)
 		}
 	}
@@ -246,8 +248,8 @@ func TestChecksCellOfASleepingMachineIsNoWarning(t *testing.T) {
 		{"stopped", nil, "–", &th.Dim},
 	}
 	for _, tt := range tests {
-		text, style := checksCell(snapshot.Machine{State: tt.state, Checks: tt.checks}, th)
-		if text != tt.text || style != tt.style {
+		row := buildRow(snapshot.Machine{State: tt.state, Checks: tt.checks}, newStyles(th), t0)
+		if text, style := row.Cells[colChecks], row.Styles[colChecks]; text != tt.text || style != tt.style {
 			t.Errorf("%s %v: %q in another style than wanted (%q)", tt.state, tt.checks, text, tt.text)
 		}
 	}

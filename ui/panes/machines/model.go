@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/snapshot"
@@ -22,23 +23,35 @@ type Model struct {
 	now        time.Time
 	lastListed time.Time // the listing the flash marks belong to
 
-	filter    lineInput
+	sort    sorting  // the rows' order
+	shape   shape    // which columns are empty, how wide their cells are
+	changed []string // the rows the last listing changed (they flash)
+
+	filter    textinput.Model
 	filtering bool
 
-	detail *detail // non-nil while drilled into one machine
-	width  int
-	height int
-	stale  bool
+	detail   *detail   // non-nil while drilled into one machine
+	describe *describe // non-nil while describing one machine (over the detail, if open)
+	asked    int       // describe requests made, so a late answer is told from the current one
+	width    int
+	height   int
+	stale    bool
 }
 
 // ID is the machines pane's ID; the root addresses its replies with it.
 const ID pane.ID = "machines"
 
+// wheelStep is how many rows one turn of the mouse wheel scrolls.
+const wheelStep = 3
+
 // New returns an empty Machines pane.
 func New(ctx pane.Context) *Model {
-	t := table.New(columns(), table.StylesFrom(ctx.Theme))
+	t := table.New(tableColumns(listed, shape{}), table.StylesFrom(ctx.Theme))
 	t.SetEmptyText("no machines yet")
-	return &Model{ctx: ctx, table: t, styles: newStyles(ctx.Theme)}
+	t.SaySideways(true) // ←/→ scroll it
+	in := textinput.New()
+	in.Prompt = "/"
+	return &Model{ctx: ctx, table: t, styles: newStyles(ctx.Theme), sort: listed, filter: in}
 }
 
 var _ pane.Pane = (*Model)(nil)
@@ -52,8 +65,11 @@ func (m *Model) Title() string { return "Machines" }
 // Animating: the machines pane changes only when data arrives.
 func (m *Model) Animating() bool { return false }
 
-// Capturing reports whether the filter is being typed.
-func (m *Model) Capturing() bool { return m.filtering }
+// Capturing reports whether text is being typed (the filter, a search in
+// the describe view).
+func (m *Model) Capturing() bool {
+	return m.filtering || (m.describe != nil && m.describe.searching)
+}
 
 // SetStale dims every row: the data is the last good listing, not a fresh one.
 func (m *Model) SetStale(stale bool) {
@@ -65,15 +81,24 @@ func (m *Model) SetStale(stale bool) {
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = max(width, 0), max(height, 0)
 	m.table.SetHeight(m.tableHeight(m.height))
+	m.filter.Width = max(m.width-2, 1)
 	if m.detail != nil {
 		m.detail.setPage(m.height)
 	}
+	if m.describe != nil {
+		m.describe.setSize(m.width, m.height, m.ctx.Theme)
+	}
+	m.clampScroll()
 }
 
 // Height is a line per machine (as filtered), the header and the position
-// line, and the filter line while it is typed; in the drill-down, its lines.
+// line, and the filter line while it is typed; in the drill-down or the
+// describe view, their lines.
 func (m *Model) Height(int) int {
-	if m.detail != nil {
+	switch {
+	case m.describe != nil:
+		return len(m.describe.lines) + 2
+	case m.detail != nil:
 		return len(m.detail.lines) + 2
 	}
 	h := max(m.table.Len(), 1) + 2
@@ -86,18 +111,25 @@ func (m *Model) Height(int) int {
 	return h
 }
 
-func (m *Model) tableHeight(h int) int {
+// topLines are the lines above the table: the malformed note, the filter.
+func (m *Model) topLines(h int) int {
+	n := 0
 	if m.filtering {
-		h--
+		n++
 	}
-	if malformedNote(m.app) != "" && h > 2 {
-		h--
+	if malformedNote(m.app) != "" && h-n > 2 {
+		n++
 	}
-	return max(h, 0)
+	return n
 }
+
+func (m *Model) tableHeight(h int) int { return max(h-m.topLines(h), 0) }
 
 // InDetail reports whether a machine's detail view is open.
 func (m *Model) InDetail() bool { return m.detail != nil }
+
+// InDescribe reports whether a machine's describe view is open.
+func (m *Model) InDescribe() bool { return m.describe != nil }
 
 // Selected returns the machine ID under the cursor.
 func (m *Model) Selected() (string, bool) {
@@ -113,92 +145,250 @@ func (m *Model) SetData(a *snapshot.App, now time.Time) {
 		m.rows = rowCache{} // another app (or a fresh model): nothing to compare with
 	}
 	m.app, m.now = a, now
-	rows, changed := buildRows(a, m.styles, &m.rows)
-	m.table.SetRows(rows)
-	m.table.SetHeight(m.tableHeight(m.height))
+	m.setRows()
 	if a != nil && !a.ListedAt.Equal(m.lastListed) {
 		m.lastListed = a.ListedAt
-		m.table.Flash(changed) // hashes change only with a listing
+		m.table.Flash(m.changed) // hashes change only with a listing
 	}
 	if m.detail != nil {
 		m.detail.refresh(a, m.ctx.Theme, now)
 	}
 }
 
-// Update handles keys while focused. s/S/Z on the selected (or drilled-into)
-// machine return an ActionRequest for the root; the pane itself does nothing.
-func (m *Model) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return nil
+// setRows hands the table the rows in the current order, and the columns
+// when which are empty or the order changed.
+func (m *Model) setRows() {
+	rows, changed, sh := buildRows(m.app, m.styles, &m.rows, m.sort)
+	m.changed = changed
+	if sh != m.shape {
+		m.shape = sh
+		m.table.SetColumns(tableColumns(m.sort, m.shape))
+		m.clampScroll()
 	}
-	keys := *m.ctx.Keys
+	m.table.SetRows(rows)
+	m.table.SetHeight(m.tableHeight(m.height))
+}
+
+// Update handles keys while focused and the replies to its requests. s/S/Z
+// on the selected (or drilled-into) machine return an ActionRequest for the
+// root; the pane itself does nothing.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case Described:
+		if m.describe != nil {
+			m.describe.answer(msg, m.ctx.Theme)
+		}
+		return nil
+	case tea.MouseMsg:
+		m.mouse(msg)
+		return nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	// The text fields' own messages (a cursor blink).
+	var cmd tea.Cmd
+	if m.filtering {
+		m.filter, cmd = m.filter.Update(msg)
+	}
+	return cmd
+}
+
+func (m *Model) key(km tea.KeyMsg) tea.Cmd {
+	k := *m.ctx.Keys
 	if m.filtering {
 		return m.updateFilter(km)
 	}
+	if m.describe != nil {
+		return m.updateDescribe(km)
+	}
 	if m.detail != nil {
-		if key.Matches(km, keys.Back) {
+		switch {
+		case key.Matches(km, k.Back):
 			m.detail = nil
 			return nil
+		case key.Matches(km, k.Describe):
+			return m.openDescribe(m.detail.id)
+		case key.Matches(km, k.Copy):
+			return copyID(m.detail.id)
 		}
-		if a, ok := m.actionFor(km, keys); ok {
+		if a, ok := m.actionFor(km, k); ok {
 			return request(a, m.detail.id)
 		}
-		if key.Matches(km, keys.Logs) { // the logs view, on this machine
+		if key.Matches(km, k.Logs) { // the logs view, on this machine
 			id := m.detail.id
 			return func() tea.Msg { return pane.ShowLogs{Machine: id, Why: "machine " + id} }
 		}
-		m.detail.handleKey(km, keys)
+		m.detail.handleKey(km, k)
 		return nil
 	}
-	if a, ok := m.actionFor(km, keys); ok {
+	if a, ok := m.actionFor(km, k); ok {
 		if id, ok := m.Selected(); ok {
 			return request(a, id)
 		}
 		return nil
 	}
+	id, selected := m.Selected()
 	switch {
-	case key.Matches(km, keys.Filter):
+	case key.Matches(km, k.Filter):
 		m.filtering = true
 		m.table.SetHeight(m.tableHeight(m.height))
-		return nil
-	case key.Matches(km, keys.Back):
+		return m.filter.Focus()
+	case key.Matches(km, k.Back):
 		m.filter.SetValue("")
 		m.table.SetFilter("")
-	case key.Matches(km, keys.Enter):
-		if id, ok := m.Selected(); ok {
-			m.detail = newDetail(id, actionHint(keys))
-			m.detail.refresh(m.app, m.ctx.Theme, m.now)
-			m.detail.setPage(m.height)
+	case key.Matches(km, k.Enter) && selected:
+		m.detail = newDetail(id, actionHint(k))
+		m.detail.refresh(m.app, m.ctx.Theme, m.now)
+		m.detail.setPage(m.height)
+	case key.Matches(km, k.Describe) && selected:
+		return m.openDescribe(id)
+	case key.Matches(km, k.Copy) && selected:
+		return copyID(id)
+	case key.Matches(km, k.SortNext):
+		m.setSort(m.nextSort())
+	case key.Matches(km, k.SortReverse):
+		s := m.sort
+		if s.col < 0 {
+			s.col = colState
+		}
+		s.desc = !s.desc
+		m.setSort(s)
+	case key.Matches(km, k.Left):
+		m.table.SetScroll(m.table.Scroll() - 1)
+		m.clampScroll()
+	case key.Matches(km, k.Right):
+		if _, right := m.table.ColumnsOff(m.width); right > 0 {
+			m.table.SetScroll(m.table.Scroll() + 1)
 		}
 	default:
-		m.table.HandleKey(km, keys)
+		m.table.HandleKey(km, k)
 	}
 	return nil
+}
+
+// nextSort is the order after this one: the next shown column ascending,
+// and after the last column the listing's own order again.
+func (m *Model) nextSort() sorting {
+	for c := m.sort.col + 1; c < numCols; c++ {
+		if !m.shape.empty[c] {
+			return sorting{col: c}
+		}
+	}
+	return listed
+}
+
+// setSort reorders the rows: the cached rows are reordered, none rebuilt
+// or restyled; the cursor stays on its machine.
+func (m *Model) setSort(s sorting) {
+	m.sort = s
+	m.table.SetColumns(tableColumns(m.sort, m.shape))
+	m.setRows()
+}
+
+// Sorting names the order of the rows: the column's title and whether it
+// is descending; "" when the rows are as listed.
+func (m *Model) Sorting() (string, bool) {
+	if m.sort.col < 0 {
+		return "", false
+	}
+	return tableColumns(listed, m.shape)[m.sort.col].Title, m.sort.desc
+}
+
+// clampScroll keeps the sideways scroll where it shows something: it
+// scrolls back while the columns on the left fit again without pushing
+// any out on the right (the pane grew, or columns emptied).
+func (m *Model) clampScroll() {
+	for s := m.table.Scroll(); s > 0; s-- {
+		m.table.SetScroll(s - 1)
+		if _, right := m.table.ColumnsOff(m.width); right > 0 {
+			m.table.SetScroll(s)
+			return
+		}
+	}
+}
+
+// openDescribe opens the describe view of machine id and asks the root
+// for the machine.
+func (m *Model) openDescribe(id string) tea.Cmd {
+	m.asked++
+	m.describe = newDescribe(id, m.asked)
+	m.describe.setSize(m.width, m.height, m.ctx.Theme)
+	r := DescribeRequest{MachineID: id, Req: m.asked}
+	return func() tea.Msg { return r }
+}
+
+func (m *Model) updateDescribe(km tea.KeyMsg) tea.Cmd {
+	k := *m.ctx.Keys
+	d := m.describe
+	if !d.searching {
+		switch {
+		case key.Matches(km, k.Back):
+			m.describe = nil
+			return nil
+		case key.Matches(km, k.Describe):
+			return m.openDescribe(d.id) // ask again
+		case key.Matches(km, k.Copy):
+			return copyID(d.id)
+		}
+	}
+	cmd, _ := d.handleKey(km, k, m.ctx.Theme)
+	return cmd
+}
+
+func copyID(id string) tea.Cmd {
+	return func() tea.Msg { return pane.CopyText{Text: id, What: "machine id"} }
+}
+
+// mouse scrolls with the wheel and selects the row clicked; x and y are
+// inside the pane.
+func (m *Model) mouse(msg tea.MouseMsg) {
+	step := 0
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		step = -wheelStep
+	case tea.MouseButtonWheelDown:
+		step = wheelStep
+	}
+	switch {
+	case m.describe != nil && step != 0:
+		m.describe.scroll(step)
+	case m.detail != nil && step != 0:
+		m.detail.scroll(step)
+	case m.describe != nil || m.detail != nil:
+	case step != 0:
+		m.table.Move(step)
+	case msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress:
+		top := m.topLines(m.height)
+		if r, ok := m.table.RowAt(msg.Y-top, m.tableHeight(m.height)); ok {
+			m.table.Select(r.ID)
+		}
+	}
 }
 
 // updateFilter types into the filter: esc clears it, enter keeps it.
 func (m *Model) updateFilter(km tea.KeyMsg) tea.Cmd {
-	switch km.Type {
-	case tea.KeyEsc:
+	k := *m.ctx.Keys
+	switch {
+	case key.Matches(km, k.Back):
 		m.filter.SetValue("")
 		m.table.SetFilter("")
 		m.stopFiltering()
 		return nil
-	case tea.KeyEnter:
+	case key.Matches(km, k.Enter):
 		m.stopFiltering()
 		return nil
-	case tea.KeyUp, tea.KeyDown:
-		m.table.HandleKey(km, *m.ctx.Keys)
+	case km.Type != tea.KeyRunes && (key.Matches(km, k.Up) || key.Matches(km, k.Down)):
+		m.table.HandleKey(km, k) // the arrows move; k and j are typed
 		return nil
 	}
-	if m.filter.handle(km) {
-		m.table.SetFilter(m.filter.Value())
-	}
-	return nil
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(km)
+	m.table.SetFilter(m.filter.Value())
+	return cmd
 }
 
 func (m *Model) stopFiltering() {
 	m.filtering = false
+	m.filter.Blur()
 	m.table.SetHeight(m.tableHeight(m.height))
 }

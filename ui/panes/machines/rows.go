@@ -1,15 +1,17 @@
 package machines
 
 import (
-	"strconv"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/columns"
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/verdict"
-	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -39,15 +41,17 @@ func (s *styles) level(l diagnose.Level) *lipgloss.Style {
 }
 
 // cachedRow is one machine's row kept between refreshes while its row
-// hash holds. Its two ages are not cells: View writes them for the rows on
+// hash holds. Its age is not a cell: View writes it for the rows on
 // screen, as of the frame (see ages).
 type cachedRow struct {
-	hash    uint64
-	row     table.Row // cells and styles owned by the cache
-	event   string    // " type/status/source" after the newest event's age
-	at      time.Time // the newest event's time
-	updated time.Time // the machine's UpdatedAt
-	seen    int       // the refresh that last listed the machine
+	hash   uint64
+	m      snapshot.Machine // as listed when the row was built: what sorting compares
+	row    table.Row        // cells and styles owned by the cache
+	drawn  table.Row        // row, with what the app adds this refresh (a backlog alert)
+	since  time.Time        // the age column's start
+	filled [numCols]bool    // which cells say something (see columns.Empty)
+	widths [numCols]int     // each cell's width
+	seen   int              // the refresh that last listed the machine
 }
 
 // rowCache keeps the rows by machine id, so a refresh of 10,000 unchanged
@@ -55,23 +59,37 @@ type cachedRow struct {
 type rowCache struct {
 	rows    map[string]*cachedRow
 	refresh int
+	order   []*cachedRow // this refresh's rows, in the order drawn (reused)
+	out     []table.Row  // reused for the table's rows
 }
 
-// buildRows turns the app's machines into table rows (their ages come at
-// drawing time, see ages), reusing the cached row of every machine whose hash did not change, and
-// returns the ids whose hash changed (or that are new) since the last call.
-func buildRows(a *snapshot.App, st *styles, cache *rowCache) (rows []table.Row, changed []string) {
+// shape is what the rows need of the columns: which have nothing in any
+// row (hidden), and the widest cell of each.
+type shape struct {
+	empty [numCols]bool
+	width [numCols]int
+}
+
+// buildRows turns the app's machines into table rows in the sorting's
+// order (their ages come at drawing time, see ages), reusing the cached row
+// of every machine whose hash did not change. It returns the ids whose hash
+// changed (or that are new) since the last call, and the rows' shape.
+func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []table.Row, changed []string, sh shape) {
+	for i := range sh.empty {
+		sh.empty[i] = true
+	}
 	if a == nil {
 		*cache = rowCache{}
-		return nil, nil
+		return nil, nil, shape{}
 	}
 	if cache.rows == nil {
 		cache.rows = make(map[string]*cachedRow, len(a.Machines))
 	}
 	cache.refresh++
 	known := len(cache.rows) > 0
-	rows = make([]table.Row, len(a.Machines))
-	for i, m := range a.Machines {
+	cache.order = cache.order[:0]
+	for i := range a.Machines {
+		m := &a.Machines[i]
 		c := cache.rows[m.ID]
 		if c == nil || c.hash != m.Hash {
 			if known {
@@ -81,13 +99,27 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache) (rows []table.Row, 
 			cache.rows[m.ID] = c
 		}
 		c.seen = cache.refresh
-		rows[i] = c.row
+		cache.order = append(cache.order, c)
+		for i, f := range c.filled {
+			if f {
+				sh.empty[i] = false
+			}
+			sh.width[i] = max(sh.width[i], c.widths[i])
+		}
 		// What the machine alone cannot say, and its hash does not cover: a
 		// socket backlog (the Backlog pane's thresholds). Only probed
 		// machines can have one.
+		c.drawn = c.row
 		if _, probed := a.Sockets[m.ID]; probed {
-			rows[i] = withAlert(c.row, a.Alerts(m), st)
+			c.drawn = withAlert(c.row, a, m, st)
+			if text := c.drawn.Cells[colAlert]; text != "" {
+				sh.empty[colAlert] = false
+				sh.width[colAlert] = max(sh.width[colAlert], ansi.StringWidth(text))
+			}
 		}
+	}
+	if len(a.Machines) == 0 {
+		sh.empty = [numCols]bool{} // no rows: the header still says what there will be
 	}
 	if len(cache.rows) > len(a.Machines) { // some machines are gone
 		for id, c := range cache.rows {
@@ -96,71 +128,84 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache) (rows []table.Row, 
 			}
 		}
 	}
-	return rows, changed
+	cache.sort(s)
+	cache.out = cache.out[:0]
+	for _, c := range cache.order {
+		cache.out = append(cache.out, c.drawn)
+	}
+	return cache.out, changed, sh
 }
 
-// ages is the table's Live func: a row's two ages as of now.
+// sort puts this refresh's rows in the sorting's order; as listed, they
+// keep the listing's.
+func (cache *rowCache) sort(s sorting) {
+	if s.col < 0 || s.col >= numCols {
+		return
+	}
+	col := columns.Machines()[s.col]
+	slices.SortFunc(cache.order, func(a, b *cachedRow) int {
+		switch {
+		case col.Less(&a.m, &b.m, s.desc):
+			return -1
+		case col.Less(&b.m, &a.m, s.desc):
+			return 1
+		}
+		return 0
+	})
+}
+
+// ages is the table's Live func: a row's age as of now.
 func (cache *rowCache) ages(now time.Time) table.Live {
 	return func(r table.Row, col int) (string, bool) {
 		c := cache.rows[r.ID]
-		if c == nil {
+		if c == nil || col != colAge {
 			return "", false
 		}
-		switch col {
-		case colEvent:
-			if c.event == "" {
-				return "", true
-			}
-			return cell.Duration(now.Sub(c.at)) + c.event, true
-		case colUpdated:
-			return updatedAgo(c.updated, now), true
-		}
-		return "", false
+		return columns.AgeText(c.since, now), true
 	}
 }
 
-// buildRow is one machine's row with its ages as of now, as drawn.
+// buildRow is one machine's row with its age as of now, as drawn.
 func buildRow(m snapshot.Machine, st *styles, now time.Time) table.Row {
 	var cache rowCache
-	rows, _ := buildRows(&snapshot.App{Machines: []snapshot.Machine{m}}, st, &cache)
+	rows, _, _ := buildRows(&snapshot.App{Machines: []snapshot.Machine{m}}, st, &cache, listed)
 	r := rows[0]
 	r.Cells = append([]string(nil), r.Cells...)
-	live := cache.ages(now)
-	for _, col := range []int{colEvent, colUpdated} {
-		r.Cells[col], _ = live(r, col)
-	}
+	r.Cells[colAge], _ = cache.ages(now)(r, colAge)
 	return r
 }
 
-// newCachedRow formats everything of a row but its ages; the filter's
-// search text leaves the ages out too (they change on every refresh).
-func newCachedRow(m snapshot.Machine, st *styles) *cachedRow {
+// newCachedRow formats everything of a row but its age, from the one
+// column definition (sources/columns); the filter's search text leaves the
+// age out (it changes on every refresh).
+func newCachedRow(m *snapshot.Machine, st *styles) *cachedRow {
+	c := &cachedRow{hash: m.Hash, m: *m}
 	cells := make([]string, numCols)
 	looks := make([]*lipgloss.Style, numCols)
-	cells[colState], looks[colState] = st.states.Look(m.State)
-	cells[colID] = m.ID
-	cells[colAlert], looks[colAlert] = alertCell(m, st)
-	if cells[colAlert] == "" && m.Rollout != 0 {
-		cells[colAlert], looks[colAlert] = rolloutCell(m, st.th)
-	}
-	cells[colRegion] = m.Region
-	cells[colChecks], looks[colChecks] = checksCell(m, st.th)
-	cells[colName] = m.Name
-	cells[colGroup] = m.ProcessGroup
-	if m.Release != "" {
-		cells[colRelease] = "v" + m.Release
-		if m.FromRelease != "" && m.FromRelease != m.Release {
-			cells[colRelease] = "v" + m.FromRelease + "→v" + m.Release // a deploy replaced it
+	for i, col := range columns.Machines() {
+		if col.Since != nil {
+			c.since = col.Since(m)
+			c.filled[i] = !c.since.IsZero()
+			continue
+		}
+		cells[i] = col.Text(nil, m)
+		c.filled[i] = !columns.Empty(cells[i])
+		c.widths[i] = ansi.StringWidth(cells[i])
+		if cells[i] == words.Missing {
+			looks[i] = &st.th.Dim
 		}
 	}
-	cells[colImage] = snapshot.ShortDigest(m.ImageDigest)
-	cells[colAutostop] = autostop(m)
-	c := &cachedRow{hash: m.Hash, updated: m.UpdatedAt,
-		row: table.Row{ID: m.ID, Cells: cells, Styles: looks, Search: table.SearchText(cells)}}
-	if e, ok := m.NewestEvent(); ok {
-		// Age first: a narrow column cuts the source, not the age.
-		c.event, c.at = " "+e.Type+"/"+e.Status+"/"+e.Source, e.At
+	// The pane's looks over the same words: the state's glyph and colour,
+	// the alert's level, the checks' worst.
+	cells[colState], looks[colState] = st.states.Look(m.State)
+	c.widths[colState] = ansi.StringWidth(cells[colState])
+	if l, ok := columns.TopAlert(nil, m); ok {
+		looks[colAlert] = st.level(l)
+	} else if m.Rollout != 0 {
+		looks[colAlert] = rolloutStyle(m.Rollout, st.th)
 	}
+	looks[colChecks] = checksStyle(m, st.th)
+	c.row = table.Row{ID: m.ID, Cells: cells, Styles: looks, Search: table.SearchText(cells)}
 	if m.Phase == diagnose.Gone {
 		// A destroyed or superseded machine is history, not a fault.
 		c.row.Style = &st.th.Dim
@@ -168,92 +213,52 @@ func newCachedRow(m snapshot.Machine, st *styles) *cachedRow {
 	return c
 }
 
-// alertCell is the machine's most severe alert (snapshot.Machine.Alerts,
-// the list status --json reports), in its level's style.
-func alertCell(m snapshot.Machine, st *styles) (string, *lipgloss.Style) {
-	return alertOf(m.Alerts(), st)
-}
-
-// alertOf is the most severe of alerts, in its level's style.
-func alertOf(alerts []snapshot.Alert, st *styles) (string, *lipgloss.Style) {
-	if len(alerts) == 0 {
-		return "", nil
-	}
-	a := alerts[0]
-	return a.Level.Glyph() + " " + a.Text, st.level(a.Level)
-}
-
-// withAlert is r with its ALERT cell showing the most severe of alerts; r's
-// cells are the cache's, so they are copied first.
-func withAlert(r table.Row, alerts []snapshot.Alert, st *styles) table.Row {
-	if len(alerts) == 0 {
-		return r // the machine's own (none, or the rollout's status) stands
-	}
-	text, look := alertOf(alerts, st)
+// withAlert is r with its ALERT cell showing the machine's alerts as its
+// app knows them (a backlog too); r's cells are the cache's, so they are
+// copied when they change.
+func withAlert(r table.Row, a *snapshot.App, m *snapshot.Machine, st *styles) table.Row {
+	text := columns.Machines()[colAlert].Text(a, m)
 	if text == r.Cells[colAlert] {
 		return r
 	}
 	r.Cells = append([]string(nil), r.Cells...)
 	r.Styles = append([]*lipgloss.Style(nil), r.Styles...)
-	r.Cells[colAlert], r.Styles[colAlert] = text, look
+	r.Cells[colAlert], r.Styles[colAlert] = text, nil
+	if l, ok := columns.TopAlert(a, m); ok {
+		r.Styles[colAlert] = st.level(l)
+	} else if m.Rollout != 0 {
+		r.Styles[colAlert] = rolloutStyle(m.Rollout, st.th)
+	}
 	return r
 }
 
-// rolloutCell is where the machine stands while a deploy rolls the newest
-// release out (snapshot.Machine.Rollout, set only then): booting it, being
-// looked at, live, idle (stopped, not a crash), failed — or still on an
-// older release. Alerts come first (alertCell), so a crash-looping machine
-// reads "crash-loop".
-func rolloutCell(m snapshot.Machine, th *theme.Theme) (string, *lipgloss.Style) {
-	rel := "v" + m.Release
-	switch m.Rollout {
-	case verdict.StatusPending:
-		return "… " + rel + " boot", nil
+// rolloutStyle colours a machine's place in a rollout (columns.RolloutText).
+func rolloutStyle(s verdict.Status, th *theme.Theme) *lipgloss.Style {
+	switch s {
 	case verdict.StatusLooking:
-		return "◔ " + rel + " looks", &th.Warn
+		return &th.Warn
 	case verdict.StatusLive:
-		return diagnose.Pass.Glyph() + " " + rel + " live", &th.Pass
-	case verdict.StatusIdle:
-		return "– " + rel + " idle", &th.Dim
+		return &th.Pass
+	case verdict.StatusIdle, verdict.StatusOld:
+		return &th.Dim
 	case verdict.StatusFailed:
-		return diagnose.Fail.Glyph() + " " + rel + " failed", &th.Fail
-	case verdict.StatusOld:
-		return "· " + rel + " old", &th.Dim
+		return &th.Fail
 	}
-	return "", nil
+	return nil
 }
 
-// autostop is the config's autostop mode; "off" when no config is reported,
-// as the proxy treats such a machine.
-func autostop(m snapshot.Machine) string {
-	if m.Config == nil {
-		return "off"
-	}
-	return m.Config.Autostop
-}
-
-// checksCell is "passing/total", coloured by the worst check.
-func checksCell(m snapshot.Machine, th *theme.Theme) (string, *lipgloss.Style) {
+// checksStyle colours "passing/total" by the worst check.
+func checksStyle(m *snapshot.Machine, th *theme.Theme) *lipgloss.Style {
 	passing, total := m.CheckCounts()
-	if total == 0 {
-		return "–", &th.Dim
-	}
-	s := strconv.Itoa(passing) + "/" + strconv.Itoa(total)
 	switch {
+	case total == 0:
+		return &th.Dim
 	case passing == total:
-		return s, &th.Pass
+		return &th.Pass
 	case m.State != "started":
 		// A machine that is not running keeps its checks, not passing: that
 		// is its state, not a fault, so it is not drawn as one.
-		return s, &th.Dim
+		return &th.Dim
 	}
-	return s, &th.Warn
-}
-
-// updatedAgo is how long ago the platform last changed the machine.
-func updatedAgo(updatedAt, now time.Time) string {
-	if updatedAt.IsZero() {
-		return ""
-	}
-	return cell.Duration(now.Sub(updatedAt)) + " ago"
+	return &th.Warn
 }

@@ -25,7 +25,10 @@ func (m *Model) view(now time.Time) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	if m.detail != nil {
+	switch {
+	case m.describe != nil:
+		return m.describe.view(m.ctx.Theme, width, height)
+	case m.detail != nil:
 		return m.detail.view(m.ctx.Theme, width, height)
 	}
 	var top []string
@@ -33,7 +36,7 @@ func (m *Model) view(now time.Time) string {
 		top = append(top, m.ctx.Theme.Warn.Render(cell.Fit(note, width, cell.Left)))
 	}
 	if m.filtering {
-		top = append(top, cell.Fit(m.filter.view("/"), width, cell.Left))
+		top = append(top, cell.Fit(m.filter.View(), width, cell.Left))
 	}
 	if len(top) >= height {
 		return strings.Join(top[:height], "\n")

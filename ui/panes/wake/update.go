@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/keys"
 )
 
@@ -45,7 +46,7 @@ func (p *Pane) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case StageSetup:
 		return p.setupKey(msg)
 	case StageConfirm:
-		if msg.String() == "y" || msg.String() == "Y" {
+		if prompt.YesKey(msg, &p.keys) {
 			return p.start()
 		}
 		p.stage = StageSetup // anything else is "no"

@@ -1,6 +1,8 @@
 package wake
 
 import (
+	"github.com/flywake/flywake/ui/components/prompt"
+
 	"slices"
 	"strings"
 	"time"
@@ -112,7 +114,7 @@ func (p *Pane) stageKeys(withClose bool) []key.Binding {
 		out = []key.Binding{pane.Relabel(k.Enter, "", "start"), keys.Pair(k.WakeModePrev, k.WakeModeNext, "mode"),
 			keys.Pair(k.WakeMore, k.WakeFewer, "requests"), pane.Relabel(k.Refresh, "", "re-read")}
 	case StageConfirm:
-		return []key.Binding{pane.Hint("y", "start the test"), pane.Hint("any other key", "back")}
+		return prompt.Keys(&p.keys, "start the test")
 	case StageRunning:
 		return []key.Binding{p.abortKey(), p.quitNowKey()}
 	case StageAborting:

@@ -11,6 +11,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -160,9 +161,9 @@ func (p *Pane) confirmLines(width int) []string {
 	t := p.theme
 	plan := p.plan
 	v := verb(plan.Setup.Mode)
-	q := fmt.Sprintf("%s %d machines of %s: %s? y/N", strings.ToUpper(v[:1])+v[1:], len(plan.Targets),
-		plan.Setup.App, strings.Join(plan.TargetIDs(), ", "))
-	lines := wrap(t.Warn.Render(cell.Sanitize(q)), width)
+	q := prompt.Question{Text: cell.Sanitize(fmt.Sprintf("%s %d machines of %s: %s?", strings.ToUpper(v[:1])+v[1:], len(plan.Targets),
+		plan.Setup.App, strings.Join(plan.TargetIDs(), ", ")))}
+	lines := q.Lines(t, width)
 	lines = append(lines, "")
 	lines = append(lines, wrap(fmt.Sprintf("Then %s requests go at once to %s%s through the edge, the way users arrive; "+
 		"anyone using %s meanwhile waits for the machines to wake too.", cell.Thousands(p.plannedRequests()),

@@ -1,0 +1,49 @@
+package words
+
+import (
+	"strconv"
+	"time"
+)
+
+// Duration formats d compactly, rounded down to a whole second: "0s",
+// "42s", "3m05s", "2h03m", "3d04h". Negative durations read "0s". Every
+// age flywake prints (the dashboard's, `flywake status`'s) is written so.
+func Duration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	switch {
+	case s < 60:
+		return strconv.FormatInt(s, 10) + "s"
+	case s < 3600:
+		return strconv.FormatInt(s/60, 10) + "m" + two(s%60) + "s"
+	case s < 86400:
+		return strconv.FormatInt(s/3600, 10) + "h" + two(s/60%60) + "m"
+	default:
+		return strconv.FormatInt(s/86400, 10) + "d" + two(s/3600%24) + "h"
+	}
+}
+
+func two(n int64) string {
+	if n < 10 {
+		return "0" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Clock is t's time of day in UTC ("21:39:21") when it falls on now's UTC
+// day, and with its date otherwise ("Nov 29 21:39:21"; "2025-11-29 21:39:21"
+// in another year), so a time from yesterday never reads as today's.
+func Clock(t, now time.Time) string {
+	t, now = t.UTC(), now.UTC()
+	switch {
+	case t.IsZero():
+		return Missing
+	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
+		return t.Format("15:04:05")
+	case t.Year() == now.Year():
+		return t.Format("Jan 02 15:04:05")
+	}
+	return t.Format("2006-01-02 15:04:05")
+}

@@ -1,0 +1,266 @@
+package machines
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
+	"github.com/flywake/flywake/ui/theme"
+)
+
+// DescribeRequest asks the root for the whole of one machine as the API
+// answers GET machine. The model holds plain fields only, so the describe
+// view fetches on demand; the root runs the call (with a deadline) and
+// answers with Described. Req tells a reply from an older request's.
+type DescribeRequest struct {
+	MachineID string
+	Req       int
+}
+
+// Described answers a DescribeRequest: the machine's JSON lines, already
+// inert (sources/fly.DescribeMachine), or why there are none.
+type Described struct {
+	MachineID string
+	Req       int
+	Lines     []string
+	Err       error
+}
+
+// describe is the describe view of one machine: its whole JSON, scrollable
+// (bubbles/viewport) and searchable (/ types, n/p move between matches).
+type describe struct {
+	id      string
+	req     int
+	loading bool
+	err     string
+	raw     []string // the answer's lines, unwrapped
+
+	width     int
+	vp        viewport.Model
+	lines     []string // raw wrapped to the width, as the viewport holds them
+	search    textinput.Model
+	searching bool
+	query     string // the search in force (lower case)
+	matches   []int  // the wrapped lines that hold the query
+	current   int    // index into matches
+}
+
+func newDescribe(id string, req int) *describe {
+	in := textinput.New()
+	in.Prompt = "search: "
+	return &describe{id: id, req: req, loading: true, vp: viewport.New(0, 0), search: in}
+}
+
+// answer takes the reply, if it is the one this view waits for.
+func (d *describe) answer(msg Described, th *theme.Theme) {
+	if msg.MachineID != d.id || msg.Req != d.req {
+		return
+	}
+	d.loading = false
+	if msg.Err != nil {
+		d.err = oneLine(msg.Err.Error())
+		d.raw = nil
+	} else {
+		d.raw = msg.Lines
+	}
+	d.rewrap(th)
+}
+
+// setSize fits the view to width×height: a title line, the viewport, and
+// the search line while it is typed (or a position line).
+func (d *describe) setSize(width, height int, th *theme.Theme) {
+	d.vp.Height = max(height-2, 1)
+	d.search.Width = max(width-len(d.search.Prompt)-1, 1)
+	if width != d.width {
+		d.width = width
+		d.vp.Width = width
+		d.rewrap(th)
+	}
+	d.vp.SetYOffset(d.vp.YOffset)
+}
+
+// rewrap wraps the answer to the width and marks the search's matches; it
+// runs on a new answer, width or search, never in View.
+func (d *describe) rewrap(th *theme.Theme) {
+	d.lines = d.lines[:0]
+	d.matches = d.matches[:0]
+	for _, l := range d.raw {
+		for _, w := range wrapLine(l, max(d.width, 1)) {
+			if d.query != "" && strings.Contains(strings.ToLower(w), d.query) {
+				d.matches = append(d.matches, len(d.lines))
+				w = highlight(w, d.query, th)
+			}
+			d.lines = append(d.lines, w)
+		}
+	}
+	d.current = min(d.current, max(len(d.matches)-1, 0))
+	d.vp.SetContent(strings.Join(d.lines, "\n"))
+}
+
+// wrapLine cuts a JSON line into width-wide pieces, continuing under its
+// own indentation.
+func wrapLine(l string, width int) []string {
+	if ansi.StringWidth(l) <= width {
+		return []string{l}
+	}
+	return strings.Split(ansi.Hardwrap(l, width, true), "\n")
+}
+
+// highlight marks every occurrence of q (lower case) in the plain line l.
+func highlight(l, q string, th *theme.Theme) string {
+	lower := strings.ToLower(l)
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, q)
+		if i < 0 || q == "" {
+			b.WriteString(l)
+			return b.String()
+		}
+		b.WriteString(l[:i])
+		b.WriteString(th.Badge.Render(l[i : i+len(q)]))
+		l, lower = l[i+len(q):], lower[i+len(q):]
+	}
+}
+
+// handleKey scrolls, searches and moves between matches; it reports whether
+// the key was its own.
+func (d *describe) handleKey(km tea.KeyMsg, k keys.KeyMap, th *theme.Theme) (tea.Cmd, bool) {
+	if d.searching {
+		switch {
+		case key.Matches(km, k.Enter):
+			d.searching = false
+			d.search.Blur()
+			d.find(th)
+			return nil, true
+		case key.Matches(km, k.Back):
+			d.searching = false
+			d.search.Blur()
+			d.search.SetValue(d.query)
+			return nil, true
+		}
+		var cmd tea.Cmd
+		d.search, cmd = d.search.Update(km)
+		return cmd, true
+	}
+	switch {
+	case key.Matches(km, k.Filter):
+		d.searching = true
+		return d.search.Focus(), true
+	case key.Matches(km, k.NextItem):
+		d.jump(1)
+	case key.Matches(km, k.PrevItem):
+		d.jump(-1)
+	case key.Matches(km, k.Up):
+		d.vp.ScrollUp(1)
+	case key.Matches(km, k.Down):
+		d.vp.ScrollDown(1)
+	case key.Matches(km, k.PageUp):
+		d.vp.PageUp()
+	case key.Matches(km, k.PageDown):
+		d.vp.PageDown()
+	case key.Matches(km, k.Home):
+		d.vp.GotoTop()
+	case key.Matches(km, k.End):
+		d.vp.GotoBottom()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// find applies the typed search and shows its first match at or below the
+// top line.
+func (d *describe) find(th *theme.Theme) {
+	d.query = strings.ToLower(strings.TrimSpace(d.search.Value()))
+	top := d.vp.YOffset
+	d.current = 0
+	d.rewrap(th)
+	for i, l := range d.matches {
+		if l >= top {
+			d.current = i
+			break
+		}
+	}
+	d.show()
+}
+
+// jump moves to the next (+1) or previous (-1) match, round the end.
+func (d *describe) jump(dir int) {
+	if len(d.matches) == 0 {
+		return
+	}
+	d.current = (d.current + dir + len(d.matches)) % len(d.matches)
+	d.show()
+}
+
+// show scrolls the current match into view, a few lines from the top.
+func (d *describe) show() {
+	if len(d.matches) == 0 {
+		return
+	}
+	d.vp.SetYOffset(d.matches[d.current] - min(3, d.vp.Height/3))
+}
+
+// scroll moves by n lines (the mouse wheel).
+func (d *describe) scroll(n int) {
+	if n < 0 {
+		d.vp.ScrollUp(-n)
+	} else {
+		d.vp.ScrollDown(n)
+	}
+}
+
+// view draws the title, the JSON and the search or position line.
+func (d *describe) view(th *theme.Theme, width, height int) string {
+	title := th.TableHeader.Render("describe "+d.id) + th.Dim.Render("  GET machine · esc back · / search · n/p match")
+	if height <= 2 {
+		return cell.Block(title, width, height)
+	}
+	var body string
+	switch {
+	case d.loading:
+		body = th.Dim.Render("asking the API for machine " + d.id + "…")
+	case d.err != "":
+		body = th.Warn.Render(ansi.Wrap("could not describe "+d.id+": "+d.err, width, " ")) + "\n" +
+			th.Dim.Render("press d to ask again, esc to go back")
+	default:
+		body = d.vp.View()
+	}
+	var last string
+	switch {
+	case d.searching:
+		last = d.search.View()
+	default:
+		last = th.Dim.Render(cell.Fit(d.position(), width, cell.Right))
+	}
+	out := title + "\n" + cell.Block(body, width, height-2) + "\n" + last
+	return cell.Block(out, width, height)
+}
+
+// position is "lines 1–20 of 180", with the search and its match.
+func (d *describe) position() string {
+	n := len(d.lines)
+	s := "empty "
+	if n > 0 {
+		from := d.vp.YOffset + 1
+		to := min(d.vp.YOffset+d.vp.Height, n)
+		s = "lines " + cell.Thousands(from) + "–" + cell.Thousands(to) + " of " + cell.Thousands(n) + " "
+	}
+	if d.query != "" {
+		m := "no match"
+		if len(d.matches) > 0 {
+			m = "match " + strconv.Itoa(d.current+1) + " of " + strconv.Itoa(len(d.matches))
+		}
+		s = "/" + d.query + " · " + m + " · " + s
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
