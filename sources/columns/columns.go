@@ -44,7 +44,9 @@ type Column struct {
 	// Width is the most cells a cell needs (longer ones are cut); a table
 	// may draw the column narrower when no cell is that long, never below
 	// its title. Flex is its share of width left over (0: never grows).
-	Width, Flex int
+	// Min, when set, is how narrow a table short of room may cut it rather
+	// than hide it (the newest event's source goes before the event).
+	Width, Flex, Min int
 	Right       bool // right-aligned (numbers, ages)
 	// Drop orders the columns a narrow table hides: the highest goes
 	// first; 0 never goes (the state and the id say which machine is what).
@@ -74,7 +76,7 @@ var machines = [Count]Column{
 	Region: {Title: "REGION", Width: 6, Drop: 6, Text: func(_ *snapshot.App, m *snapshot.Machine) string { return words.OrMissing(m.Region) }},
 	Checks: {Title: "CHECKS", Width: 6, Right: true, Drop: 3, Text: checksText, Compare: byFailingChecks},
 	Age:    {Title: "AGE", Width: 6, Right: true, Drop: 2, Since: changedAt, Compare: byAge},
-	Event:  {Title: "NEWEST EVENT", Width: 22, Drop: 5, Text: eventText},
+	Event:  {Title: "NEWEST EVENT", Width: 22, Min: 12, Drop: 5, Text: eventText},
 	Release: {Title: "REL", Width: 8, Drop: 7, Text: releaseText,
 		Compare: func(x, y *snapshot.Machine) int { return diagnose.CompareReleases(x.Release, y.Release) }},
 	Group:    {Title: "GROUP", Width: 12, Drop: 8, Text: func(_ *snapshot.App, m *snapshot.Machine) string { return words.OrMissing(m.ProcessGroup) }},

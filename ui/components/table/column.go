@@ -31,6 +31,9 @@ type Column struct {
 	// Pin keeps the column in place when the table scrolls sideways
 	// (SetScroll): the columns that say which row is which.
 	Pin bool
+	// Max caps how far Flex grows the column (0: no cap), so a column that
+	// may be cut at Width grows back to its widest cell and no further.
+	Max int
 }
 
 // gap is the blank cells between columns.
@@ -99,19 +102,22 @@ func layout(cols []Column, avail, scroll int) []int {
 	if extra <= 0 || flex == 0 {
 		return widths
 	}
-	given := 0
-	for i, c := range cols {
-		if widths[i] > 0 && c.Flex > 0 {
-			share := extra * c.Flex / flex
-			widths[i] += share
-			given += share
-		}
+	// Hand the extra out in proportion to Flex, a cell at a time so the
+	// caps (Max) hold and the rounding goes left to right.
+	room := func(i int) bool {
+		return widths[i] > 0 && cols[i].Flex > 0 && (cols[i].Max == 0 || widths[i] < cols[i].Max)
 	}
-	// Hand out the rounding remainder one cell at a time, left to right.
-	for i := 0; given < extra; i = (i + 1) % len(cols) {
-		if widths[i] > 0 && cols[i].Flex > 0 {
-			widths[i]++
-			given++
+	for extra > 0 {
+		gave := false
+		for i, c := range cols {
+			for k := 0; k < c.Flex && extra > 0 && room(i); k++ {
+				widths[i]++
+				extra--
+				gave = true
+			}
+		}
+		if !gave {
+			break // every flex column is at its cap
 		}
 	}
 	return widths

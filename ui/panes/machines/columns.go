@@ -63,10 +63,16 @@ func tableColumns(s sorting, sh shape) []table.Column {
 		if d.Since == nil && sh.width[i] > 0 {
 			width = min(width, sh.width[i])
 		}
-		out[i] = table.Column{
+		col := table.Column{
 			Title: title, Width: max(width, ansi.StringWidth(title)), Flex: d.Flex, Align: align,
 			Drop: d.Drop, Live: d.Since != nil, Hide: sh.empty[i], Pin: d.Drop == 0,
 		}
+		if d.Min > 0 && col.Width > d.Min {
+			// Cut rather than hidden when room is short; it grows back to
+			// its widest cell and no further.
+			col.Width, col.Flex, col.Max = max(d.Min, ansi.StringWidth(title)), 1, col.Width
+		}
+		out[i] = col
 	}
 	return out
 }
