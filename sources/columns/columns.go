@@ -47,7 +47,7 @@ type Column struct {
 	// Min, when set, is how narrow a table short of room may cut it rather
 	// than hide it (the newest event's source goes before the event).
 	Width, Flex, Min int
-	Right       bool // right-aligned (numbers, ages)
+	Right            bool // right-aligned (numbers, ages)
 	// Drop orders the columns a narrow table hides: the highest goes
 	// first; 0 never goes (the state and the id say which machine is what).
 	Drop int
