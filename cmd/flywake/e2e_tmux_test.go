@@ -111,6 +111,7 @@ func TestDashboardInTmux(t *testing.T) {
 
 	// : switches app; the crashing app's release is flagged.
 	tm.key(t, ":")
+	tm.waitFor(t, "the apps listed", 5*time.Second, contains("backlog-web  crashy-api")) // a name typed before the list is tried as typed
 	for _, r := range "crashy-api" {
 		tm.literal(t, string(r))
 	}

@@ -52,7 +52,7 @@ func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.help, m.notice = true, notice{}
 		return m, nil
 	case key.Matches(msg, k.Back) && m.open.CanClose():
 		m.open = nil

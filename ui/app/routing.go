@@ -180,7 +180,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.help, m.notice = true, notice{} // help takes the lines a notice would
 	case key.Matches(msg, k.NextPane):
 		m.focus = (m.focus + 1) % len(m.panes)
 	case key.Matches(msg, k.PrevPane):
