@@ -11,7 +11,7 @@ import (
 )
 
 // The key file reaches the real dashboard: a rebound key acts, its old key
-// does not, and the footer names the new one. A malformed file starts
+// does not, and the pane's title names the new one. A malformed file starts
 // nothing and names its line.
 func TestKeyFileInTmux(t *testing.T) {
 	if testing.Short() {
@@ -37,7 +37,7 @@ func TestKeyFileInTmux(t *testing.T) {
 	tm := newTmux(t, tmuxPath, 120, 36, fmt.Sprintf("XDG_CONFIG_HOME=%s %s --demo -a sleepy-api; echo EXITED $?; sleep 5",
 		shellQuote(good), shellQuote(bin)))
 	tm.waitFor(t, "first data", 20*time.Second, contains("Machines · 1/6"))
-	tm.waitFor(t, "the footer's rebound key", 3*time.Second, contains("ctrl+n next pane"))
+	tm.waitFor(t, "the title's rebound key", 3*time.Second, contains("Machines · 1/6 · ctrl+n next"))
 	tm.key(t, "Tab")
 	time.Sleep(300 * time.Millisecond)
 	if screen := tm.capture(t); !strings.Contains(screen, "Machines · 1/6") {

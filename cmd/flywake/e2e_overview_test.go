@@ -35,12 +35,15 @@ func TestOverviewAndLogsInTmux(t *testing.T) {
 	if len(order) != 4 || order[0] != "crashy-api" {
 		t.Fatalf("overview rows %v, want crashy-api first:\n%s", order, screen)
 	}
-	// enter on sleepy-api opens its dashboard.
-	for _, app := range order {
-		if app == "sleepy-api" {
-			break
-		}
+	// enter on sleepy-api opens its dashboard. The rows may still re-sort
+	// as the apps' figures arrive (until the cursor moves, it sits on the
+	// worst row), so move until the marker is on sleepy-api.
+	for i := 0; i < len(order) && !strings.Contains(tm.capture(t), "▸ sleepy-api"); i++ {
 		tm.key(t, "Down")
+		time.Sleep(300 * time.Millisecond)
+	}
+	if screen := tm.capture(t); !strings.Contains(screen, "▸ sleepy-api") {
+		t.Fatalf("the cursor never reached sleepy-api:\n%s", screen)
 	}
 	tm.key(t, "Enter")
 	tm.waitFor(t, "sleepy-api's dashboard", 20*time.Second, func(s string) bool {

@@ -352,7 +352,7 @@ func TestFooterFitsTheContext(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"dashboard", nil, []string{"? help", "tab next pane"}, nil},
+		{"dashboard", nil, []string{"? help", "c checklist", "w wake test", "/ filter", "enter drill in"}, nil},
 		{"help", []tea.Msg{runes("?")}, []string{"?/esc close", "q quit"}, []string{"tab next pane"}},
 		{"switcher", []tea.Msg{runes(":")}, []string{"enter open highlighted", "tab/shift+tab next/prev match", "esc cancel"}, []string{"next pane"}},
 		{"checklist", []tea.Msg{runes("c")}, []string{"n/p next/prev", "enter evidence", "esc back"}, []string{"next pane"}},

@@ -48,21 +48,29 @@ func (m *Model) footerKeys() help.KeyMap {
 		}
 		return append(out, k.Help, k.Quit)
 	}
+	// A narrow footer keeps only its first hints (? help lists the rest):
+	// the headline overlays, then the pane's own keys, then the rest.
 	out := hintMap{k.Help, k.Quit}
+	if m.zoom { // the way back out of a zoom is never cut
+		out = append(out, pane.Relabel(k.Zoom, "", zoomHint(m.zoom)))
+	}
+	overlays := func(headline bool) {
+		for _, o := range m.overlays {
+			if o.headline == headline && !claimsAny(p, o.key) { // the pane's own use of the key comes first
+				out = append(out, o.key)
+			}
+		}
+	}
+	overlays(true)
 	out = append(out, p.Keys()...)
+	overlays(false)
 	if len(m.panes) > 1 {
 		out = append(out, k.NextPane)
 	}
-	if m.canZoom() {
+	if m.canZoom() && !m.zoom {
 		out = append(out, pane.Relabel(k.Zoom, "", zoomHint(m.zoom)))
 	}
-	out = append(out, k.Command)
-	for _, o := range m.overlays {
-		if !claimsAny(p, o.key) { // the pane's own use of the key comes first
-			out = append(out, o.key)
-		}
-	}
-	return append(out, k.Refresh)
+	return append(out, k.Command, k.Refresh)
 }
 
 func zoomHint(zoomed bool) string {

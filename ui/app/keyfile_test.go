@@ -37,8 +37,8 @@ stop = "X"
 down = ["down", "ctrl+j"]
 `
 
-// A rebound key acts on the dashboard and its old key does not; the footer
-// and the help name the new key.
+// A rebound key acts on the dashboard and its old key does not; the footer,
+// the pane titles and the help name the new key.
 func TestReboundKeysActAndOldOnesDoNot(t *testing.T) {
 	m := rebound(t, myKeys, false)
 	if m = send(m, uitest.Key("f")); m.zoom {
@@ -58,8 +58,8 @@ func TestReboundKeysActAndOldOnesDoNot(t *testing.T) {
 	if m = send(m, uitest.Key("ctrl+n")); m.focus != 1 {
 		t.Errorf("ctrl+n moves the focus to %d, want 1", m.focus)
 	}
-	if foot := lastLine(plainView(m)); !strings.Contains(foot, "ctrl+n next pane") || strings.Contains(foot, "tab next pane") {
-		t.Errorf("the footer does not name ctrl+n for the next pane: %q", foot)
+	if view := plainView(m); !strings.Contains(view, "· ctrl+n next") || strings.Contains(view, "tab next") {
+		t.Errorf("the focused pane's title does not name ctrl+n for the next pane:\n%s", view)
 	}
 	m = send(m, uitest.Key("shift+tab")) // back to the machines, by the key left alone
 

@@ -35,17 +35,20 @@ func buildPanes(ctx pane.Context) []pane.Pane {
 type overlay struct {
 	key  key.Binding
 	pane pane.Overlay
+	// headline overlays are what a new user came for: the footer names
+	// them before the focused pane's keys.
+	headline bool
 }
 
 // buildOverlays is the registry of the overlays and the keys that open them.
 func (m *Model) buildOverlays(ctx pane.Context) []overlay {
 	return []overlay{
-		{m.keys.Checklist, m.buildChecklist(ctx)},
-		{m.keys.WakeTest, m.buildWake(ctx)}, // the key is off in read-only mode
-		{m.keys.Logs, logs.New(ctx)},
+		{m.keys.Checklist, m.buildChecklist(ctx), true},
+		{m.keys.WakeTest, m.buildWake(ctx), true}, // the key is off in read-only mode
+		{m.keys.Logs, logs.New(ctx), false},
 		// esc where the focused pane has nothing to back out of; also `:apps`.
-		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience())},
-		{m.keys.Deploy, m.buildDeploy(ctx)}, // off in read-only mode and on a real platform
+		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience()), false},
+		{m.keys.Deploy, m.buildDeploy(ctx), false}, // off in read-only mode and on a real platform
 	}
 }
 

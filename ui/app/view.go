@@ -64,7 +64,7 @@ func (m Model) boxTitle(p pane.Pane) string {
 		title += " · esc back"
 	case m.open != nil: // esc aborts or answers no now: the overlay says so itself
 	case p == m.active() && !m.allVisible() && len(m.panes) > 1:
-		title += " · " + strconv.Itoa(m.focus+1) + "/" + strconv.Itoa(len(m.panes)) + " · tab next"
+		title += " · " + strconv.Itoa(m.focus+1) + "/" + strconv.Itoa(len(m.panes)) + " · " + m.keys.NextPane.Help().Key + " next"
 	}
 	return title
 }
