@@ -37,13 +37,21 @@ func TestOverviewAndLogsInTmux(t *testing.T) {
 	}
 	// enter on sleepy-api opens its dashboard. The rows may still re-sort
 	// as the apps' figures arrive (until the cursor moves, it sits on the
-	// worst row), so move until the marker is on sleepy-api.
-	for i := 0; i < len(order) && !strings.Contains(tm.capture(t), "▸ sleepy-api"); i++ {
+	// worst row), so move until the cursor (the reversed row) is on it.
+	onSleepy := func() bool {
+		for _, l := range strings.Split(tm.run(t, "capture-pane", "-p", "-e", "-t", tm.session), "\n") {
+			if strings.Contains(l, "sleepy-api") && reverseVideo.MatchString(l) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(order) && !onSleepy(); i++ {
 		tm.key(t, "Down")
 		time.Sleep(300 * time.Millisecond)
 	}
-	if screen := tm.capture(t); !strings.Contains(screen, "▸ sleepy-api") {
-		t.Fatalf("the cursor never reached sleepy-api:\n%s", screen)
+	if !onSleepy() {
+		t.Fatalf("the cursor never reached sleepy-api:\n%s", tm.capture(t))
 	}
 	tm.key(t, "Enter")
 	tm.waitFor(t, "sleepy-api's dashboard", 20*time.Second, func(s string) bool {
@@ -105,6 +113,9 @@ func TestOverviewAndLogsInTmux(t *testing.T) {
 }
 
 var partlyListed = regexp.MustCompile(`listed \d+/\d+`)
+
+// reverseVideo is an SGR sequence that turns on reverse video (the cursor row).
+var reverseVideo = regexp.MustCompile(`\x1b\[(?:[0-9]+;)*7(?:;[0-9]+)*m`)
 
 // appOrder is the order apps' rows appear in on screen.
 func appOrder(screen string, apps []string) []string {
