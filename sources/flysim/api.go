@@ -210,12 +210,13 @@ func (rp reply) write(w http.ResponseWriter) {
 }
 
 // withMachine looks the request's machine up and runs fn on it under s.mu;
-// the reply is encoded after the lock is released.
+// the reply is encoded after the lock is released. fn runs at one platform
+// instant (what it stamps and what it schedules start at the same time).
 func (s *Sim) withMachine(w http.ResponseWriter, r *http.Request, fn func(m *machine) reply) {
 	s.mu.Lock()
 	m, rp := s.lookupMachine(r)
 	if m != nil {
-		rp = fn(m)
+		s.instant(func() { rp = fn(m) })
 	}
 	s.mu.Unlock()
 	rp.write(w)

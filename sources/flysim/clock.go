@@ -10,6 +10,12 @@ import (
 // runs Speed times faster than wall time from an anchor. Protocol limits
 // (rate limits, wait timeouts) deliberately stay in wall time and never use
 // this clock.
+//
+// The scheduler holds the clock at its next event: Now never passes an event
+// that has not run yet, and while a callback runs Now reads exactly the time
+// the callback was scheduled for. A discrete-event platform thus stamps every
+// event at its scheduled time however late a loaded machine runs it, and no
+// stamp (an API handler's or a callback's) is older than one made before it.
 type Clock struct {
 	mu         sync.Mutex
 	speed      float64
@@ -18,6 +24,8 @@ type Clock struct {
 	manualNow  time.Time
 	wallAnchor time.Time
 	virtAnchor time.Time
+	held       bool      // Now is at most holdAt
+	holdAt     time.Time // the scheduler's next (or running) event
 }
 
 func newClock(wall func() time.Time, speed float64) *Clock {
@@ -35,11 +43,40 @@ func (c *Clock) Now() time.Time {
 }
 
 func (c *Clock) nowLocked() time.Time {
+	t := c.pacedLocked()
+	if c.held && c.holdAt.Before(t) {
+		return c.holdAt
+	}
+	return t
+}
+
+// paced is the platform time wall time alone says, ignoring the hold: the
+// scheduler runs what is due by it.
+func (c *Clock) paced() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pacedLocked()
+}
+
+func (c *Clock) pacedLocked() time.Time {
 	if c.manual {
 		return c.manualNow
 	}
 	elapsed := c.wall().Sub(c.wallAnchor)
 	return c.virtAnchor.Add(time.Duration(float64(elapsed) * c.speed))
+}
+
+// hold keeps Now at or before t; release lifts it (nothing is scheduled).
+func (c *Clock) hold(t time.Time) {
+	c.mu.Lock()
+	c.held, c.holdAt = true, t
+	c.mu.Unlock()
+}
+
+func (c *Clock) release() {
+	c.mu.Lock()
+	c.held = false
+	c.mu.Unlock()
 }
 
 // Speed is how many platform seconds pass per wall second.

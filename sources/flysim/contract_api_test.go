@@ -134,7 +134,7 @@ func TestContractLeaseActionsBackToBack(t *testing.T) {
 }
 
 func TestContractResumeWhileSuspending(t *testing.T) {
-	s, c := contractSim(t, 2) // slow, so scheduler lag stays small in platform time
+	s, c := contractSim(t, 10)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
 	id := machineIn(t, s, DemoTuned, "started")
@@ -150,7 +150,7 @@ func TestContractResumeWhileSuspending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := eventSpan(t, m, "start", "resuming", "start", "started"); took >= 600*time.Millisecond {
+	if took := eventSpan(t, m, "start", "resuming", "start", "started"); took >= 500*time.Millisecond {
 		t.Errorf("start during suspending took %s of platform time to started, want a resume (well under a second)", took)
 	}
 	if n := countLines(s, DemoTuned, "runner", "Configuring firecracker"); n != 0 {
@@ -199,11 +199,11 @@ func pushIgnoring(t *testing.T, s *Sim, c *flaps.Client, app, id string, stop *f
 	waitState(t, c, app, id, "started")
 }
 
-// Upper bounds leave room for the scheduler's lag on a loaded machine (a
-// callback stamps the time it runs); each still tells the timeout apart from
-// what would happen without it.
+// The spans are platform time between the stop's event and the exit: the
+// scheduler stamps a callback with its scheduled time however late a loaded
+// machine runs it, so a kill is exactly its timeout plus the teardown.
 func TestContractStopHonoursTimeout(t *testing.T) {
-	s, c := contractSim(t, 10)
+	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
 	id := machineIn(t, s, DemoBacklog, "started")
@@ -233,8 +233,8 @@ func TestContractStopHonoursTimeout(t *testing.T) {
 
 	// SIGINT is ignored: the stop waits out its 2 s timeout, then kills.
 	took, exit := stopTook(fly.StopMachineInput{Signal: "SIGINT", Timeout: fly.Duration{Duration: 2 * time.Second}})
-	if took < 2*time.Second || took > 3500*time.Millisecond || exit.ExitCode != 137 || exit.GuestSignal != 9 || !exit.RequestedStop {
-		t.Errorf("ignored SIGINT, timeout 2s: stopped after %s, exit %+v; want ≈2.15 s and a SIGKILL", took, exit)
+	if took != 2*time.Second+teardown || exit.ExitCode != 137 || exit.GuestSignal != 9 || !exit.RequestedStop {
+		t.Errorf("ignored SIGINT, timeout 2s: stopped after %s, exit %+v; want 2.15 s and a SIGKILL", took, exit)
 	}
 	if countLines(s, DemoBacklog, "app", "did not exit within 2s of SIGINT, sending SIGKILL") != 1 {
 		t.Errorf("no kill line logged")
@@ -243,20 +243,20 @@ func TestContractStopHonoursTimeout(t *testing.T) {
 	// before the 20 s timeout.
 	restart()
 	took, exit = stopTook(fly.StopMachineInput{Signal: "SIGTERM", Timeout: fly.Duration{Duration: 20 * time.Second}})
-	if took < time.Second || took > 4500*time.Millisecond || exit.ExitCode != 0 {
+	if took < time.Second || took > 3*time.Second || exit.ExitCode != 0 {
 		t.Errorf("SIGTERM: stopped after %s, exit %+v; want a 1–3 s graceful exit", took, exit)
 	}
 	// No signal or timeout in the request: stop_config's apply (fly-go
 	// always sends "timeout":"0s").
 	pushIgnoring(t, s, c, DemoBacklog, id, &fly.StopConfig{Signal: fly.Pointer("SIGINT"), Timeout: &fly.Duration{Duration: time.Second}})
 	took, exit = stopTook(fly.StopMachineInput{})
-	if took < time.Second || took > 3*time.Second || exit.ExitCode != 137 { // 5 s without kill_timeout
+	if took != time.Second+teardown || exit.ExitCode != 137 { // 5.15 s without kill_timeout
 		t.Errorf("kill_timeout 1s: stopped after %s, exit %+v", took, exit)
 	}
 	restart()
 	pushIgnoring(t, s, c, DemoBacklog, id, &fly.StopConfig{Signal: fly.Pointer("SIGTERM"), Timeout: &fly.Duration{Duration: 10 * time.Second}})
 	took, exit = stopTook(fly.StopMachineInput{})
-	if took > 4500*time.Millisecond || exit.ExitCode != 0 { // 10 s and a kill with SIGINT
+	if took < time.Second || took > 3*time.Second || exit.ExitCode != 0 { // 10.15 s and a kill with SIGINT
 		t.Errorf("stop_config.signal SIGTERM: stopped after %s, exit %+v; want the graceful exit", took, exit)
 	}
 }
@@ -541,7 +541,7 @@ func TestContractCreateUpdateDestroy(t *testing.T) {
 		}
 		if e := got.GetLatestEventOfType("exit"); e != nil && e.Request != nil && e.Request.ExitEvent != nil && e.Request.ExitEvent.ExitCode == 1 {
 			exit = e
-			if span := eventSpan(t, got, "start", "started", "exit", "stopped"); span < 2500*time.Millisecond || span > 3500*time.Millisecond {
+			if span := eventSpan(t, got, "start", "started", "exit", "stopped"); span != 2500*time.Millisecond {
 				t.Errorf("crashed %s after started, want 2.5 s", span)
 			}
 		}

@@ -32,11 +32,44 @@ func (h *timerHeap) Pop() any {
 	return t
 }
 
-// at schedules fn at platform time t. Callers hold s.mu; fn runs with s.mu held.
+// at schedules fn at platform time t (now, if t has passed). Callers hold
+// s.mu; fn runs with s.mu held and the clock reading t.
 func (s *Sim) at(t time.Time, fn func()) {
+	if now := s.now(); t.Before(now) {
+		t = now // the clock is held at the earliest timer: never behind now
+	}
 	s.seq++
 	heap.Push(&s.timers, &timer{at: t, seq: s.seq, fn: fn})
+	if !s.firing {
+		s.holdClock()
+	}
 	s.kickLocked()
+}
+
+// instant runs fn as an event at the current platform time: everything it
+// stamps and schedules reads one time, however long a loaded machine takes to
+// run it (a stop's "stopping" event and its kill timer start together).
+// Callers hold s.mu.
+func (s *Sim) instant(fn func()) {
+	if s.firing {
+		fn()
+		return
+	}
+	s.clock.hold(s.now())
+	s.firing = true
+	fn()
+	s.firing = false
+	s.holdClock()
+}
+
+// holdClock holds the clock at the earliest pending timer, so that nothing
+// is stamped later than an event that has not run yet. Callers hold s.mu.
+func (s *Sim) holdClock() {
+	if s.timers.Len() == 0 {
+		s.clock.release()
+		return
+	}
+	s.clock.hold(s.timers[0].at)
 }
 
 // after schedules fn d of platform time from now. Callers hold s.mu.
@@ -50,15 +83,21 @@ func (s *Sim) kickLocked() {
 }
 
 // runDue fires every callback due at or before limit, in order, advancing the
-// manual clock to each one when fastForward is set. Callers hold s.mu.
+// manual clock to each one when fastForward is set. Each callback sees the
+// clock at its own time, however late it runs: a chain of after(d) adds up
+// to exactly its durations. Callers hold s.mu.
 func (s *Sim) runDue(limit time.Time, fastForward bool) {
 	for s.timers.Len() > 0 && !s.timers[0].at.After(limit) {
 		t := heap.Pop(&s.timers).(*timer)
 		if fastForward {
 			s.clock.setManual(t.at)
 		}
+		s.clock.hold(t.at)
+		s.firing = true
 		t.fn()
+		s.firing = false
 	}
+	s.holdClock()
 }
 
 // fastForward lives through platform time up to end without waiting: this is
@@ -77,10 +116,10 @@ func (s *Sim) loop() {
 	defer wake.Stop()
 	for {
 		s.mu.Lock()
-		s.runDue(s.clock.Now(), false)
+		s.runDue(s.clock.paced(), false)
 		wait := time.Hour
 		if s.timers.Len() > 0 {
-			wait = s.clock.WallDuration(s.timers[0].at.Sub(s.clock.Now()))
+			wait = s.clock.WallDuration(s.timers[0].at.Sub(s.clock.paced()))
 			if wait < 0 {
 				wait = 0
 			}

@@ -109,6 +109,7 @@ type Sim struct {
 	faults   *rand.Rand // injected faults' dice
 	seq      uint64
 	timers   timerHeap
+	firing   bool // a timer's callback is running: the clock is held at its time
 	apps     map[string]*app
 	appOrder []string
 	logs     *logStore
