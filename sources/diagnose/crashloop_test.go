@@ -337,3 +337,51 @@ func TestCrashTrackerKeepsItsGuessWhenTheUpdateEventSlidesOut(t *testing.T) {
 		t.Fatalf("new version: looks %d, want 1", v.Looks)
 	}
 }
+
+// TestCrashReasonsAreRelative: a reason says how long ago the crash was at
+// the look's platform time, never a date, so the same machine looked at the
+// same moment after its crashes reads the same whatever the platform's clock
+// said (status --seed is reproducible across a wall-clock minute).
+func TestCrashReasonsAreRelative(t *testing.T) {
+	shifted := func(m *fly.Machine, d time.Duration) *fly.Machine {
+		c := *m
+		c.Events = nil
+		for _, e := range m.Events {
+			e2 := *e
+			e2.Timestamp += d.Milliseconds()
+			c.Events = append(c.Events, &e2)
+		}
+		return &c
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(p *platform)
+		looks int
+		want  string
+	}{
+		{"gave up", func(p *platform) {
+			p.clock = p.clock.Add(3 * time.Second)
+			p.exit(1, false, false, false)
+			p.m.State = "stopped"
+		}, 1, "gave up restarting: exit code 1 5s ago and the machine is stopped"},
+		{"watching", (*platform).crashCycle, 1, "crashed 5s ago, since the deploy; looking again"},
+		{"quiet since", (*platform).crashCycle, 2, "crashed 5s ago, nothing new since the previous look"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPlatform(false, false)
+			tc.setup(p)
+			var reasons []string
+			for _, shift := range []time.Duration{0, time.Minute + 37*time.Second} {
+				var tr CrashTracker
+				var v CrashVerdict
+				for range tc.looks {
+					v = tr.Look(shifted(p.m, shift), deployAt.Add(shift), p.clock.Add(shift+5*time.Second))
+				}
+				reasons = append(reasons, v.Reason)
+			}
+			if reasons[0] != tc.want || reasons[1] != tc.want {
+				t.Errorf("reasons %q, want %q both times", reasons, tc.want)
+			}
+		})
+	}
+}
