@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -169,12 +171,51 @@ type tmuxTerm struct {
 func newTmux(t *testing.T, path string, w, h int, shellCmd string) *tmuxTerm {
 	t.Helper()
 	tm := &tmuxTerm{path: path, socket: fmt.Sprintf("flywake-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), session: "e2e"}
-	t.Cleanup(func() { _ = exec.Command(tm.path, "-L", tm.socket, "kill-server").Run() })
+	t.Cleanup(func() {
+		// Every process the pane started is killed before its terminal goes:
+		// a flywake that failed its test must not live on without one.
+		pids := tm.paneProcesses()
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		_ = exec.Command(tm.path, "-L", tm.socket, "kill-server").Run()
+		for _, pid := range pids {
+			for deadline := time.Now().Add(5 * time.Second); running(pid) && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+	})
 	// -f /dev/null: no user config; NO_COLOR unset so the colour path runs;
 	// an empty config directory, so no key file of the machine's applies.
 	tm.run(t, "-f", "/dev/null", "new-session", "-d", "-s", tm.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
 		"-e", "NO_COLOR=", "-e", "XDG_CONFIG_HOME="+t.TempDir(), "sh", "-c", shellCmd)
 	return tm
+}
+
+// paneProcesses are the pane's shell and every process under it, children
+// first (read from /proc; none when the session has already ended).
+func (tm *tmuxTerm) paneProcesses() []int {
+	out, err := exec.Command(tm.path, "-L", tm.socket, "list-panes", "-a", "-F", "#{pane_pid}").Output()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	var walk func(pid int)
+	walk = func(pid int) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+		for _, f := range strings.Fields(string(b)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				walk(child)
+			}
+		}
+		pids = append(pids, pid)
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			walk(pid)
+		}
+	}
+	return pids
 }
 
 func (tm *tmuxTerm) run(t *testing.T, args ...string) string {

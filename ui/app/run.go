@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 )
@@ -31,8 +32,8 @@ func CheckTerminal() error {
 // Run shows the dashboard until the user quits or ctx ends. bubbletea
 // restores the terminal on every exit, panics in Update, View and commands
 // included (its panic catching stays on); Run then returns an error.
-// SIGHUP, SIGQUIT and SIGTERM end it the same way, and so does the terminal
-// going away (see watchTerminal).
+// SIGINT, SIGHUP, SIGQUIT and SIGTERM end it the same way, and so does the
+// terminal going away (see watchTerminal).
 func Run(ctx context.Context, cfg Config) error {
 	if err := CheckTerminal(); err != nil {
 		return err
@@ -44,8 +45,14 @@ func Run(ctx context.Context, cfg Config) error {
 	m := newModel(ctx, cfg)
 	defer m.cancel()
 	in := &ttyInput{File: os.Stdin, gone: make(chan struct{})}
-	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in))
-	stop := watchTerminal(prog, in.gone, os.Stdout)
+	// bubbletea's own signal handler is off: in v1.3.10 it sends its quit
+	// with a blocking send that ignores the program's end, so a SIGTERM that
+	// also reached watchTerminal (or came as the program was quitting) left
+	// that send, and with it bubbletea's shutdown, waiting forever — a
+	// dashboard that outlived its terminal, ignoring every later signal
+	// (charmbracelet/bubbletea#1806). watchTerminal handles all of them.
+	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in), tea.WithoutSignalHandler())
+	stop := watchTerminal(prog, in.gone, os.Stdout, giveUp(os.Stdin, os.Stdout, os.Stderr))
 	final, err := prog.Run()
 	stop()
 	switch {
@@ -53,6 +60,8 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("flywake hit an internal error and stopped (the terminal was restored): %w", err)
 	case err != nil && ctx.Err() != nil:
 		return nil // interrupted from outside: not a failure of the dashboard
+	case err != nil && errors.Is(err, tea.ErrProgramKilled):
+		return nil // stopped by watchTerminal: a signal, or the terminal went away
 	case err != nil:
 		return err
 	}
@@ -62,22 +71,22 @@ func Run(ctx context.Context, cfg Config) error {
 	return nil
 }
 
-// quitGrace is how long a quit may take before the program is killed (both
-// restore the terminal; a kill does not wait for the event loop).
-const quitGrace = 2 * time.Second
+// stopGrace is how long a stopped program may take to end before the
+// process gives up on it and exits on its own.
+const stopGrace = 2 * time.Second
 
 // ttyCheckEvery is how often the terminal is checked for being gone.
 const ttyCheckEvery = 2 * time.Second
 
-// watchTerminal quits prog on SIGHUP, SIGQUIT or SIGTERM (bubbletea itself
-// handles only SIGINT and SIGTERM; by default the others end the process
-// with the alternate screen on and the cursor hidden), and when the
-// terminal goes away without a SIGHUP: input at its end (gone) or out no
-// longer answering as a terminal. A SIGHUP ignored at start (nohup) stays
-// ignored; the terminal check still ends the dashboard when it is gone.
-func watchTerminal(prog *tea.Program, gone <-chan struct{}, out *os.File) (stop func()) {
+// watchTerminal stops prog on SIGINT, SIGHUP, SIGQUIT or SIGTERM (by default
+// SIGHUP and SIGQUIT end the process with the alternate screen on and the
+// cursor hidden), and when the terminal goes away without a SIGHUP: input at
+// its end (gone) or out no longer answering as a terminal. A SIGHUP ignored
+// at start (nohup) stays ignored; the terminal check still ends the
+// dashboard when it is gone. See endProgram for how it stops.
+func watchTerminal(prog *tea.Program, gone <-chan struct{}, out *os.File, giveUp func()) (stop func()) {
 	sigs := make(chan os.Signal, 1)
-	watched := []os.Signal{syscall.SIGQUIT, syscall.SIGTERM}
+	watched := []os.Signal{os.Interrupt, syscall.SIGQUIT, syscall.SIGTERM}
 	if !signal.Ignored(syscall.SIGHUP) {
 		watched = append(watched, syscall.SIGHUP)
 	}
@@ -97,18 +106,54 @@ func watchTerminal(prog *tea.Program, gone <-chan struct{}, out *os.File) (stop 
 					continue
 				}
 			}
-			prog.Quit()
-			select {
-			case <-done:
-			case <-time.After(quitGrace):
-				prog.Kill()
-			}
+			endProgram(prog, done, giveUp, stopGrace)
 			return
 		}
 	}()
 	return func() {
 		signal.Stop(sigs)
 		close(done)
+	}
+}
+
+// endProgram stops prog at once and, should it not end within wait, gives
+// up on it: giveUp ends the process, so no path leaves a dashboard running
+// without its terminal or deaf to signals. done closes once prog.Run has
+// returned. A kill, not a quit: both restore the terminal, but a quit waits
+// its turn behind every command result queued for the event loop (on a
+// loaded machine, seconds) only to draw a last frame nobody will see.
+func endProgram(prog *tea.Program, done <-chan struct{}, giveUp func(), wait time.Duration) {
+	prog.Kill()
+	select {
+	case <-done:
+	case <-time.After(wait):
+		giveUp()
+	}
+}
+
+// giveUp ends the process when the program could not be stopped: it puts the
+// terminal back as bubbletea would have (alternate screen off, cursor shown,
+// mouse and bracketed paste off, the input's mode restored) — a write that
+// does not finish in a moment is abandoned — and exits 1.
+func giveUp(in, out, errOut *os.File) func() {
+	state, stateErr := term.GetState(in.Fd())
+	return func() {
+		wrote := make(chan struct{})
+		go func() {
+			defer close(wrote)
+			_, _ = io.WriteString(out, ansi.ResetModeMouseAnyEvent+ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseNormal+
+				ansi.ResetModeMouseExtSgr+ansi.ResetModeBracketedPaste+ansi.ResetModeFocusEvent+
+				ansi.ResetModeAltScreenSaveCursor+ansi.ShowCursor)
+			if stateErr == nil {
+				_ = term.Restore(in.Fd(), state)
+			}
+			fmt.Fprintln(errOut, "flywake: the dashboard did not stop when asked; exiting")
+		}()
+		select {
+		case <-wrote:
+		case <-time.After(200 * time.Millisecond):
+		}
+		os.Exit(1)
 	}
 }
 
