@@ -232,11 +232,25 @@ func TestRunResetAndRefused(t *testing.T) {
 	}
 }
 
+// Every request is in flight when the run is aborted: the server answers none
+// until all have arrived (a loaded machine may run the last request's
+// goroutine after the first answers, and a request not yet sent when the run
+// is cancelled is rightly never sent), then the first few at once.
 func TestRunAbortMidRunIsTruthful(t *testing.T) {
 	const fast, total = 4, 10
 	var n atomic.Int64
+	allSent := make(chan struct{})
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) <= fast {
+		k := n.Add(1)
+		if k == total {
+			close(allSent)
+		}
+		select {
+		case <-allSent:
+		case <-r.Context().Done():
+			return
+		}
+		if k <= fast {
 			return // answer 200 at once
 		}
 		<-r.Context().Done() // hang until the client gives up

@@ -91,8 +91,15 @@ func TestSleepyBoth(t *testing.T) {
 	checkNoToken(t, rep, d.sim.Token())
 }
 
-// The tuned app: suspend answers every request with 200 within 2.5 s;
-// stop is at least 5× slower at p95.
+// The tuned app: suspend answers every request with 200, and wakes by
+// resume in well under a second where stop cold-boots for seconds.
+//
+// What the platform did is read from its own record: each machine's wake and
+// started events (platform time, stamped by the simulator at their scheduled
+// instants). What the requests saw is measured on the wall clock and scaled
+// by the speed, so a loaded machine's scheduling delay is multiplied by 20:
+// those are held to what the platform did and to each other, never to a
+// fixed wall-derived bound.
 func TestSnappySuspendBeatsStop(t *testing.T) {
 	t.Parallel()
 	d := startDemo(t, flysim.Options{Speed: 20, Seed: 3})
@@ -104,12 +111,6 @@ func TestSnappySuspendBeatsStop(t *testing.T) {
 	if sus.OK != sus.Requests || sus.Requests < 40 {
 		t.Errorf("suspend run: %d ok of %d (%v)", sus.OK, sus.Requests, sus.ByStatus)
 	}
-	if sus.SlowestMS > 2500 || sus.SlowestMS < 0 {
-		t.Errorf("suspend run slowest %d ms, want ≤ 2500", sus.SlowestMS)
-	}
-	if stop.P95MS < 5*sus.P95MS {
-		t.Errorf("stop p95 %d ms is not 5× suspend p95 %d ms", stop.P95MS, sus.P95MS)
-	}
 	if len(sus.SuspendBlockedBy) != 0 || sus.FellBackToStop || sus.MachinesWoken == 0 {
 		t.Errorf("suspend run: blocked %v, fell back %v, woken %d", sus.SuspendBlockedBy, sus.FellBackToStop, sus.MachinesWoken)
 	}
@@ -117,13 +118,44 @@ func TestSnappySuspendBeatsStop(t *testing.T) {
 		if m.Target && m.Slept != "suspended" {
 			t.Errorf("%s slept %q, want suspended", m.ID, m.Slept)
 		}
-		if m.StartedMS >= 0 && m.Wake != "resume" {
-			t.Errorf("%s woke by %q, want resume", m.ID, m.Wake)
-		}
+	}
+	// The platform's record: every wake of the suspend run a resume of under
+	// a second, every wake of the stop run a cold boot.
+	slowestResume, resumed := wakes(t, sus, "resume")
+	if _, booted := wakes(t, stop, "cold boot"); resumed == 0 || booted == 0 {
+		t.Fatalf("the platform recorded %d resumes and %d cold boots, want both", resumed, booted)
+	}
+	if slowestResume >= 1000 {
+		t.Errorf("slowest resume %d ms of platform time, want under 1 s", slowestResume)
+	}
+	// What the requests saw: stop's p95 at least 5× the slowest resume, and
+	// every suspend request quicker than stop's median.
+	if stop.P95MS < 5*slowestResume || sus.SlowestMS < 0 || sus.SlowestMS >= stop.P50MS {
+		t.Errorf("requests: stop p50 %d ms, p95 %d ms; suspend slowest %d ms; slowest resume %d ms: want stop p95 ≥ 5× the resume and every suspend request quicker than stop's median",
+			stop.P50MS, stop.P95MS, sus.SlowestMS, slowestResume)
 	}
 	if !rep.Representative || !stop.Representative || !sus.Representative {
 		t.Error("an unpinned run must be representative")
 	}
+}
+
+// wakes checks that every target r woke woke by how (the platform's start
+// event) and returns how many did and the longest of their wake→started
+// times in platform ms.
+func wakes(t *testing.T, r *Run, how string) (slowest int64, n int) {
+	t.Helper()
+	for _, m := range r.Machines {
+		if !m.Target || m.StartedMS < 0 {
+			continue
+		}
+		if m.Wake != how || m.WakeMS < 0 {
+			t.Errorf("%s run: %s woke by %q at %d ms, want %s", r.Mode, m.ID, m.Wake, m.WakeMS, how)
+			continue
+		}
+		slowest = max(slowest, m.StartedMS-m.WakeMS)
+		n++
+	}
+	return slowest, n
 }
 
 func totalCalls(sim *flysim.Sim) int {
