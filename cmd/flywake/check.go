@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/repo"
 )
 
 // Exit codes of `flywake check` (a stable contract for CI).
@@ -34,16 +35,28 @@ platform. It never changes a machine's state: an item that needs a running
 machine and finds none says unknown.
 
 Exit status: 0 nothing warns or fails (unknown and n/a don't count),
-1 warnings, 2 failures, 3 could not check (auth, unknown app, API down).`,
+1 warnings, 2 failures, 3 could not check: auth, unknown app, API down, a
+--dir that is missing or unreadable, or a project file an item needs that
+could not be read (over 1 MB, a directory, a FIFO, unreadable). A failure
+wins: 2 even when something else could not be read. An item unknown only
+because no machine is running does not count.`,
 		Args: cobra.NoArgs,
 		RunE: g.runE(command{
 			name: "check", cannotRun: checkCannotRun, needs: oneApp, timeout: 3 * time.Minute,
 			validate: func() error {
 				switch format {
 				case "text", "markdown", "json":
-					return nil
+				default:
+					return fmt.Errorf("--format must be text, markdown or json, not %q", format)
 				}
-				return fmt.Errorf("--format must be text, markdown or json, not %q", format)
+				// A --dir it cannot read is a check it cannot do: refused
+				// before the platform is asked anything.
+				if g.dir != "" {
+					if err := repo.CheckDir(g.dir); err != nil {
+						return fmt.Errorf("cannot read --dir %v; nothing was checked", err)
+					}
+				}
+				return nil
 			},
 			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
 				project, projectErrs := p.project(g.dir, p.app)

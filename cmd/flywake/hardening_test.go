@@ -38,10 +38,11 @@ func TestStatusAndCheckSurviveNullEntries(t *testing.T) {
 	}
 }
 
-// check against a project it cannot read — a FIFO named fly.toml or
+// check against a project file it cannot read — a FIFO named fly.toml or
 // entrypoint.sh (which hung it past its own 3-minute limit), a 2.7 MB
-// entrypoint full of migrations (which passed), a --dir that does not exist —
-// ends promptly and calls the affected items unknown, with the reason.
+// entrypoint full of migrations (which passed) — ends promptly, calls the
+// affected items unknown with the reason and could_not_read, and exits 3:
+// it could not check (it used to exit 0, passing CI).
 func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 	dockerfile := "FROM python:3.12-slim\nENTRYPOINT [\"/app/entrypoint.sh\"]\n"
 	tests := []struct {
@@ -54,7 +55,6 @@ func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 		{"FIFO fly.toml", map[string]string{"fly.toml": "FIFO", "Dockerfile": dockerfile, "app/entrypoint.sh": "exec granian app\n"}, "", "sleep_wake", "named pipe"},
 		{"FIFO entrypoint", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": "FIFO"}, "", "release_work", "named pipe"},
 		{"2.7 MB entrypoint", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": strings.Repeat("python manage.py migrate\n", 115_000)}, "", "release_work", "over the 1.0 MB read limit"},
-		{"missing --dir", nil, "/nonexistent/flywake-project", "release_work", "project directory does not exist"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,15 +69,19 @@ func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 			}
 			var rep struct {
 				Items []struct {
-					ID       string `json:"id"`
-					Status   string `json:"status"`
-					Evidence []struct {
+					ID           string `json:"id"`
+					Status       string `json:"status"`
+					CouldNotRead bool   `json:"could_not_read"`
+					Evidence     []struct {
 						Text string `json:"text"`
 					} `json:"evidence"`
 				} `json:"items"`
 			}
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("exit %d, stdout not JSON: %v\n%s\n%s", code, err, out, errOut)
+			}
+			if code != checkCannotRun {
+				t.Errorf("exit %d, want %d (could not check)", code, checkCannotRun)
 			}
 			for _, it := range rep.Items {
 				if it.ID != tt.item {
@@ -87,12 +91,42 @@ func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 				for _, e := range it.Evidence {
 					texts = append(texts, e.Text)
 				}
-				if it.Status != "unknown" || !strings.Contains(strings.Join(texts, " | "), tt.want) {
-					t.Errorf("%s: %s, want unknown saying %q: %v", it.ID, it.Status, tt.want, texts)
+				if it.Status != "unknown" || !it.CouldNotRead || !strings.Contains(strings.Join(texts, " | "), tt.want) {
+					t.Errorf("%s: %s (could_not_read %v), want unknown saying %q: %v", it.ID, it.Status, it.CouldNotRead, tt.want, texts)
 				}
 				return
 			}
 			t.Fatalf("no %s item in %s", tt.item, out)
+		})
+	}
+}
+
+// A --dir check cannot read — missing, a file, not listable — is refused
+// with exit 3 and the reason, before the platform is asked anything: a CI
+// step pointed at the wrong directory fails instead of passing.
+func TestCheckRefusesADirItCannotRead(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "fly.toml")
+	if err := os.WriteFile(file, []byte("app = 'x'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, dir, want string }{
+		{"missing", "/nonexistent/flywake-project", "cannot read --dir /nonexistent/flywake-project: project directory does not exist; nothing was checked"},
+		{"a file", file, "cannot read --dir " + file + ": not a directory"},
+	}
+	if os.Geteuid() != 0 { // root reads a mode-000 directory anyway
+		locked := filepath.Join(t.TempDir(), "locked")
+		if err := os.Mkdir(locked, 0o000); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(locked, 0o755) })
+		tests = append(tests, struct{ name, dir, want string }{"not readable", locked, "permission denied"})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", "snappy-api", "--dir", tt.dir, "--format", "json")
+			if code != checkCannotRun || out != "" || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, checkCannotRun, tt.want)
+			}
 		})
 	}
 }

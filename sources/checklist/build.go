@@ -63,6 +63,7 @@ func (b *itemBuilder) done() Item {
 	if b.unread && b.item.Status != Warn && b.item.Status != Fail {
 		b.item.Status = Unknown
 	}
+	b.item.CouldNotRead = b.unread
 	if b.item.Status == Warn || b.item.Status == Fail {
 		b.item.Fix = strings.Join(b.fixes, " ")
 	}

@@ -20,12 +20,14 @@
 //	      "status": "fail",              // pass | warn | fail | unknown | n/a
 //	      "evidence": [{"text": "p95 32.1 s …", "source": "logs (24 h)"}],
 //	      "fix": "…",                    // empty when nothing to fix
-//	      "needs_running_machine": false // true when a probe of a started machine is missing
+//	      "needs_running_machine": false, // true when a probe of a started machine is missing
+//	      "could_not_read": false        // true when a project file it needs could not be read
 //	    }
 //	  ],
 //	  "summary": {"pass": 3, "warn": 1, "fail": 4, "unknown": 0, "n/a": 0}
 //	}
 //
 // Items always come in the order above. ExitCode maps them to the CLI's
-// exit status: 0 when nothing warns or fails, 1 on warnings, 2 on failures.
+// exit status: 2 on failures; else 3 when an item could not read a project
+// file it needs; else 1 on warnings; else 0.
 package checklist

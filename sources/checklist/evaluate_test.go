@@ -96,6 +96,13 @@ func TestExitCode(t *testing.T) {
 		{mk(Pass, Warn, Unknown), 1},
 		{mk(Warn, Fail, Pass), 2},
 		{mk(Fail), 2},
+		// An item that could not read a project file: could not check (3),
+		// over warnings too; a failure still wins.
+		{[]Item{{Status: Pass}, {Status: Unknown, CouldNotRead: true}}, 3},
+		{[]Item{{Status: Warn}, {Status: Unknown, CouldNotRead: true}}, 3},
+		{[]Item{{Status: Warn, CouldNotRead: true}, {Status: Pass}}, 3},
+		{[]Item{{Status: Unknown, CouldNotRead: true}, {Status: Fail}}, 2},
+		{[]Item{{Status: Unknown, NeedsRunningMachine: true}, {Status: Pass}}, 0},
 	}
 	for _, tc := range cases {
 		if got := ExitCode(tc.items); got != tc.want {

@@ -61,6 +61,11 @@ type Item struct {
 	Evidence            []Fact `json:"evidence"`
 	Fix                 string `json:"fix"`
 	NeedsRunningMachine bool   `json:"needs_running_machine"`
+	// CouldNotRead: a project file this item needs could not be read (too
+	// large, a directory, a FIFO, unreadable, or the project itself), so
+	// the item could not be checked in full. An item unknown only for want
+	// of a running machine is not.
+	CouldNotRead bool `json:"could_not_read"`
 }
 
 // Options tune the thresholds of the rules.
@@ -76,15 +81,20 @@ type Options struct {
 // DefaultProxyPatience is the proxy's wait for a waking machine.
 const DefaultProxyPatience = 30 * time.Second
 
-// ExitCode is the CLI's exit status for a checklist: 0 when nothing warns or
-// fails (unknown and n/a do not count), 1 on warnings, 2 on failures.
+// ExitCode is the CLI's exit status for a checklist: 2 when an item fails;
+// else 3 (could not check) when an item could not read a project file it
+// needs — what it could not read might have failed, so neither a pass nor
+// "only warnings" can be claimed; else 1 on warnings; else 0 (unknown and
+// n/a do not count).
 func ExitCode(items []Item) int {
 	code := 0
 	for _, it := range items {
-		switch it.Status {
-		case Fail:
+		switch {
+		case it.Status == Fail:
 			return 2
-		case Warn:
+		case it.CouldNotRead:
+			code = 3
+		case it.Status == Warn && code == 0:
 			code = 1
 		}
 	}

@@ -86,11 +86,44 @@ func TestNeverPassesWhatItCouldNotRead(t *testing.T) {
 			p, errs := repo.Load(dir)
 			e := tt.e
 			e.Project, e.ProjectErrors = p, errs
-			it := itemOf(Evaluate(e, Options{}), tt.item)
+			items := Evaluate(e, Options{})
+			it := itemOf(items, tt.item)
 			if it.Status != Unknown || !strings.Contains(evidenceText(it), tt.want) {
 				t.Errorf("%s: %s, want unknown saying %q\nevidence: %s", tt.item, it.Status, tt.want, evidenceText(it))
 			}
+			if !it.CouldNotRead {
+				t.Errorf("%s: could_not_read is false", tt.item)
+			}
+			if code := ExitCode(items); code != 3 && code != 2 {
+				t.Errorf("exit code %d for a checklist that could not read its input, want 3 (or 2 on a failure)", code)
+			}
 		})
+	}
+}
+
+// An item unknown only because no machine is running (no runtime evidence)
+// has read everything it needed: it does not make the check "could not
+// check".
+func TestUnknownForWantOfAMachineIsNotUnread(t *testing.T) {
+	p, errs := project(t, map[string]string{
+		"fly.toml":   "app = 'a'\n[http_service]\ninternal_port = 8080\nauto_stop_machines = 'suspend'\n",
+		"Dockerfile": "FROM python:3.12-slim\nCMD [\"granian\", \"app\"]\n",
+	})
+	items := Evaluate(Evidence{Project: p, ProjectErrors: errs}, Options{})
+	unknown := 0
+	for _, it := range items {
+		if it.CouldNotRead {
+			t.Errorf("%s: could_not_read with every file readable: %s", it.ID, evidenceText(it))
+		}
+		if it.Status == Unknown {
+			unknown++
+		}
+	}
+	if unknown == 0 {
+		t.Fatal("no item is unknown without runtime evidence: the test proves nothing")
+	}
+	if code := ExitCode(items); code == 3 {
+		t.Errorf("exit code 3 for items unknown only for want of a machine")
 	}
 }
 

@@ -58,15 +58,8 @@ var loadFS = LoadFS
 // blocking and only regular files are read; the whole load has
 // LoadTimeout.
 func Load(dir string) (*Project, []error) {
-	info, err := os.Stat(dir)
-	switch {
-	case err != nil:
-		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}}
-	case !info.IsDir():
-		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: "not a directory"}}
-	}
-	if _, err := os.ReadDir(dir); err != nil {
-		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}}
+	if err := CheckDir(dir); err != nil {
+		return nil, []error{err}
 	}
 	type loaded struct {
 		p    *Project
@@ -86,6 +79,22 @@ func Load(dir string) (*Project, []error) {
 	case <-t.C:
 		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: fmt.Sprintf("reading the project took longer than %s; not judged", LoadTimeout)}}
 	}
+}
+
+// CheckDir returns a *FileError when dir is not a readable directory:
+// missing, not a directory, or not listable.
+func CheckDir(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return &FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}
+	case !info.IsDir():
+		return &FileError{File: sanitize.Line(dir), Msg: "not a directory"}
+	}
+	if _, err := os.ReadDir(dir); err != nil {
+		return &FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}
+	}
+	return nil
 }
 
 // reason is why a file could not be opened, without the path.
