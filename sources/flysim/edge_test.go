@@ -415,7 +415,17 @@ func TestEdgeHardLimitQueue(t *testing.T) {
 	p.Name, p.Machines, p.InitialAwake, p.Autostart = "queue-api", 1, 1, false
 	p.MoreRegions = nil
 	p.SoftLimit, p.HardLimit, p.ResponseTime = 1, 2, Span{Min: 20 * time.Second, Max: 20 * time.Second}
-	s := startSim(t, Options{Speed: 50, QueuePatience: 5 * time.Second, Apps: []AppProfile{p}})
+	// The queue's patience is a wall-clock wait (5 s of platform time at the
+	// speed) and took is wall time × speed, so a loaded machine's delay is
+	// multiplied by the speed: at 10 the 503 must come between its patience
+	// and the 20 s a slot takes to free, a second of wall time apart (at 50,
+	// 0.3 s: it once came at 21 s).
+	s := startSim(t, Options{Speed: 10, QueuePatience: 5 * time.Second, Apps: []AppProfile{p}})
+	inflight := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.apps[p.Name].machines[0].inflight
+	}
 	res := make([]edgeResult, 3)
 	var wg sync.WaitGroup
 	for i := range res {
@@ -431,7 +441,10 @@ func TestEdgeHardLimitQueue(t *testing.T) {
 			resp.Body.Close()
 			res[i] = edgeResult{status: resp.StatusCode, took: s.clock.PlatformDuration(time.Since(start))}
 		}()
-		time.Sleep(5 * time.Millisecond) // in order
+		// In order: the next request goes once this one is on the machine.
+		for deadline := time.Now().Add(5 * time.Second); i < 2 && inflight() < i+1 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
 	}
 	wg.Wait()
 	got := []int{res[0].status, res[1].status, res[2].status}
