@@ -154,6 +154,15 @@ func TestSoak(t *testing.T) {
 		}
 		return vs[len(vs)/2]
 	}
+	floor := func(ss []processCounts, f func(processCounts) float64) float64 {
+		m := 0.0
+		for i, s := range ss {
+			if v := f(s); i == 0 || v < m {
+				m = v
+			}
+		}
+		return m
+	}
 	heapMB := func(s processCounts) float64 { return float64(s.heap) / (1 << 20) }
 	gor := func(s processCounts) float64 { return float64(s.goroutines) }
 	fds := func(s processCounts) float64 { return float64(s.fds) }
@@ -176,10 +185,10 @@ func TestSoak(t *testing.T) {
 		t.Logf("wake test (%s, finished at %.1fs): %d sent, %d ok, p50 %d ms", r.Mode, wakeDone.Seconds(), r.Sent, r.OK, r.P50MS)
 	}
 	summary := fmt.Sprintf("soak %s: %d machines, %s platform at %gx (%s wall), %d churn actions (%d live), %d listings, %d log lines held; "+
-		"heap MB median middle third %.1f, last third %.1f (max warm-up %.1f, last third %.1f); goroutines warm-up max %.0f, last-third max %.0f, before %d, after teardown %d; "+
+		"heap MB median middle third %.1f, last third %.1f (least %.1f and %.1f; max warm-up %.1f, last third %.1f); goroutines warm-up max %.0f, last-third max %.0f, before %d, after teardown %d; "+
 		"fds before %d, peak %.0f, after %d; sim sockets peak %.0f, after quit %d",
 		plan.name, soakMachines, plan.platform, plan.speed, wall.Round(time.Second), sum(counts), sum(counts)-prewarmed, nLists, nLogs,
-		median(middle, heapMB), median(last, heapMB), peak(warm, heapMB), peak(last, heapMB), peak(warm, gor), peak(last, gor), runtimeBase.goroutines, end.goroutines,
+		median(middle, heapMB), median(last, heapMB), floor(middle, heapMB), floor(last, heapMB), peak(warm, heapMB), peak(last, heapMB), peak(warm, gor), peak(last, gor), runtimeBase.goroutines, end.goroutines,
 		runtimeBase.fds, peak(samples, fds), end.fds, peak(samples, cns), conns)
 	t.Log(summary)
 	if perfOn() {
@@ -202,10 +211,14 @@ func TestSoak(t *testing.T) {
 	}
 	// A sample's live heap includes whatever logs page or listing is being
 	// applied at that instant, so single samples are noisy: flatness is
-	// judged on the medians of the two thirds after warm-up, and the peaks
-	// only against a gross leak.
-	if m1, m2 := median(middle, heapMB), median(last, heapMB); m2 > 1.25*m1 {
-		t.Errorf("heap grew after warm-up: median %.1f MB in the last third vs %.1f MB in the middle one", m2, m1)
+	// judged on the floors (the least live heap) of the two thirds after
+	// warm-up — what is retained, which a leak lifts and an in-flight page
+	// does not — and the peaks only against a gross leak. (A median caught
+	// in-flight pages: on a loaded machine each sample's GC is slow, a third
+	// holds 8 samples instead of 13, and half of them landed mid-apply:
+	// 209 MB against 132 with floors of 136 and 131.)
+	if f1, f2 := floor(middle, heapMB), floor(last, heapMB); f2 > 1.25*f1 {
+		t.Errorf("heap grew after warm-up: at least %.1f MB live in the last third vs %.1f MB in the middle one", f2, f1)
 	}
 	if h0, h1 := peak(warm, heapMB), peak(last, heapMB); h1 > 2*h0 {
 		t.Errorf("heap peaks grew after warm-up: max %.1f MB in the last third vs %.1f MB in the first", h1, h0)
