@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/prompt"
 )
 
@@ -237,7 +238,7 @@ func (p *wakeProgress) event(e waketest.Event) {
 
 // writeWakeText prints the side-by-side table and what the reader must know.
 func writeWakeText(w io.Writer, r *waketest.Report, previous *waketest.Report) {
-	fmt.Fprintf(w, "wake test of %s, release %s, %s%s (times are platform time, speed %g)\n", r.App, r.Release, r.URL, r.Path, r.Speed)
+	fmt.Fprintf(w, "wake test of %s, release %s, %s%s (times are platform time, speed %g)\n", r.App, words.Release(r.Release), r.URL, r.Path, r.Speed)
 	if !r.Representative {
 		fmt.Fprintln(w, "NOT REPRESENTATIVE: every request was pinned with fly-force-instance-id, a path no user takes")
 	}
@@ -272,7 +273,7 @@ func writeWakeText(w io.Writer, r *waketest.Report, previous *waketest.Report) {
 	if previous != nil {
 		for _, run := range previous.Runs {
 			fmt.Fprintf(w, "previous test (saved %s, release %s): %s %d ok / %d failed, p95 %s, first 200 %s\n",
-				previous.SavedAt.UTC().Format("2006-01-02 15:04 UTC"), previous.Release, run.Mode, run.OK, run.Failed,
+				previous.SavedAt.UTC().Format("2006-01-02 15:04 UTC"), words.Release(previous.Release), run.Mode, run.OK, run.Failed,
 				waketest.FormatMS(run.P95MS), waketest.FormatMS(run.First200MS))
 		}
 	}

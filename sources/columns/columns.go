@@ -139,7 +139,7 @@ func alertText(a *snapshot.App, m *snapshot.Machine) string {
 // looked at, live, idle (stopped, not a crash), failed — or still on an
 // older release.
 func RolloutText(m *snapshot.Machine) string {
-	rel := "v" + m.Release
+	rel := words.Release(m.Release)
 	switch m.Rollout {
 	case verdict.StatusPending:
 		return "… " + rel + " boot"
@@ -216,13 +216,10 @@ func changedAt(m *snapshot.Machine) time.Time {
 // releaseText is the machine's release, and the one it ran before while a
 // deploy replaced it ("v42→v43").
 func releaseText(_ *snapshot.App, m *snapshot.Machine) string {
-	switch {
-	case m.Release == "":
+	if m.Release == "" {
 		return words.Missing
-	case m.FromRelease != "" && m.FromRelease != m.Release:
-		return "v" + m.FromRelease + "→v" + m.Release
 	}
-	return "v" + m.Release
+	return words.Moved(m.FromRelease, m.Release)
 }
 
 func imageText(_ *snapshot.App, m *snapshot.Machine) string {

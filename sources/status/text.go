@@ -24,7 +24,7 @@ func (r Report) WriteText(w io.Writer) {
 func (a App) WriteText(w io.Writer) {
 	release := words.Missing
 	if a.Release != nil {
-		release = "v" + *a.Release
+		release = words.Release(*a.Release)
 	}
 	fmt.Fprintf(w, "%s  release %s  at %s\n", a.App, release, a.ObservedAt.Format(time.RFC3339))
 	a.table.write(w, "  ")

@@ -15,6 +15,23 @@ func OrMissing(s string) string {
 	return s
 }
 
+// Release is how every view spells a release: "v42", Missing when unnamed.
+func Release(rel string) string {
+	if rel == "" {
+		return Missing
+	}
+	return "v" + rel
+}
+
+// Moved is a release change as every view spells it ("v42→v43"), or the
+// one release when nothing moved.
+func Moved(from, to string) string {
+	if from == "" || from == to {
+		return Release(to)
+	}
+	return Release(from) + "→" + Release(to)
+}
+
 // Thousands writes n with comma separators: 5707 → "5,707".
 func Thousands(n int) string {
 	s := strconv.Itoa(n)

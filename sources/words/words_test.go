@@ -27,6 +27,13 @@ func TestCount(t *testing.T) {
 			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
 		}
 	}
+	for _, tc := range []struct{ from, to, want string }{
+		{"", "42", "v42"}, {"42", "42", "v42"}, {"42", "43", "v42→v43"}, {"", "", Missing}, {"42", "", "v42→" + Missing},
+	} {
+		if got := Moved(tc.from, tc.to); got != tc.want {
+			t.Errorf("Moved(%q, %q) = %q, want %q", tc.from, tc.to, got, tc.want)
+		}
+	}
 	if OrMissing("") != Missing || OrMissing("x") != "x" {
 		t.Error("OrMissing")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
 	"github.com/flywake/flywake/ui/theme"
@@ -137,7 +138,7 @@ func (m Model) headerLine() string {
 		right = append(right, segment{kind: partStates, text: strings.Join(long, " "), short: strings.Join(short, " ")})
 	}
 	if rel := m.app.CurrentRelease(); rel != "" && m.cfg.App != "" {
-		right = append(right, segment{kind: partRelease, text: "release v" + rel, short: "v" + rel})
+		right = append(right, segment{kind: partRelease, text: "release " + words.Release(rel), short: words.Release(rel)})
 	}
 	if m.cfg.Source != nil && m.cfg.Source.Client != nil {
 		st := m.cfg.Source.Client.Stats()

@@ -21,6 +21,7 @@ import (
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/keys"
@@ -300,32 +301,32 @@ func (p *Pane) View(bool, time.Time) string {
 			add("listing the machines…")
 		}
 	case StageConfirm:
-		q := prompt.Question{Text: fmt.Sprintf("Roll out release v%s (%s) to %d machines of %s: %s?",
-			p.plan.To, p.plan.Release.Describe(), len(p.plan.Machines), p.plan.App, strings.Join(p.plan.IDs(), ", "))}
+		q := prompt.Question{Text: fmt.Sprintf("Roll out release %s (%s) to %d machines of %s: %s?",
+			words.Release(p.plan.To), p.plan.Release.Describe(), len(p.plan.Machines), p.plan.App, strings.Join(p.plan.IDs(), ", "))}
 		lines = append(lines, q.Lines(th, w)...)
 		add("")
-		add("Image " + p.plan.Image + ", release v" + p.plan.From + " → v" + p.plan.To + ". Only yes rolls out; any other key cancels.")
+		add("Image " + p.plan.Image + ", release " + words.Release(p.plan.From) + " → " + words.Release(p.plan.To) + ". Only yes rolls out; any other key cancels.")
 	case StageRunning, StageDone:
 		switch {
 		case p.stage == StageDone && p.err == nil:
-			styled(th.Pass, fmt.Sprintf("Rolled out release v%s to %d machines of %s", p.plan.To, p.done(), p.plan.App))
+			styled(th.Pass, fmt.Sprintf("Rolled out release %s to %d machines of %s", words.Release(p.plan.To), p.done(), p.plan.App))
 		case p.stage == StageDone:
 			styled(th.Fail, "Stopped: "+oneLine(p.err.Error()))
 		default:
-			add(fmt.Sprintf("Rolling out release v%s (%s) to %s: %d of %d machines", p.plan.To, p.plan.Release.Describe(),
+			add(fmt.Sprintf("Rolling out release %s (%s) to %s: %d of %d machines", words.Release(p.plan.To), p.plan.Release.Describe(),
 				p.plan.App, p.done(), len(p.plan.Machines)))
 		}
 		add("")
 		for _, s := range p.steps {
 			if s.Sent {
-				add(fmt.Sprintf("  … %s v%s → v%s, updating", s.Machine, s.From, s.To))
+				add(fmt.Sprintf("  … %s %s → %s, updating", s.Machine, words.Release(s.From), words.Release(s.To)))
 				continue
 			}
 			if s.Err != nil {
 				styled(th.Fail, fmt.Sprintf("  ✗ %s not updated: %s", s.Machine, oneLine(s.Err.Error())))
 				continue
 			}
-			add(fmt.Sprintf("  ✓ %s v%s → v%s, %s", s.Machine, s.From, s.To, s.State))
+			add(fmt.Sprintf("  ✓ %s %s → %s, %s", s.Machine, words.Release(s.From), words.Release(s.To), s.State))
 		}
 		add("")
 		if p.stage == StageRunning {

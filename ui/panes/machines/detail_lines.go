@@ -47,10 +47,7 @@ func detailLines(a *snapshot.App, id string, th *theme.Theme, now time.Time) []s
 	}
 	if m.Rollout != 0 {
 		if jm, ok := a.Rollout.Machine(m.ID); ok {
-			moved := "v" + m.Release
-			if m.FromRelease != "" && m.FromRelease != m.Release {
-				moved = "v" + m.FromRelease + " → v" + m.Release
-			}
+			moved := words.Moved(m.FromRelease, m.Release)
 			add(fmt.Sprintf("rollout %s: %s — %s", moved, jm.Status, jm.Reason))
 		}
 	}

@@ -302,7 +302,7 @@ func TestRolloutRows(t *testing.T) {
 	}
 	// The drill-down says why.
 	detail := ansi.Strip(strings.Join(detailLines(a, "a", th, at), "\n"))
-	if !strings.Contains(detail, "rollout v42 → v43: live — stayed up across 2 looks") {
+	if !strings.Contains(detail, "rollout v42→v43: live — stayed up across 2 looks") {
 		t.Errorf("the drill-down does not give the rollout's reason:\n%s", detail)
 	}
 }

@@ -268,7 +268,7 @@ func TestCompareWithPrevious(t *testing.T) {
 	}
 	d.key("v")
 	v := plainView(p, 200, 60)
-	for _, w := range []string{"before stop", "before suspend", "now stop", "now suspend", "release 6"} {
+	for _, w := range []string{"before stop", "before suspend", "now stop", "now suspend", "release v6"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("comparison lacks %q:\n%s", w, v)
 		}

@@ -36,7 +36,7 @@ func (p *Pane) resultLines(width int) []string {
 		return lines
 	}
 	head := p.bold.Render("Wake test of "+r.App) + t.Dim.Render(fmt.Sprintf(" · %s · release %s · %s%s",
-		r.Mode, words.OrMissing(r.Release), r.URL, r.Path))
+		r.Mode, words.Release(r.Release), r.URL, r.Path))
 	lines := wrap(cell.Sanitize(head), width)
 	if !r.Representative {
 		lines = append(lines, t.Fail.Render("NOT REPRESENTATIVE: every request was pinned with fly-force-instance-id"))
@@ -70,7 +70,7 @@ func (p *Pane) resultLines(width int) []string {
 	if p.compare && p.previous != nil {
 		pv := p.previous
 		lines = append(lines, wrap(t.Dim.Render(fmt.Sprintf("before = the saved test of %s (release %s, %s%s)",
-			savedWhen(pv), words.OrMissing(pv.Release), pv.URL, pv.Path)), width)...)
+			savedWhen(pv), words.Release(pv.Release), pv.URL, pv.Path)), width)...)
 	}
 
 	lines = append(lines, p.machineLines(r, width)...)
