@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/keys"
@@ -27,7 +28,30 @@ func Footer(t *theme.Theme, keys help.KeyMap, width int) string {
 		return ""
 	}
 	h := helpModel(t, width)
-	return cell.Fit(h.ShortHelpView(keys.ShortHelp()), width, cell.Left)
+	bs := keys.ShortHelp()
+	// bubbles v1.0.0's ShortHelpView keeps an item that does not fit when
+	// there is no room left for its "…" either (shouldAddItem answers ok),
+	// so the last hint overran the width and was cut mid-word ("l its
+	// log…"). Hints are dropped whole from the end until the line fits.
+	for n := len(bs); n > 0; n-- {
+		line := h.ShortHelpView(bs[:n])
+		if anyEnabled(bs[n:]) && !strings.HasSuffix(ansi.Strip(line), h.Ellipsis) {
+			line += " " + h.Styles.Ellipsis.Render(h.Ellipsis)
+		}
+		if ansi.StringWidth(line) <= width {
+			return cell.Fit(line, width, cell.Left)
+		}
+	}
+	return cell.Fit("", width, cell.Left)
+}
+
+func anyEnabled(bs []key.Binding) bool {
+	for _, b := range bs {
+		if b.Enabled() {
+			return true
+		}
+	}
+	return false
 }
 
 // helpTitle heads the ? overlay and says how to leave it.

@@ -220,6 +220,22 @@ func TestFooterAndHelpOverlay(t *testing.T) {
 	if f := ansi.Strip(Footer(th, km, 160)); !strings.Contains(f, "? help") || !strings.Contains(f, "q quit") {
 		t.Errorf("footer %q", f)
 	}
+	// At every width a hint is shown whole or not at all: the line is the
+	// first hints, whole, then "…" when some are left out.
+	var whole []string
+	for _, b := range km.ShortHelp() {
+		whole = append(whole, b.Help().Key+" "+b.Help().Desc)
+	}
+	for w := 8; w <= 200; w++ {
+		f := strings.TrimRight(ansi.Strip(Footer(th, km, w)), " ")
+		shown := strings.TrimSuffix(strings.TrimSuffix(f, "…"), " ")
+		for i, item := range strings.Split(shown, " · ") {
+			if shown != "" && (i >= len(whole) || item != whole[i]) {
+				t.Errorf("width %d: hint %d is %q, want %q whole: %q", w, i, item, whole[min(i, len(whole)-1)], f)
+				break
+			}
+		}
+	}
 	for _, size := range [][2]int{{160, 48}, {80, 24}, {60, 16}, {30, 8}, {5, 3}, {1, 1}} {
 		uitest.AssertSize(t, HelpOverlay(th, km.Groups(), size[0], size[1]), size[0], size[1])
 	}
