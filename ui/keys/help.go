@@ -1,6 +1,10 @@
 package keys
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // ShortHelp is the footer: the few keys a first-time user needs, most
 // important first (a narrow footer cuts from the right).
@@ -36,7 +40,8 @@ func (k KeyMap) Groups() []Group {
 			pair(k.Left, k.Right, "columns"), in(k.Describe, "describe"), k.Copy, k.Start, k.Stop, k.Suspend, k.Deploy}},
 		{"describe (" + k.Describe.Help().Key + ")", []key.Binding{in(k.Filter, "search"), pair(k.NextItem, k.PrevItem, "next/prev match")}},
 		{"checklist (" + k.Checklist.Help().Key + ")", []key.Binding{in(k.Checklist, "open"), pair(k.NextItem, k.PrevItem, "next/prev item")}},
-		{wakeGroup(k), []key.Binding{in(k.WakeTest, "open"), in(k.Compare, "compare runs")}},
+		{wakeGroup(k), []key.Binding{in(k.WakeTest, "open"), wakeModes(k), Pair(k.WakeMore, k.WakeFewer, "requests"),
+			in(k.Compare, "compare runs")}},
 		{"logs view (" + k.Logs.Help().Key + ")", []key.Binding{in(k.Logs, "open"), k.LogFollow, k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel, k.LogClear}},
 		{"flywake", []key.Binding{k.Help, k.Quit}},
 	}
@@ -57,6 +62,35 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		out = append(out, g.Bindings)
 	}
 	return out
+}
+
+// wakeModes is one help line for the wake test's mode keys: "←→ 123
+// mode" (previous/next, or stop, suspend, both).
+func wakeModes(k KeyMap) key.Binding {
+	bs := []key.Binding{k.WakeModePrev, k.WakeModeNext, k.WakeModeStop, k.WakeModeSuspend, k.WakeModeBoth}
+	var ks []string
+	on := true
+	for _, b := range bs {
+		ks = append(ks, b.Keys()...)
+		on = on && b.Enabled()
+	}
+	p := key.NewBinding(key.WithKeys(ks...), key.WithHelp(compact(bs[:2])+" "+compact(bs[2:]), "mode"))
+	p.SetEnabled(on)
+	return p
+}
+
+// compact writes the bindings' keys side by side ("←→", "123"), with a
+// slash between them when one is longer than a character ("ctrl+a/x"):
+// the help's key column stays narrow enough for three columns at 70×20.
+func compact(bs []key.Binding) string {
+	ks := make([]string, len(bs))
+	sep := ""
+	for i, b := range bs {
+		if ks[i] = Short(b); len([]rune(ks[i])) > 1 {
+			sep = "/"
+		}
+	}
+	return strings.Join(ks, sep)
 }
 
 // wakeGroup is the wake test's group title; under --readonly the test is

@@ -181,3 +181,29 @@ func inFullHelp(k KeyMap, b key.Binding) bool {
 	}
 	return false
 }
+
+// The ? help lists the wake setup's keys, answering to what the setup
+// takes, in a key column narrow enough for 70×20.
+func TestHelpListsTheWakeSetupKeys(t *testing.T) {
+	k := Default()
+	var wake Group
+	for _, g := range k.Groups() {
+		if strings.HasPrefix(g.Title, "wake test") {
+			wake = g
+		}
+	}
+	want := map[string][]string{"←→ 123": {"left", "right", "1", "2", "3"}, "+/-": {"+", "-"}}
+	for _, b := range wake.Bindings {
+		if keys, ok := want[b.Help().Key]; ok {
+			for _, kk := range keys {
+				if !slices.Contains(b.Keys(), kk) {
+					t.Errorf("%q does not answer to %q", b.Help().Key, kk)
+				}
+			}
+			delete(want, b.Help().Key)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("the wake group %q lacks %v", wake.Title, want)
+	}
+}
