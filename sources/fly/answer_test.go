@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flywake/flywake/sources/flysim"
 )
@@ -212,5 +213,35 @@ func TestStatusLineAndErrorBodyAreInert(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "␛]0;pwned␇ boom") {
 		t.Errorf("error %q does not show the API's text", err)
+	}
+}
+
+// A call its caller cancels (a quit, an app switch) is not the API's
+// failure: the header's last error stays empty. A deadline that passes is.
+func TestCanceledCallIsNotALastError(t *testing.T) {
+	release := make(chan struct{})
+	srv := newLocalServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer close(release)
+	c, _ := newTestClient(t, srv.URL, "tok")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if _, err := c.ListMachines(ctx, "app1"); err == nil {
+		t.Fatal("a canceled call succeeded")
+	}
+	if st := c.Stats(); st.LastError != "" {
+		t.Errorf("LastError = %q after the caller canceled", st.LastError)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.ListMachines(ctx, "app1"); err == nil {
+		t.Fatal("a call past its deadline succeeded")
+	}
+	if st := c.Stats(); st.LastError == "" {
+		t.Error("a call past its deadline left no last error")
 	}
 }

