@@ -57,14 +57,21 @@ shot() {
   echo "screenshots/$name.{png,svg}"
 }
 
-demo="--demo --seed 1"
+demo="--demo --seed 1 -a sleepy-api"
+# The tab order: Machines, Cold starts, Traffic, Swap, Bytecode, Backlog.
 shot dashboard-160x48      160 48 "" "$demo"                 "started"
 shot machines-80x24         80 24 "" "$demo"                 "started"
 shot coldstarts-80x24       80 24 "" "$demo"                 "started" Tab
-shot swap-80x24             80 24 "" "$demo"                 "started" Tab Tab
-shot bytecode-80x24         80 24 "" "$demo"                 "started" Tab Tab Tab
+shot traffic-120x40        120 40 "" "$demo"                 "started" Tab Tab f "until:scanner"
+shot swap-80x24             80 24 "" "$demo"                 "started" Tab Tab Tab
+shot bytecode-80x24         80 24 "" "$demo"                 "started" Tab Tab Tab Tab
+shot backlog-120x40        120 40 "" "--demo --seed 1 -a backlog-web" "started" Tab Tab Tab Tab Tab f "until:CLOSE_WAIT"
 shot drilldown-80x24        80 24 "" "$demo"                 "started" Enter
-shot crashloop-160x48      160 48 "" "$demo -a crashy-api"   "crash"
+shot describe-120x40       120 40 "" "$demo"                 "started" d "until:config"
+shot crashloop-160x48      160 48 "" "--demo --seed 1 -a crashy-api" "crash"
+shot rollout-160x48        160 48 "" "$demo"                 "started" D c y "until:Rolled out" Escape "until:crash-loop" sleep:2
+shot overview-120x36       120 36 "FLY_APP=" "--demo --seed 1" "Apps of demo-org" sleep:8
+shot logs-120x36           120 36 "" "$demo"                 "started" l "until:following"
 shot checklist-120x36      120 36 "" "$demo"                 "started" c n Enter
 shot nocolor-80x24          80 24 "NO_COLOR=1" "$demo"       "started"
-shot wake-both-120x40      120 40 "XDG_STATE_HOME=$(mktemp -d)" "$demo --speed 10 -a snappy-api" "started" w sleep:1 3 sleep:1 Enter y "until:saved" sleep:1
+shot wake-both-120x40      120 40 "XDG_STATE_HOME=$(mktemp -d)" "--demo --seed 1 --speed 10 -a snappy-api" "started" w sleep:1 3 sleep:1 Enter y "until:saved" sleep:1
