@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,13 +16,7 @@ import (
 // buffers, a mouse click selecting a row, and help complete at 80×24 and
 // 70×20.
 func TestNoDeadEndsSortDescribeHelpInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 80, 24, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))
 	tm.run(t, "set", "-g", "set-clipboard", "on")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,13 +14,7 @@ import (
 // release, the machines not yet replaced on the old one — and the
 // crash-loop banner for the new release once the verdict fails.
 func TestDemoDeployInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))
 	tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
@@ -71,13 +64,7 @@ func TestDemoDeployInTmux(t *testing.T) {
 
 // With --readonly the D key does nothing: no overlay, no deploy.
 func TestDemoDeployKeyIsOffReadOnly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo --readonly -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))
 	tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {

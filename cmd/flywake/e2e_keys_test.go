@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,13 +13,7 @@ import (
 // does not, and the pane's title names the new one. A malformed file starts
 // nothing and names its line.
 func TestKeyFileInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	config := func(file string) string {
 		dir := t.TempDir()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,13 +14,7 @@ import (
 // overview; a machine's drill-down jumps to its own logs; `:apps` opens
 // the overview from anywhere; q quits cleanly.
 func TestOverviewAndLogsInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 120, 36,
 		fmt.Sprintf("cd / && env -u FLY_APP %s --demo; echo EXITED $?; sleep 5", shellQuote(bin)))

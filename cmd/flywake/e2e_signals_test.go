@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -50,13 +49,7 @@ func firstData(s string) bool {
 // restored: alternate screen off, cursor shown. (SIGHUP and SIGQUIT used to
 // kill it with both left as the dashboard had them.)
 func TestSignalsRestoreTheTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs /proc to find the process")
 	}
@@ -85,13 +78,7 @@ func TestSignalsRestoreTheTerminal(t *testing.T) {
 // A dashboard whose terminal goes away ends, even when it gets no SIGHUP
 // (here it is ignored, as under nohup): it kept running for half an hour.
 func TestDashboardExitsWhenItsTerminalGoesAway(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs /proc to find the process")
 	}

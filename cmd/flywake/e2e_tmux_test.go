@@ -19,13 +19,7 @@ import (
 // checklist, and quit — then checks the process exited promptly and left the
 // terminal as it found it.
 func TestDashboardInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: skipped under -short")
-	}
-	tmuxPath, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("end-to-end: tmux is not installed")
-	}
+	tmuxPath := needTmux(t)
 	started := time.Now()
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 120, 36,
@@ -166,6 +160,20 @@ func buildFlywake(t *testing.T) string {
 // tmuxTerm is one tmux server on its own socket with one session.
 type tmuxTerm struct {
 	path, socket, session string
+}
+
+// needTmux is tmux's path for an end-to-end test, which it skips under
+// -short or where tmux is not installed.
+func needTmux(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end: skipped under -short")
+	}
+	path, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("end-to-end: tmux is not installed")
+	}
+	return path
 }
 
 func newTmux(t *testing.T, path string, w, h int, shellCmd string) *tmuxTerm {
