@@ -238,28 +238,10 @@ func autostopText(_ *snapshot.App, m *snapshot.Machine) string {
 // byPhase groups machines by what they are doing, troubled first, then by
 // the state's word.
 func byPhase(a, b *snapshot.Machine) int {
-	if n := phaseRank(a.Phase) - phaseRank(b.Phase); n != 0 {
+	if n := a.Phase.Urgency() - b.Phase.Urgency(); n != 0 {
 		return n
 	}
 	return strings.Compare(a.State, b.State)
-}
-
-func phaseRank(p diagnose.Phase) int {
-	switch p {
-	case diagnose.Troubled:
-		return 0
-	case diagnose.Waking:
-		return 1
-	case diagnose.Sleeping:
-		return 2
-	case diagnose.Awake:
-		return 3
-	case diagnose.Asleep:
-		return 4
-	case diagnose.Gone:
-		return 6
-	}
-	return 5
 }
 
 // bySeverity puts the worst alert first: fail, warn, none.

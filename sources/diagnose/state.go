@@ -21,6 +21,27 @@ const (
 	Gone
 )
 
+// Urgency orders phases for someone triaging, the most urgent first:
+// troubled, waking, sleeping, awake, asleep, unknown, gone. The machines
+// table sorts by it and the header lists its state counts in it.
+func (p Phase) Urgency() int {
+	switch p {
+	case Troubled:
+		return 0
+	case Waking:
+		return 1
+	case Sleeping:
+		return 2
+	case Awake:
+		return 3
+	case Asleep:
+		return 4
+	case Gone:
+		return 6
+	}
+	return 5
+}
+
 // String names the phase for display.
 func (p Phase) String() string {
 	switch p {

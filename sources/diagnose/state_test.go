@@ -117,3 +117,12 @@ func TestLevelText(t *testing.T) {
 		}
 	}
 }
+
+func TestUrgencyOrdersPhasesForTriage(t *testing.T) {
+	order := []Phase{Troubled, Waking, Sleeping, Awake, Asleep, PhaseUnknown, Gone}
+	for i := 1; i < len(order); i++ {
+		if order[i-1].Urgency() >= order[i].Urgency() {
+			t.Errorf("%v (urgency %d) should come before %v (%d)", order[i-1], order[i-1].Urgency(), order[i], order[i].Urgency())
+		}
+	}
+}

@@ -84,31 +84,13 @@ func countStates(a *snapshot.App) []stateCount {
 		out = append(out, stateCount{s, n})
 	}
 	sort.Slice(out, func(i, j int) bool {
-		ri, rj := headerRank(out[i].state), headerRank(out[j].state)
+		ri, rj := diagnose.Classify(out[i].state).Urgency(), diagnose.Classify(out[j].state).Urgency()
 		if ri != rj {
 			return ri < rj
 		}
 		return out[i].state < out[j].state
 	})
 	return out
-}
-
-func headerRank(state string) int {
-	switch diagnose.Classify(state) {
-	case diagnose.Troubled:
-		return 0
-	case diagnose.Waking:
-		return 1
-	case diagnose.Sleeping:
-		return 2
-	case diagnose.Awake:
-		return 3
-	case diagnose.Asleep:
-		return 4
-	case diagnose.Gone:
-		return 6
-	}
-	return 5
 }
 
 // headerLine draws the header at the screen's width.
