@@ -100,6 +100,12 @@ func (v *View) ScrollBy(n int) {
 // Top scrolls back to the first line.
 func (v *View) Top() { v.vp.GotoTop() }
 
+// ScrollTo puts line (0-based) at the top, kept in range.
+func (v *View) ScrollTo(line int) { v.vp.SetYOffset(line) }
+
+// Height is the SetSize height: how many lines the view shows.
+func (v View) Height() int { return v.vp.Height }
+
 // Offset is the first line shown.
 func (v View) Offset() int { return v.vp.YOffset }
 

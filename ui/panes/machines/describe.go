@@ -6,11 +6,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/scroll"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -34,7 +34,7 @@ type Described struct {
 }
 
 // describe is the describe view of one machine: its whole JSON, scrollable
-// (bubbles/viewport) and searchable (/ types, n/p move between matches).
+// (scroll.View) and searchable (/ types, n/p move between matches).
 type describe struct {
 	id      string
 	req     int
@@ -43,8 +43,8 @@ type describe struct {
 	raw     []string // the answer's lines, unwrapped
 
 	width     int
-	vp        viewport.Model
-	lines     []string // raw wrapped to the width, as the viewport holds them
+	body      scroll.View
+	lines     []string // raw wrapped to the width, as body holds them
 	search    textinput.Model
 	searching bool
 	query     string // the search in force (lower case)
@@ -55,7 +55,7 @@ type describe struct {
 func newDescribe(id string, req int) *describe {
 	in := textinput.New()
 	in.Prompt = "search: "
-	return &describe{id: id, req: req, loading: true, vp: viewport.New(0, 0), search: in}
+	return &describe{id: id, req: req, loading: true, search: in}
 }
 
 // answer takes the reply, if it is the one this view waits for.
@@ -76,20 +76,18 @@ func (d *describe) answer(msg Described, th *theme.Theme) {
 // setSize fits the view to width×height: a title line, the viewport, and
 // the search line while it is typed (or a position line).
 func (d *describe) setSize(width, height int, th *theme.Theme) {
-	d.vp.Height = max(height-2, 1)
 	d.search.Width = max(width-len(d.search.Prompt)-1, 1)
 	if width != d.width {
 		d.width = width
-		d.vp.Width = width
 		d.rewrap(th)
 	}
-	d.vp.SetYOffset(d.vp.YOffset)
+	d.body.SetSize(width, max(height-2, 1))
 }
 
 // rewrap wraps the answer to the width and marks the search's matches; it
 // runs on a new answer, width or search, never in View.
 func (d *describe) rewrap(th *theme.Theme) {
-	d.lines = d.lines[:0]
+	d.lines = make([]string, 0, len(d.lines)) // body keeps the lines it was given
 	d.matches = d.matches[:0]
 	for _, l := range d.raw {
 		for _, w := range wrapLine(l, max(d.width, 1)) {
@@ -101,7 +99,7 @@ func (d *describe) rewrap(th *theme.Theme) {
 		}
 	}
 	d.current = min(d.current, max(len(d.matches)-1, 0))
-	d.vp.SetContent(strings.Join(d.lines, "\n"))
+	d.body.SetLines(d.lines)
 }
 
 // wrapLine cuts a JSON line into width-wide pieces, continuing under its
@@ -157,20 +155,8 @@ func (d *describe) handleKey(km tea.KeyMsg, k keys.KeyMap, th *theme.Theme) (tea
 		d.jump(1)
 	case key.Matches(km, k.PrevItem):
 		d.jump(-1)
-	case key.Matches(km, k.Up):
-		d.vp.ScrollUp(1)
-	case key.Matches(km, k.Down):
-		d.vp.ScrollDown(1)
-	case key.Matches(km, k.PageUp):
-		d.vp.PageUp()
-	case key.Matches(km, k.PageDown):
-		d.vp.PageDown()
-	case key.Matches(km, k.Home):
-		d.vp.GotoTop()
-	case key.Matches(km, k.End):
-		d.vp.GotoBottom()
 	default:
-		return nil, false
+		return nil, d.body.HandleKey(km, k)
 	}
 	return nil, true
 }
@@ -179,7 +165,7 @@ func (d *describe) handleKey(km tea.KeyMsg, k keys.KeyMap, th *theme.Theme) (tea
 // top line.
 func (d *describe) find(th *theme.Theme) {
 	d.query = strings.ToLower(strings.TrimSpace(d.search.Value()))
-	top := d.vp.YOffset
+	top := d.body.Offset()
 	d.current = 0
 	d.rewrap(th)
 	for i, l := range d.matches {
@@ -205,17 +191,11 @@ func (d *describe) show() {
 	if len(d.matches) == 0 {
 		return
 	}
-	d.vp.SetYOffset(d.matches[d.current] - min(3, d.vp.Height/3))
+	d.body.ScrollTo(d.matches[d.current] - min(3, d.body.Height()/3))
 }
 
 // scroll moves by n lines (the mouse wheel).
-func (d *describe) scroll(n int) {
-	if n < 0 {
-		d.vp.ScrollUp(-n)
-	} else {
-		d.vp.ScrollDown(n)
-	}
-}
+func (d *describe) scroll(n int) { d.body.ScrollBy(n) }
 
 // view draws the title, the JSON and the search or position line.
 func (d *describe) view(th *theme.Theme, width, height int) string {
@@ -231,7 +211,7 @@ func (d *describe) view(th *theme.Theme, width, height int) string {
 		body = th.Warn.Render(ansi.Wrap("could not describe "+d.id+": "+d.err, width, " ")) + "\n" +
 			th.Dim.Render("press d to ask again, esc to go back")
 	default:
-		body = d.vp.View()
+		body = d.body.View()
 	}
 	var last string
 	switch {
@@ -246,13 +226,8 @@ func (d *describe) view(th *theme.Theme, width, height int) string {
 
 // position is "lines 1–20 of 180", with the search and its match.
 func (d *describe) position() string {
-	n := len(d.lines)
-	s := "empty "
-	if n > 0 {
-		from := d.vp.YOffset + 1
-		to := min(d.vp.YOffset+d.vp.Height, n)
-		s = "lines " + cell.Thousands(from) + "–" + cell.Thousands(to) + " of " + cell.Thousands(n) + " "
-	}
+	from := d.body.Offset()
+	s := positionText(from, from+len(d.body.Window()), len(d.lines))
 	if d.query != "" {
 		m := "no match"
 		if len(d.matches) > 0 {
