@@ -28,7 +28,7 @@ type Config struct {
 	App      string
 	Demo     bool
 	ReadOnly bool
-	Theme    *theme.Theme // nil: theme.FromEnv()
+	Theme    *theme.Theme // nil: theme.New(false), the coloured theme on lipgloss's default renderer
 	// Keys are the user's (keys.LoadUser); nil: keys.Default(). ReadOnly
 	// turns their dangerous actions off whatever they are bound to.
 	Keys *keys.KeyMap
@@ -114,7 +114,7 @@ func New(cfg Config) Model { return newModel(context.Background(), cfg) }
 
 func newModel(parent context.Context, cfg Config) Model {
 	if cfg.Theme == nil {
-		cfg.Theme = theme.FromEnv()
+		cfg.Theme = theme.New(false)
 	}
 	km := keys.Default()
 	if cfg.Keys != nil {

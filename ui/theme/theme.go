@@ -55,13 +55,38 @@ type Theme struct {
 	levels   map[diagnose.Level]StateLook
 }
 
-// FromEnv builds the theme honouring NO_COLOR: any non-empty value turns
-// colours off (https://no-color.org).
-func FromEnv() *Theme {
-	return New(os.Getenv("NO_COLOR") != "")
+// FromEnv builds the dashboard's theme for the terminal on stdout. NO_COLOR
+// (any non-empty value, https://no-color.org) or CLICOLOR=0 turns colours
+// off; otherwise TERM and COLORTERM say how many there are.
+func FromEnv() *Theme { return forTerminal(os.Stdout, processEnv{}) }
+
+// processEnv is the process's environment as termenv reads it (termenv's
+// own is unexported).
+type processEnv struct{}
+
+func (processEnv) Environ() []string        { return os.Environ() }
+func (processEnv) Getenv(key string) string { return os.Getenv(key) }
+
+// forTerminal reads the colour profile as a terminal's. termenv, under
+// lipgloss, takes any set CI variable to mean "not a terminal" and drops
+// every style — the cursor row's reverse video with them, so in a shell with
+// CI=true nothing showed which row enter would open. The dashboard only ever
+// draws on a terminal (app.CheckTerminal refuses anything else), so that
+// guess is wrong here. A terminal with no colours at all (TERM=dumb) gets the
+// NO_COLOR theme, whose attributes still show focus and selection.
+func forTerminal(w io.Writer, env termenv.Environ) *Theme {
+	opts := []termenv.OutputOption{termenv.WithTTY(true), termenv.WithEnvironment(env)}
+	profile := termenv.NewOutput(w, opts...).EnvColorProfile()
+	if profile == termenv.Ascii {
+		return New(true)
+	}
+	r := lipgloss.NewRenderer(w, opts...)
+	r.SetColorProfile(profile)
+	return build(r, false)
 }
 
-// New builds every style once.
+// New builds every style once, on lipgloss's default renderer (tests pin its
+// profile).
 //
 // With noColor the styles carry no colours at all and are bound to their own
 // renderer pinned to the ANSI profile. That matters: lipgloss's default
@@ -73,6 +98,10 @@ func New(noColor bool) *Theme {
 		r = lipgloss.NewRenderer(io.Discard)
 		r.SetColorProfile(termenv.ANSI)
 	}
+	return build(r, noColor)
+}
+
+func build(r *lipgloss.Renderer, noColor bool) *Theme {
 	p := palette{r: r, noColor: noColor}
 
 	t := &Theme{

@@ -1,6 +1,7 @@
 package theme
 
 import (
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -240,5 +241,52 @@ func TestFromEnvHonoursNoColor(t *testing.T) {
 		if got := FromEnv().NoColor; got != c.want {
 			t.Errorf("NO_COLOR=%q: NoColor=%v, want %v", c.value, got, c.want)
 		}
+	}
+}
+
+// env is a fixed environment for forTerminal.
+type env map[string]string
+
+func (e env) Environ() []string {
+	var out []string
+	for k, v := range e {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+func (e env) Getenv(k string) string { return e[k] }
+
+// The dashboard's theme is read as a terminal's: a CI variable must not
+// strip the cursor row's reverse video (termenv alone takes CI to mean "no
+// terminal" and drops every style), and a terminal without colours keeps
+// the attributes.
+func TestForTerminalKeepsTheCursorVisible(t *testing.T) {
+	cases := []struct {
+		name        string
+		env         env
+		wantNoColor bool
+		wantColour  bool
+	}{
+		{"256 colours", env{"TERM": "xterm-256color"}, false, true},
+		{"256 colours with CI set", env{"TERM": "xterm-256color", "CI": "true"}, false, true},
+		{"tmux-256color with CI set", env{"TERM": "tmux-256color", "CI": "1"}, false, true},
+		{"screen (no colours termenv knows of)", env{"TERM": "screen"}, true, false},
+		{"dumb terminal", env{"TERM": "dumb"}, true, false},
+		{"NO_COLOR", env{"TERM": "xterm-256color", "NO_COLOR": "1"}, true, false},
+		{"CLICOLOR=0", env{"TERM": "xterm-256color", "CLICOLOR": "0"}, true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			th := forTerminal(io.Discard, c.env)
+			if th.NoColor != c.wantNoColor {
+				t.Errorf("NoColor = %v, want %v", th.NoColor, c.wantNoColor)
+			}
+			if row := th.Selected.Render("sleepy-api"); !hasParam(row, "7") {
+				t.Errorf("the cursor row has no reverse video: %q", row)
+			}
+			if got := len(colourParams(th.Fail.Render("x"))) > 0; got != c.wantColour {
+				t.Errorf("Fail in colour = %v, want %v: %q", got, c.wantColour, th.Fail.Render("x"))
+			}
+		})
 	}
 }
