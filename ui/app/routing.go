@@ -271,7 +271,7 @@ func (m Model) openSwitcher() (tea.Model, tea.Cmd) {
 		words = append(words, c.name)
 	}
 	cmd := m.appsCmd()
-	m.switcher = newSwitcher(m.width, words, cmd != nil)
+	m.switcher = newSwitcher(m.theme, m.width, words, cmd != nil)
 	return m, cmd
 }
 

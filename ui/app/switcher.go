@@ -11,6 +11,7 @@ import (
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
+	"github.com/flywake/flywake/ui/theme"
 )
 
 // switcher is the `:` prompt: type an app name (or a command, see
@@ -30,9 +31,8 @@ type switcher struct {
 	refusal string // why the last enter did nothing
 }
 
-func newSwitcher(width int, cmds []string, loading bool) *switcher {
-	in := textinput.New()
-	in.Prompt = ":"
+func newSwitcher(th *theme.Theme, width int, cmds []string, loading bool) *switcher {
+	in := th.NewInput(":")
 	in.Width = max(width-2, 1)
 	in.Focus()
 	return &switcher{input: in, cmds: cmds, loading: loading}

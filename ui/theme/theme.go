@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
@@ -144,3 +145,16 @@ func build(r *lipgloss.Renderer, noColor bool) *Theme {
 // Renderer is the lipgloss renderer every theme style is bound to. Panes
 // that need an extra style should build it once from here, not per frame.
 func (t *Theme) Renderer() *lipgloss.Renderer { return t.renderer }
+
+// NewInput is a text input drawn in the theme. bubbles builds its default
+// styles on lipgloss's default renderer, which drops every attribute under
+// NO_COLOR (and with CI set): the cursor's reverse video went with them, and
+// a `:` or `/` prompt showed no cursor at all.
+func (t *Theme) NewInput(prompt string) textinput.Model {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.PromptStyle, in.TextStyle = t.Text, t.Text
+	in.PlaceholderStyle, in.CompletionStyle = t.Dim, t.Dim
+	in.Cursor.Style, in.Cursor.TextStyle = t.renderer.NewStyle(), t.Text
+	return in
+}

@@ -290,3 +290,21 @@ func TestForTerminalKeepsTheCursorVisible(t *testing.T) {
 		})
 	}
 }
+
+// A prompt's cursor is drawn in reverse video under every theme: bubbles'
+// own default styles (lipgloss's default renderer, ASCII when not on a
+// terminal, under NO_COLOR or with CI set) drew none.
+func TestInputCursorIsVisible(t *testing.T) {
+	for name, th := range map[string]*Theme{
+		"NO_COLOR": New(true),
+		"CI set":   forTerminal(io.Discard, env{"TERM": "xterm-256color", "CI": "true"}),
+		"dumb":     forTerminal(io.Discard, env{"TERM": "dumb"}),
+	} {
+		in := th.NewInput(":")
+		in.Focus()
+		in.SetValue("sna")
+		if v := in.View(); !hasParam(v, "7") {
+			t.Errorf("%s: no reverse-video cursor in %q", name, v)
+		}
+	}
+}

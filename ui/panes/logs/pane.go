@@ -87,8 +87,7 @@ type scanMsg struct {
 // New builds the view.
 func New(ctx pane.Context) *Pane {
 	t, km := ctx.Themed(), ctx.KeyMap()
-	in := textinput.New()
-	in.Prompt = "/"
+	in := t.NewInput("/")
 	in.Placeholder = "regular expression (case-insensitive)"
 	in.CharLimit = 200
 	in.Cursor.SetMode(cursor.CursorStatic) // no blink timer: nothing here ticks on its own

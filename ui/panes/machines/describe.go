@@ -52,9 +52,8 @@ type describe struct {
 	current   int    // index into matches
 }
 
-func newDescribe(id string, req int) *describe {
-	in := textinput.New()
-	in.Prompt = "search: "
+func newDescribe(id string, req int, th *theme.Theme) *describe {
+	in := th.NewInput("search: ")
 	return &describe{id: id, req: req, loading: true, search: in}
 }
 

@@ -49,8 +49,7 @@ func New(ctx pane.Context) *Model {
 	t := table.New(tableColumns(listed, shape{}), table.StylesFrom(ctx.Theme))
 	t.SetEmptyText("no machines yet")
 	t.SaySideways(true) // ←/→ scroll it
-	in := textinput.New()
-	in.Prompt = "/"
+	in := ctx.Themed().NewInput("/")
 	return &Model{ctx: ctx, table: t, styles: newStyles(ctx.Theme), sort: listed, filter: in}
 }
 
@@ -311,7 +310,7 @@ func (m *Model) clampScroll() {
 // for the machine.
 func (m *Model) openDescribe(id string) tea.Cmd {
 	m.asked++
-	m.describe = newDescribe(id, m.asked)
+	m.describe = newDescribe(id, m.asked, m.ctx.Themed())
 	m.describe.setSize(m.width, m.height, m.ctx.Theme)
 	r := DescribeRequest{MachineID: id, Req: m.asked}
 	return func() tea.Msg { return r }
