@@ -42,6 +42,11 @@ type OrgApp struct {
 	BootsAt    time.Time // the last logs read (platform time); zero: none yet
 	BootsUntil string    // the logs cursor to continue from
 	BootsErr   string
+
+	// SocketsAt is when a sample of its running machines last had its
+	// sockets read (platform time; zero: never). The readings themselves
+	// live in the model, as the open app's do.
+	SocketsAt time.Time
 }
 
 // NewOrg returns an empty org model (markers: as for New).
@@ -205,6 +210,49 @@ func (o *Org) DueBoots(now time.Time, every time.Duration) (app, cursor string) 
 	return due[0], o.byName[due[0]].BootsUntil
 }
 
+// DueSockets is the app (not the open one) whose sockets were read longest
+// ago, never read first, once that is longer than every ago, with the socket
+// probes of up to sample of its running, serving machines (the first by id:
+// the same ones each round while they run, so a backlog's growth shows).
+// An app with nothing running to probe is skipped; "" when none is due.
+func (o *Org) DueSockets(now time.Time, every time.Duration, sample int) (string, []ProbeRequest) {
+	due := o.due(len(o.apps), func(oa *OrgApp) (time.Time, bool) {
+		return oa.SocketsAt, oa.SocketsAt.IsZero() || now.Sub(oa.SocketsAt) >= every
+	})
+	for _, name := range due {
+		if reqs := o.byName[name].model.socketSample(sample); len(reqs) > 0 {
+			return name, reqs
+		}
+	}
+	return "", nil
+}
+
+// socketSample is the socket probes of up to n running machines that serve.
+func (a *App) socketSample(n int) []ProbeRequest {
+	var out []ProbeRequest
+	for _, m := range a.Machines {
+		if len(out) == n {
+			break
+		}
+		if m.State == "started" && m.Config != nil && len(m.Config.Services) > 0 {
+			out = append(out, ProbeRequest{ProbeSockets, m.ID, bootKey(m)})
+		}
+	}
+	return out
+}
+
+// ApplySockets records one background app's socket probes.
+func (o *Org) ApplySockets(app string, reqs []ProbeRequest, res []ExecResult, now time.Time) {
+	oa := o.byName[app]
+	if oa == nil || len(reqs) != len(res) {
+		return
+	}
+	for i, req := range reqs {
+		oa.model.ApplyProbe(req, res[i], now)
+	}
+	oa.SocketsAt = now
+}
+
 func (o *Org) due(n int, when func(*OrgApp) (time.Time, bool)) []string {
 	type cand struct {
 		name string
@@ -259,9 +307,11 @@ type OrgRow struct {
 	Loss1h, Loss24h  diagnose.Level
 	LossErr          string
 
-	BacklogKnown bool // sockets were probed (only in the app the dashboard has open)
+	BacklogKnown bool // sockets were read on at least one machine that serves (or none serves)
 	Backlog      diagnose.Level
-	CloseWait    int // the most on one machine
+	CloseWait    int    // the most on one machine
+	Running      int    // started machines: nothing to probe without one
+	BacklogErr   string // why no probe could read one (the first failure)
 
 	Level diagnose.Level // the row's worst known cell
 }
@@ -336,6 +386,7 @@ func (oa *OrgApp) row(now time.Time, patience time.Duration) OrgRow {
 	if !oa.BootsAt.IsZero() {
 		setBoots(&r, diagnose.Summarize(oa.Boots, now.Add(-24*time.Hour), now), liveCount(oa.Boots), patience)
 	}
+	setBacklog(&r, oa.model)
 	r.Level = worst(r)
 	return r
 }
@@ -346,26 +397,37 @@ func openRow(a *App, now time.Time, patience time.Duration) OrgRow {
 	if a.Boots != nil {
 		setBoots(&r, a.ColdStarts(now), len(a.LiveBoots()), patience)
 	}
-	// The worst machine's backlog; NA only when no machine serves, Unknown
-	// until a socket probe has read one.
-	worstCW, known, lvl := 0, false, diagnose.Unknown
-	for _, bm := range a.BacklogMachines() {
-		switch l := bm.Level(); {
-		case l == diagnose.Unknown:
-		case l == diagnose.NA:
-			if !known {
-				known, lvl = true, l
-			}
-		case !known || severity(l) > severity(lvl):
-			known, lvl = true, l
-			worstCW = max(worstCW, bm.CloseWait())
-		default:
-			worstCW = max(worstCW, bm.CloseWait())
-		}
-	}
-	r.BacklogKnown, r.Backlog, r.CloseWait = known, lvl, worstCW
+	setBacklog(&r, a)
 	r.Level = worst(r)
 	return r
+}
+
+// setBacklog is the worst probed machine's backlog; NA only when no machine
+// serves, Unknown until a socket probe of this boot has read one (a
+// background app's sample, or every running machine of the open app).
+func setBacklog(r *OrgRow, a *App) {
+	worstCW, known, lvl, serves := 0, false, diagnose.Unknown, false
+	for _, bm := range a.BacklogMachines() {
+		l := bm.Level()
+		serves = serves || l != diagnose.NA
+		if bm.ProbeErr != "" && r.BacklogErr == "" {
+			r.BacklogErr = bm.ProbeErr
+		}
+		if l == diagnose.Unknown || l == diagnose.NA {
+			continue
+		}
+		worstCW = max(worstCW, bm.CloseWait())
+		if !known || severity(l) > severity(lvl) {
+			known, lvl = true, l
+		}
+	}
+	if !serves && len(a.Machines) > 0 {
+		known, lvl = true, diagnose.NA
+	}
+	r.BacklogKnown, r.Backlog, r.CloseWait = known, lvl, worstCW
+	if known {
+		r.BacklogErr = ""
+	}
 }
 
 // baseRow is what the listing and the metrics give any app's model.
@@ -378,6 +440,7 @@ func baseRow(a *App, now time.Time, patience time.Duration) OrgRow {
 	for _, st := range stateOrder(count) {
 		r.States = append(r.States, StateCount{st, count[st]})
 	}
+	r.Running = count["started"]
 	rel := a.CurrentRelease()
 	for _, m := range a.Machines {
 		if rel != "" && m.Release != rel {

@@ -25,8 +25,13 @@ import (
 //     OrgBootsEvery; the lines feed a boot tracker and are dropped, so a
 //     hundred apps' logs are never held (only the open app's are).
 //
-// Exec probes (sockets, meminfo) run only in the open app: the overview's
-// backlog cell is unknown for the others, and says so.
+//   - sockets: one app at a time, round robin, the socket table of its
+//     first OrgSocketSample running machines that serve, each app again
+//     after OrgSocketsEvery: 100 apps cost 40 exec calls a minute,
+//     and the overview's BACKLOG cell is read for every app, not only the
+//     open one (backlog-web's CLOSE_WAIT pile-up is the worst row).
+//
+// The other exec probes (meminfo, bytecode) run only in the open app.
 
 // Org pacing (wall time; the platform's own clock may run faster in the
 // demo, and Fly's limits count wall time).
@@ -36,7 +41,16 @@ const (
 	OrgMetricsEvery = time.Minute
 	OrgBootsEvery   = 2 * time.Minute
 	// OrgBootsPace is the pause between two apps' logs reads.
-	OrgBootsPace = time.Second
+	OrgBootsPace    = time.Second
+	OrgSocketsEvery = 5 * time.Minute
+	// OrgSocketsPace is the pause between two apps' socket reads: a
+	// hundred apps' first round takes as long as OrgSocketsEvery, so the
+	// exec rate is the same in the first round as after it.
+	OrgSocketsPace = 3 * time.Second
+	// OrgSocketSample is how many running machines per background app have
+	// their sockets read (a backlog from a missing hard limit shows on
+	// every machine the proxy feeds, so a sample finds it).
+	OrgSocketSample = 2
 	// OrgPoll is how soon a feed with nothing due looks again.
 	OrgPoll = time.Second
 	// orgListBatch listings are fetched per run, orgListWorkers at once.
@@ -79,6 +93,7 @@ func (c OrgClock) every(d time.Duration) time.Duration {
 type OrgQuery struct {
 	Apps   []string
 	Cursor string
+	Probes []snapshot.ProbeRequest
 }
 
 // OrgResult is one org fetch's outcome.
@@ -89,7 +104,7 @@ type OrgResult struct {
 
 // OrgFeeds is the overview's registry, in the order the first frame needs them.
 func OrgFeeds() []OrgFeed {
-	return []OrgFeed{orgAppsFeed(), orgMachinesFeed(), orgMetricsFeed(), orgBootsFeed()}
+	return []OrgFeed{orgAppsFeed(), orgMachinesFeed(), orgMetricsFeed(), orgBootsFeed(), orgSocketsFeed()}
 }
 
 func always(*snapshot.Org, OrgClock) (OrgQuery, bool) { return OrgQuery{}, true }
@@ -236,4 +251,26 @@ func (s *Source) OrgMetrics(ctx context.Context) snapshot.OrgMetrics {
 		*w.dst = by
 	}
 	return out
+}
+
+func orgSocketsFeed() OrgFeed {
+	return OrgFeed{
+		Name: "sockets", Timeout: OrgSocketSample*ProbeTimeout + 5*time.Second,
+		Due: func(o *snapshot.Org, c OrgClock) (OrgQuery, bool) {
+			app, probes := o.DueSockets(c.Now, c.every(OrgSocketsEvery), OrgSocketSample)
+			return OrgQuery{Apps: []string{app}, Probes: probes}, app != ""
+		},
+		// A failed exec is the cell's "could not be read", not a feed error:
+		// a machine that stopped between the listing and the probe is normal.
+		Fetch: func(ctx context.Context, s *Source, q OrgQuery) OrgResult {
+			app := q.Apps[0]
+			res := make([]snapshot.ExecResult, len(q.Probes))
+			for i, p := range q.Probes {
+				res[i] = s.Probe(ctx, app, p)
+			}
+			now := s.Now()
+			return OrgResult{Apply: func(o *snapshot.Org) { o.ApplySockets(app, q.Probes, res, now) }}
+		},
+		Next: func(*snapshot.Org, OrgClock, OrgResult) time.Duration { return OrgSocketsPace },
+	}
 }

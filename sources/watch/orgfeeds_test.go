@@ -18,7 +18,7 @@ func runOrgFeeds(t *testing.T, src *Source, o *snapshot.Org) {
 		busy := false
 		for _, f := range OrgFeeds() {
 			q, due := f.Due(o, OrgClock{Now: src.Now(), Speed: 1})
-			if !due || (f.Name != "machines" && f.Name != "boots" && round > 0) {
+			if !due || (f.Name != "machines" && f.Name != "boots" && f.Name != "sockets" && round > 0) {
 				continue
 			}
 			busy = true
@@ -41,7 +41,8 @@ func runOrgFeeds(t *testing.T, src *Source, o *snapshot.Org) {
 
 // The demo org through fly-go: one row per app, the crash-looping app
 // first, the scale-to-zero app's boots and loss from one org-wide query and
-// its logs (whose lines are not kept), backlog unknown outside the open app.
+// its logs (whose lines are not kept), and the backlog app's CLOSE_WAIT
+// pile-up read from a sample of its machines before it is ever opened.
 func TestOrgFeedsOnTheDemo(t *testing.T) {
 	sim, src := startDemo(t, 1)
 	o := snapshot.NewOrg(src.Org, nil)
@@ -60,9 +61,18 @@ func TestOrgFeedsOnTheDemo(t *testing.T) {
 	byApp := map[string]snapshot.OrgRow{}
 	for _, r := range rows {
 		byApp[r.App] = r
-		if !r.Listed || !r.LossKnown || !r.BootsKnown || r.BacklogKnown {
-			t.Errorf("%s: listed %v loss %v boots %v backlog %v", r.App, r.Listed, r.LossKnown, r.BootsKnown, r.BacklogKnown)
+		// A crash-looping machine's sockets go with each boot: unknown again
+		// at the second look.
+		backlogRead := r.BacklogKnown == (r.Running > 0) || r.App == flysim.DemoCrash
+		if !r.Listed || !r.LossKnown || !r.BootsKnown || !backlogRead {
+			t.Errorf("%s: listed %v loss %v boots %v backlog %v (%d running)", r.App, r.Listed, r.LossKnown, r.BootsKnown, r.BacklogKnown, r.Running)
 		}
+	}
+	if bl := byApp[flysim.DemoBacklog]; bl.Open || bl.Backlog != diagnose.Fail || bl.CloseWait < 100 {
+		t.Errorf("background backlog-web: open %v backlog %s (%d CLOSE_WAIT), want a failing backlog", bl.Open, bl.Backlog, bl.CloseWait)
+	}
+	if bl := byApp[flysim.DemoBacklog]; bl.Level != diagnose.Fail {
+		t.Errorf("background backlog-web's row is %s: the overview would sort it with the healthy apps", bl.Level)
 	}
 	if rows[0].App != flysim.DemoCrash || rows[0].Crash != diagnose.Fail {
 		t.Errorf("first row %s (crash %s), want %s failing", rows[0].App, rows[0].Crash, flysim.DemoCrash)
@@ -94,4 +104,60 @@ func containsApp(apps []string, app string) bool {
 		}
 	}
 	return false
+}
+
+// The sockets feed reads a sample of each background app's running,
+// serving machines, one app per fetch, and leaves an app alone until it is
+// due again.
+func TestOrgSocketsFeedSamplesEachAppOnce(t *testing.T) {
+	_, src := startDemo(t, 1)
+	o := snapshot.NewOrg(src.Org, nil)
+	ctx := context.Background()
+	names, err := src.Client.ListApps(ctx, src.Org)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apps []string
+	for _, a := range names {
+		apps = append(apps, a.Name)
+	}
+	o.ApplyApps(apps, nil, src.Now())
+	for _, app := range apps {
+		l, err := src.Machines(ctx, app)
+		o.ApplyListing(app, snapshot.Convert(l), err, src.Now())
+	}
+	f := orgSocketsFeed()
+	clock := OrgClock{Now: src.Now(), Speed: 1}
+	seen := map[string]int{}
+	for range len(apps) + 2 {
+		q, due := f.Due(o, clock)
+		if !due {
+			break
+		}
+		if len(q.Probes) == 0 || len(q.Probes) > OrgSocketSample {
+			t.Fatalf("%s: %d probes, want 1..%d", q.Apps[0], len(q.Probes), OrgSocketSample)
+		}
+		for _, p := range q.Probes {
+			if p.Kind != snapshot.ProbeSockets {
+				t.Errorf("%s: a %s probe", q.Apps[0], p.Kind)
+			}
+		}
+		seen[q.Apps[0]]++
+		r := f.Fetch(ctx, src, q)
+		r.Apply(o)
+	}
+	for app, n := range seen {
+		if n != 1 {
+			t.Errorf("%s read %d times in one round", app, n)
+		}
+	}
+	if seen[flysim.DemoBacklog] != 1 {
+		t.Errorf("backlog-web was not read: %v", seen)
+	}
+	if _, due := f.Due(o, clock); due {
+		t.Error("something is due again before OrgSocketsEvery")
+	}
+	if q, due := f.Due(o, OrgClock{Now: src.Now().Add(OrgSocketsEvery), Speed: 1}); !due || q.Apps[0] == "" {
+		t.Error("nothing is due after OrgSocketsEvery")
+	}
 }

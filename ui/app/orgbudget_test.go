@@ -224,6 +224,10 @@ func TestOrgBudget(t *testing.T) {
 	if got := b.byAction["list"]; got < 2*(budgetApps-1) {
 		t.Errorf("%d listings in a minute: the background apps are not all listed every %s", got, watch.OrgListEvery)
 	}
+	// And their sockets: about OrgSocketSample execs every OrgSocketsPace.
+	if got, want := b.byAction["exec"], int(window/watch.OrgSocketsPace)*watch.OrgSocketSample/2; got < want {
+		t.Errorf("%d exec calls in a minute, want at least %d: the background apps' sockets are not being read", got, want)
+	}
 	if b.detected < 0 || b.detected > watch.OrgListEvery+5*time.Second {
 		t.Errorf("the stopped machine of %s showed after %s, want within one background interval (%s)", b.changedApp, b.detected, watch.OrgListEvery)
 	}

@@ -1,6 +1,7 @@
 package overview
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +108,7 @@ func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
 	uitest.AssertMentions(t, out, []string{
 		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 2/5",
 		"✗ 1 gave up", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web", "live",
-		"probed in the open app only",
+		"2 of each other app's every 5m00s",
 	}, nil)
 	// new-app: nothing read yet, every cell says so.
 	for _, l := range strings.Split(out, "\n") {
@@ -167,3 +168,78 @@ func TestGoldens(t *testing.T) {
 }
 
 var _ tea.Msg = pane.OpenApp{}
+
+// The BACKLOG cell of apps the dashboard does not have open: read from a
+// sample of their machines, "?" when the probe failed, "–" with nothing
+// running.
+func TestBackgroundBacklogCells(t *testing.T) {
+	served := func(prefix, state string, n int) []*fly.Machine {
+		ms := machines(n, state, prefix)
+		for _, m := range ms {
+			m.Config.Services = []fly.MachineService{{InternalPort: 8080,
+				Concurrency: &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: 25}}}
+		}
+		return ms
+	}
+	closeWait := func(n int) string {
+		var b strings.Builder
+		b.WriteString("  sl  local_address rem_address   st\n")
+		for i := range n {
+			b.WriteString("   " + strconv.Itoa(i) + ": 0100007F:1F90 0100007F:9C40 08\n")
+		}
+		return b.String()
+	}
+	o := snapshot.NewOrg("demo-org", nil)
+	o.ApplyApps([]string{"drowning-web", "broken-web", "asleep-web"}, nil, t0)
+	for app, ms := range map[string][]*fly.Machine{
+		"drowning-web": served("d", "started", 3), "broken-web": served("b", "started", 1), "asleep-web": served("s", "stopped", 2),
+	} {
+		o.ApplyListing(app, snapshot.Convert(flyapi.Listing{Machines: ms}), nil, t0)
+	}
+	for range 3 {
+		app, reqs := o.DueSockets(t0, 5*time.Minute, 2)
+		if app == "" {
+			break
+		}
+		res := make([]snapshot.ExecResult, len(reqs))
+		for i := range res {
+			res[i] = snapshot.ExecResult{Stdout: closeWait(120)}
+			if app == "broken-web" {
+				res[i] = snapshot.ExecResult{ExitCode: 126, Stderr: "exec failed"}
+			}
+		}
+		o.ApplySockets(app, reqs, res, t0)
+	}
+	km := keys.Default()
+	p := New(pane.Context{Theme: theme.New(true), Keys: &km}, o, 30*time.Second)
+	p.SetData(nil, t0.Add(time.Second))
+	out := uitest.PlainView(p, 120, 12, true, t0.Add(time.Second))
+	lines := strings.Split(out, "\n")
+	col := -1 // the BACKLOG column, in runes
+	for _, l := range lines {
+		if i := strings.Index(l, "BACKLOG "); i >= 0 && col < 0 { // the header, not the legend
+			col = len([]rune(l[:i]))
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no BACKLOG column:\n%s", out)
+	}
+	want := map[string]string{"drowning-web": "✗ 120 CW", "broken-web": "?", "asleep-web": "–"}
+	for app, cell := range want {
+		found := false
+		for _, l := range lines {
+			if r := []rune(l); strings.Contains(l, app) && len(r) > col+9 {
+				found = true
+				if got := strings.TrimSpace(string(r[col : col+9])); got != cell {
+					t.Errorf("%s's backlog cell %q, want %q", app, got, cell)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no row for %s:\n%s", app, out)
+		}
+	}
+	if first := p.rows[0].App; first != "drowning-web" {
+		t.Errorf("first row %s: the drowning app must sort first", first)
+	}
+}

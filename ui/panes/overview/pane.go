@@ -252,16 +252,17 @@ func (p *Pane) cells(r snapshot.OrgRow, now time.Time) []string {
 	case r.LossErr != "":
 		lost1, lost24 = unknown, unknown
 	}
-	backlog := t.Dim.Render("–")
-	if r.Open {
-		backlog = loading
-		switch {
-		case r.BacklogKnown && r.Backlog == diagnose.NA:
-			backlog = t.Dim.Render("n/a")
-		case r.BacklogKnown:
-			look := t.Level(r.Backlog)
-			backlog = look.Style.Render(fmt.Sprintf("%s %d CW", look.Glyph, r.CloseWait))
-		}
+	backlog := loading
+	switch {
+	case r.BacklogKnown && r.Backlog == diagnose.NA:
+		backlog = t.Dim.Render("n/a")
+	case r.BacklogKnown:
+		look := t.Level(r.Backlog)
+		backlog = look.Style.Render(fmt.Sprintf("%s %d CW", look.Glyph, r.CloseWait))
+	case r.Listed && r.Running == 0:
+		backlog = t.Dim.Render("–") // nothing running: no sockets to read
+	case r.BacklogErr != "":
+		backlog = unknown
 	}
 	listed := loading
 	if r.Listed {
@@ -356,7 +357,8 @@ func (p *Pane) legendLines() []string {
 			", the open app (▸) at its own pace · … not read yet · ? could not be read",
 		"BOOTS/DAY, P95: cold boots until serving, from each app's logs, read one app at a time (every " +
 			every(watch.OrgBootsEvery) + " per app) · LOST: edge minus app responses, one query for the org each minute" +
-			" · BACKLOG: CLOSE_WAIT sockets, probed in the open app only (– elsewhere)",
+			" · BACKLOG: CLOSE_WAIT sockets, the most on one machine (all the open app's; " +
+			fmt.Sprintf("%d of each other app's every %s", watch.OrgSocketSample, every(watch.OrgSocketsEvery)) + "; – none running)",
 	}
 	if p.org.MetricsErr != "" {
 		lines = append(lines, "metrics: "+p.org.MetricsErr)
