@@ -2,6 +2,7 @@
 # Regenerates every screenshot in this directory from the real TUI running on
 # the embedded demo platform: tmux at a fixed size → capture with colours →
 # freeze → PNG and SVG. Run from anywhere: bash screenshots/generate.sh
+# (bash screenshots/generate.sh overview: only the shots whose names hold it).
 # Needs tmux and python3 (on the machine image); installs freeze if missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,6 +13,7 @@ command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 1; }
 # freeze writes PNGs at 4× scale; pngquant makes them ~8× smaller, looking the same.
 command -v pngquant >/dev/null || apt-get install -y pngquant >/dev/null 2>&1 || true
 
+only=${1:-}
 bin=$(mktemp -d)/flywake
 (cd "$root" && go build -o "$bin" ./cmd/flywake)
 sock=""
@@ -23,6 +25,7 @@ trap '[ -n "$sock" ] && tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
 shot() {
   local name=$1 cols=$2 rows=$3 env=$4 args=$5 wait_for=$6
   shift 6
+  [[ -n $only && $name != *"$only"* ]] && return 0
   [ -n "$sock" ] && tmux -L "$sock" kill-server 2>/dev/null || true
   sock="flywake-shots-$$-$name" # a server per shot: reusing one races its shutdown
   tmux -L "$sock" new-session -d -s s -x "$cols" -y "$rows" \
