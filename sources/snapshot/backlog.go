@@ -18,7 +18,7 @@ func (a *App) BacklogMachines() []diagnose.BacklogMachine {
 }
 
 func (a *App) backlogOf(m Machine) diagnose.BacklogMachine {
-	bm := diagnose.BacklogMachine{ID: m.ID, State: m.State, Served: m.Config != nil && len(m.Config.Services) > 0, Conc: concurrencyOf(m.Config)}
+	bm := diagnose.BacklogMachine{ID: m.ID, State: m.State, Served: m.serves(), Conc: concurrencyOf(m.Config)}
 	p, ok := a.Sockets[m.ID]
 	if !ok || m.State != "started" || p.Key != bootKey(m) {
 		return bm
@@ -34,6 +34,9 @@ func (a *App) backlogOf(m Machine) diagnose.BacklogMachine {
 	}
 	return bm
 }
+
+// serves reports whether the proxy routes requests to m (it has a service).
+func (m Machine) serves() bool { return m.Config != nil && len(m.Config.Services) > 0 }
 
 // concurrencyOf is the first service's concurrency block that sets one (a
 // process group's services share their machine's limits).

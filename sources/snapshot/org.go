@@ -234,7 +234,7 @@ func (a *App) socketSample(n int) []ProbeRequest {
 		if len(out) == n {
 			break
 		}
-		if m.State == "started" && m.Config != nil && len(m.Config.Services) > 0 {
+		if m.State == "started" && m.serves() {
 			out = append(out, ProbeRequest{ProbeSockets, m.ID, bootKey(m)})
 		}
 	}
@@ -406,12 +406,12 @@ func openRow(a *App, now time.Time, patience time.Duration) OrgRow {
 // serves, Unknown until a socket probe of this boot has read one (a
 // background app's sample, or every running machine of the open app).
 func setBacklog(r *OrgRow, a *App) {
-	worstCW, known, lvl, serves := 0, false, diagnose.Unknown, false
+	worstCW, known, lvl, serves, probeErr := 0, false, diagnose.Unknown, false, ""
 	for _, bm := range a.BacklogMachines() {
 		l := bm.Level()
 		serves = serves || l != diagnose.NA
-		if bm.ProbeErr != "" && r.BacklogErr == "" {
-			r.BacklogErr = bm.ProbeErr
+		if probeErr == "" {
+			probeErr = bm.ProbeErr
 		}
 		if l == diagnose.Unknown || l == diagnose.NA {
 			continue
@@ -425,8 +425,8 @@ func setBacklog(r *OrgRow, a *App) {
 		known, lvl = true, diagnose.NA
 	}
 	r.BacklogKnown, r.Backlog, r.CloseWait = known, lvl, worstCW
-	if known {
-		r.BacklogErr = ""
+	if !known {
+		r.BacklogErr = probeErr
 	}
 }
 

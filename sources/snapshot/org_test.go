@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,25 +11,17 @@ import (
 	flyapi "github.com/flywake/flywake/sources/fly"
 )
 
-// procNetTCP is a socket table with closeWait sockets in CLOSE_WAIT and
-// one listener.
-func procNetTCP(closeWait int) string {
-	var b strings.Builder
-	b.WriteString("  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n")
-	b.WriteString("   0: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1\n")
-	for i := range closeWait {
-		fmt.Fprintf(&b, "%4d: 0100007F:1F90 0100007F:%04X 08 00000000:00000000 00:00000000 00000000     0        0 %d 1\n", i+1, 40000+i, i+2)
-	}
-	return b.String()
-}
-
-// served is n machines of state whose service has a soft limit only.
-func served(prefix, state string, n int) []*fly.Machine {
+// machines is n machines of state (ids prefix0, prefix1, …); serving ones
+// have a service with a soft limit only, as backlog-web's.
+func machines(prefix, state string, n int, serving bool) []*fly.Machine {
 	var out []*fly.Machine
 	for i := range n {
-		out = append(out, &fly.Machine{ID: fmt.Sprintf("%s%d", prefix, i), State: state, Region: "ams",
-			Config: &fly.MachineConfig{Services: []fly.MachineService{{InternalPort: 8080,
-				Concurrency: &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: 25}}}}})
+		m := machine(fmt.Sprintf("%s%d", prefix, i), state, "d1", t0)
+		if serving {
+			m.Config.Services = []fly.MachineService{{InternalPort: 8080,
+				Concurrency: &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: 25}}}
+		}
+		out = append(out, m)
 	}
 	return out
 }
@@ -40,7 +31,6 @@ func served(prefix, state string, n int) []*fly.Machine {
 // it, a calm one passes, one with nothing running is never probed, and an
 // app whose machines serve nothing is n/a.
 func TestBackgroundBacklog(t *testing.T) {
-	t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
 		app       string
 		machines  []*fly.Machine
@@ -49,12 +39,12 @@ func TestBackgroundBacklog(t *testing.T) {
 		want      diagnose.Level
 		known     bool
 	}{
-		{"drowning-web", served("d", "started", 5), 484, 2, diagnose.Fail, true},
-		{"calm-web", served("c", "started", 3), 2, 2, diagnose.Pass, true},
-		{"busy-web", served("b", "started", 1), 30, 1, diagnose.Warn, true},
-		{"asleep-web", served("s", "stopped", 4), 0, 0, diagnose.Unknown, false},
-		{"worker", machinesOf("w", "started", 2), 0, 0, diagnose.NA, true},
-		{"unreadable-web", served("u", "started", 2), -1, 2, diagnose.Unknown, false},
+		{"drowning-web", machines("d", "started", 5, true), 484, 2, diagnose.Fail, true},
+		{"calm-web", machines("c", "started", 3, true), 2, 2, diagnose.Pass, true},
+		{"busy-web", machines("b", "started", 1, true), 30, 1, diagnose.Warn, true},
+		{"asleep-web", machines("s", "stopped", 4, true), 0, 0, diagnose.Unknown, false},
+		{"worker", machines("w", "started", 2, false), 0, 0, diagnose.NA, true},
+		{"unreadable-web", machines("u", "started", 2, true), -1, 2, diagnose.Unknown, false},
 	}
 	for _, c := range cases {
 		t.Run(c.app, func(t *testing.T) {
@@ -67,7 +57,7 @@ func TestBackgroundBacklog(t *testing.T) {
 			}
 			res := make([]ExecResult, len(reqs))
 			for i := range reqs {
-				res[i] = ExecResult{Stdout: procNetTCP(max(c.closeWait, 0))}
+				res[i] = ExecResult{Stdout: "  sl  local_address rem_address   st\n" + closeWaitRows(max(c.closeWait, 0))}
 				if c.closeWait < 0 {
 					res[i] = ExecResult{ExitCode: 1, Stderr: "cat: /proc/net/tcp6: No such file or directory"}
 				}
@@ -93,13 +83,4 @@ func TestBackgroundBacklog(t *testing.T) {
 			}
 		})
 	}
-}
-
-// machinesOf is n machines of state that serve nothing.
-func machinesOf(prefix, state string, n int) []*fly.Machine {
-	var out []*fly.Machine
-	for i := range n {
-		out = append(out, &fly.Machine{ID: fmt.Sprintf("%s%d", prefix, i), State: state, Config: &fly.MachineConfig{}})
-	}
-	return out
 }

@@ -29,7 +29,7 @@ import (
 //     first OrgSocketSample running machines that serve, each app again
 //     after OrgSocketsEvery: 100 apps cost 40 exec calls a minute,
 //     and the overview's BACKLOG cell is read for every app, not only the
-//     open one (backlog-web's CLOSE_WAIT pile-up is the worst row).
+//     open one (backlog-web's CLOSE_WAIT pile-up shows before it is opened).
 //
 // The other exec probes (meminfo, bytecode) run only in the open app.
 

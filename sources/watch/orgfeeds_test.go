@@ -68,10 +68,11 @@ func TestOrgFeedsOnTheDemo(t *testing.T) {
 			t.Errorf("%s: listed %v loss %v boots %v backlog %v (%d running)", r.App, r.Listed, r.LossKnown, r.BootsKnown, r.BacklogKnown, r.Running)
 		}
 	}
-	if bl := byApp[flysim.DemoBacklog]; bl.Open || bl.Backlog != diagnose.Fail || bl.CloseWait < 100 {
+	bl := byApp[flysim.DemoBacklog]
+	if bl.Open || bl.Backlog != diagnose.Fail || bl.CloseWait < 100 {
 		t.Errorf("background backlog-web: open %v backlog %s (%d CLOSE_WAIT), want a failing backlog", bl.Open, bl.Backlog, bl.CloseWait)
 	}
-	if bl := byApp[flysim.DemoBacklog]; bl.Level != diagnose.Fail {
+	if bl.Level != diagnose.Fail {
 		t.Errorf("background backlog-web's row is %s: the overview would sort it with the healthy apps", bl.Level)
 	}
 	if rows[0].App != flysim.DemoCrash || rows[0].Crash != diagnose.Fail {
