@@ -7,6 +7,7 @@ import (
 
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/columns"
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/theme"
@@ -49,7 +50,7 @@ func TestBacklogBadge(t *testing.T) {
 	var cache rowCache
 	rows, _, _ := buildRows(a, newStyles(th), &cache, listed)
 	for _, r := range rows {
-		if got := plainCells(r.Cells)[colAlert]; got != want[r.ID] {
+		if got := plainCells(r.Cells)[columns.Alert]; got != want[r.ID] {
 			t.Errorf("%s: ALERT %q, want %q", r.ID, got, want[r.ID])
 		}
 	}

@@ -7,23 +7,6 @@ import (
 	"github.com/flywake/flywake/ui/components/table"
 )
 
-// The pane draws the one machines table definition (sources/columns), the
-// one `flywake status` prints: these are its column indexes.
-const (
-	colState    = columns.State
-	colID       = columns.ID
-	colAlert    = columns.Alert
-	colName     = columns.Name
-	colRegion   = columns.Region
-	colChecks   = columns.Checks
-	colAge      = columns.Age
-	colEvent    = columns.Event
-	colRelease  = columns.Release
-	colImage    = columns.Image
-	colAutostop = columns.Autostop
-	numCols     = columns.Count
-)
-
 // sorting is the order of the rows: by one column, or (col < 0) as listed.
 type sorting struct {
 	col  int

@@ -62,29 +62,29 @@ func TestRowCells(t *testing.T) {
 		col  int
 		want string
 	}{
-		{"started glyph and word", machine("a", "started"), colState, "● started"},
-		{"stopped", machine("a", "stopped"), colState, "○ stopped"},
-		{"failed", machine("a", "failed"), colState, "✗ failed"},
-		{"unknown state shown raw", machine("a", "hibernating"), colState, "? hibernating"},
-		{"short digest", machine("a", "started"), colImage, "0123456789ab"},
-		{"release", machine("a", "started"), colRelease, "v42"},
+		{"started glyph and word", machine("a", "started"), columns.State, "● started"},
+		{"stopped", machine("a", "stopped"), columns.State, "○ stopped"},
+		{"failed", machine("a", "failed"), columns.State, "✗ failed"},
+		{"unknown state shown raw", machine("a", "hibernating"), columns.State, "? hibernating"},
+		{"short digest", machine("a", "started"), columns.Image, "0123456789ab"},
+		{"release", machine("a", "started"), columns.Release, "v42"},
 		{"group", machine("a", "started"), columns.Group, "app"},
-		{"newest event", machine("a", "started"), colEvent, "start/started/flyd"},
-		{"one age: since the newest event", machine("a", "started"), colAge, "3m00s"},
-		{"no events: since the update", machine("a", "started", func(m *fly.Machine) { m.Events = nil }), colAge, "1m30s"},
+		{"newest event", machine("a", "started"), columns.Event, "start/started/flyd"},
+		{"one age: since the newest event", machine("a", "started"), columns.Age, "3m00s"},
+		{"no events: since the update", machine("a", "started", func(m *fly.Machine) { m.Events = nil }), columns.Age, "1m30s"},
 		{"checks passing/total", machine("a", "started", func(m *fly.Machine) {
 			m.Checks = []*fly.MachineCheckStatus{{Name: "a", Status: "passing"}, {Name: "b", Status: "critical"}}
-		}), colChecks, "1/2"},
-		{"no checks", machine("a", "started"), colChecks, "–"},
+		}), columns.Checks, "1/2"},
+		{"no checks", machine("a", "started"), columns.Checks, "–"},
 		{"host unreachable", machine("a", "started", func(m *fly.Machine) {
 			m.HostStatus = "unreachable"
 			m.IncompleteConfig, m.Config = m.Config, nil
-		}), colAlert, "! host unreachable"},
+		}), columns.Alert, "! host unreachable"},
 		{"incomplete config still gives the release", machine("a", "started", func(m *fly.Machine) {
 			m.HostStatus = "unreachable"
 			m.IncompleteConfig, m.Config = m.Config, nil
-		}), colRelease, "v42"},
-		{"autostop off without services", machine("a", "started"), colAutostop, "off"},
+		}), columns.Release, "v42"},
+		{"autostop off without services", machine("a", "started"), columns.Autostop, "off"},
 	}
 	for _, c := range cases {
 		a := appOf(c.m)
@@ -108,7 +108,7 @@ func TestCrashBadge(t *testing.T) {
 	for _, c := range cases {
 		a := appOf(machine("a", "started"))
 		a.Machines[0].Crash.Kind = c.verdict.kind()
-		if got := buildRow(a.Machines[0], newStyles(th), t0).Cells[colAlert]; got != c.want {
+		if got := buildRow(a.Machines[0], newStyles(th), t0).Cells[columns.Alert]; got != c.want {
 			t.Errorf("crash %v: badge %q, want %q", c.verdict, got, c.want)
 		}
 	}
@@ -249,7 +249,7 @@ func TestChecksCellOfASleepingMachineIsNoWarning(t *testing.T) {
 	}
 	for _, tt := range tests {
 		row := buildRow(snapshot.Machine{State: tt.state, Checks: tt.checks}, newStyles(th), t0)
-		if text, style := row.Cells[colChecks], row.Styles[colChecks]; text != tt.text || style != tt.style {
+		if text, style := row.Cells[columns.Checks], row.Styles[columns.Checks]; text != tt.text || style != tt.style {
 			t.Errorf("%s %v: %q in another style than wanted (%q)", tt.state, tt.checks, text, tt.text)
 		}
 	}
@@ -278,27 +278,27 @@ func TestRolloutRows(t *testing.T) {
 		return out
 	}
 	rows := list(machine("a", "started", onRelease("42", "i1")), machine("b", "started", onRelease("42", "i1")))
-	if rows["a"][colAlert] != "" || rows["a"][colRelease] != "v42" {
-		t.Fatalf("no deploy yet: alert %q release %q", rows["a"][colAlert], rows["a"][colRelease])
+	if rows["a"][columns.Alert] != "" || rows["a"][columns.Release] != "v42" {
+		t.Fatalf("no deploy yet: alert %q release %q", rows["a"][columns.Alert], rows["a"][columns.Release])
 	}
 	at = at.Add(10 * time.Second)
 	rows = list(machine("a", "replacing", onRelease("43", "i2")), machine("b", "started", onRelease("42", "i1")))
-	if got := rows["a"]; got[colRelease] != "v42→v43" || got[colAlert] != "… v43 boot" {
-		t.Fatalf("replacing: release %q alert %q", got[colRelease], got[colAlert])
+	if got := rows["a"]; got[columns.Release] != "v42→v43" || got[columns.Alert] != "… v43 boot" {
+		t.Fatalf("replacing: release %q alert %q", got[columns.Release], got[columns.Alert])
 	}
-	if got := rows["b"][colAlert]; got != "· v42 old" {
+	if got := rows["b"][columns.Alert]; got != "· v42 old" {
 		t.Fatalf("the machine not replaced yet: alert %q", got)
 	}
 	started := func(m *fly.Machine) {
 		m.Events = append([]*fly.MachineEvent{{Type: "start", Status: "started", Source: "flyd", Timestamp: at.UnixMilli()}}, m.Events...)
 	}
 	at = at.Add(3 * time.Second)
-	if got := list(machine("a", "started", onRelease("43", "i2"), started), machine("b", "started", onRelease("42", "i1")))["a"]; got[colAlert] != "◔ v43 looks" {
-		t.Fatalf("first look: alert %q", got[colAlert])
+	if got := list(machine("a", "started", onRelease("43", "i2"), started), machine("b", "started", onRelease("42", "i1")))["a"]; got[columns.Alert] != "◔ v43 looks" {
+		t.Fatalf("first look: alert %q", got[columns.Alert])
 	}
 	at = at.Add(10 * time.Second)
-	if got := list(machine("a", "started", onRelease("43", "i2")), machine("b", "started", onRelease("42", "i1")))["a"]; got[colAlert] != "✓ v43 live" || got[colRelease] != "v42→v43" {
-		t.Fatalf("second look: alert %q release %q", got[colAlert], got[colRelease])
+	if got := list(machine("a", "started", onRelease("43", "i2")), machine("b", "started", onRelease("42", "i1")))["a"]; got[columns.Alert] != "✓ v43 live" || got[columns.Release] != "v42→v43" {
+		t.Fatalf("second look: alert %q release %q", got[columns.Alert], got[columns.Release])
 	}
 	// The drill-down says why.
 	detail := ansi.Strip(strings.Join(detailLines(a, "a", th, at), "\n"))

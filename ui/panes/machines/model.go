@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/flywake/flywake/sources/columns"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/pane"
@@ -248,7 +249,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 	case key.Matches(km, k.SortReverse):
 		s := m.sort
 		if s.col < 0 {
-			s.col = colState
+			s.col = columns.State
 		}
 		s.desc = !s.desc
 		m.setSort(s)
@@ -268,7 +269,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 // nextSort is the order after this one: the next shown column ascending,
 // and after the last column the listing's own order again.
 func (m *Model) nextSort() sorting {
-	for c := m.sort.col + 1; c < numCols; c++ {
+	for c := m.sort.col + 1; c < columns.Count; c++ {
 		if !m.shape.empty[c] {
 			return sorting{col: c}
 		}

@@ -45,13 +45,13 @@ func (s *styles) level(l diagnose.Level) *lipgloss.Style {
 // screen, as of the frame (see ages).
 type cachedRow struct {
 	hash   uint64
-	m      snapshot.Machine // as listed when the row was built: what sorting compares
-	row    table.Row        // cells and styles owned by the cache
-	drawn  table.Row        // row, with what the app adds this refresh (a backlog alert)
-	since  time.Time        // the age column's start
-	filled [numCols]bool    // which cells say something (see columns.Empty)
-	widths [numCols]int     // each cell's width
-	seen   int              // the refresh that last listed the machine
+	m      snapshot.Machine    // as listed when the row was built: what sorting compares
+	row    table.Row           // cells and styles owned by the cache
+	drawn  table.Row           // row, with what the app adds this refresh (a backlog alert)
+	since  time.Time           // the age column's start
+	filled [columns.Count]bool // which cells say something (see columns.Empty)
+	widths [columns.Count]int  // each cell's width
+	seen   int                 // the refresh that last listed the machine
 }
 
 // rowCache keeps the rows by machine id, so a refresh of 10,000 unchanged
@@ -66,8 +66,8 @@ type rowCache struct {
 // shape is what the rows need of the columns: which have nothing in any
 // row (hidden), and the widest cell of each.
 type shape struct {
-	empty [numCols]bool
-	width [numCols]int
+	empty [columns.Count]bool
+	width [columns.Count]int
 }
 
 // buildRows turns the app's machines into table rows in the sorting's
@@ -112,14 +112,14 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 		c.drawn = c.row
 		if _, probed := a.Sockets[m.ID]; probed {
 			c.drawn = withAlert(c.row, a, m, st)
-			if text := c.drawn.Cells[colAlert]; text != "" {
-				sh.empty[colAlert] = false
-				sh.width[colAlert] = max(sh.width[colAlert], ansi.StringWidth(text))
+			if text := c.drawn.Cells[columns.Alert]; text != "" {
+				sh.empty[columns.Alert] = false
+				sh.width[columns.Alert] = max(sh.width[columns.Alert], ansi.StringWidth(text))
 			}
 		}
 	}
 	if len(a.Machines) == 0 {
-		sh.empty = [numCols]bool{} // no rows: the header still says what there will be
+		sh.empty = [columns.Count]bool{} // no rows: the header still says what there will be
 	}
 	if len(cache.rows) > len(a.Machines) { // some machines are gone
 		for id, c := range cache.rows {
@@ -139,7 +139,7 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 // sort puts this refresh's rows in the sorting's order; as listed, they
 // keep the listing's.
 func (cache *rowCache) sort(s sorting) {
-	if s.col < 0 || s.col >= numCols {
+	if s.col < 0 || s.col >= columns.Count {
 		return
 	}
 	col := columns.Machines()[s.col]
@@ -158,7 +158,7 @@ func (cache *rowCache) sort(s sorting) {
 func (cache *rowCache) ages(now time.Time) table.Live {
 	return func(r table.Row, col int) (string, bool) {
 		c := cache.rows[r.ID]
-		if c == nil || col != colAge {
+		if c == nil || col != columns.Age {
 			return "", false
 		}
 		return columns.AgeText(c.since, now), true
@@ -171,7 +171,7 @@ func buildRow(m snapshot.Machine, st *styles, now time.Time) table.Row {
 	rows, _, _ := buildRows(&snapshot.App{Machines: []snapshot.Machine{m}}, st, &cache, listed)
 	r := rows[0]
 	r.Cells = append([]string(nil), r.Cells...)
-	r.Cells[colAge], _ = cache.ages(now)(r, colAge)
+	r.Cells[columns.Age], _ = cache.ages(now)(r, columns.Age)
 	return r
 }
 
@@ -180,8 +180,8 @@ func buildRow(m snapshot.Machine, st *styles, now time.Time) table.Row {
 // age out (it changes on every refresh).
 func newCachedRow(m *snapshot.Machine, st *styles) *cachedRow {
 	c := &cachedRow{hash: m.Hash, m: *m}
-	cells := make([]string, numCols)
-	looks := make([]*lipgloss.Style, numCols)
+	cells := make([]string, columns.Count)
+	looks := make([]*lipgloss.Style, columns.Count)
 	for i, col := range columns.Machines() {
 		if col.Since != nil {
 			c.since = col.Since(m)
@@ -197,14 +197,14 @@ func newCachedRow(m *snapshot.Machine, st *styles) *cachedRow {
 	}
 	// The pane's looks over the same words: the state's glyph and colour,
 	// the alert's level, the checks' worst.
-	cells[colState], looks[colState] = st.states.Look(m.State)
-	c.widths[colState] = ansi.StringWidth(cells[colState])
+	cells[columns.State], looks[columns.State] = st.states.Look(m.State)
+	c.widths[columns.State] = ansi.StringWidth(cells[columns.State])
 	if l, ok := columns.TopAlert(nil, m); ok {
-		looks[colAlert] = st.level(l)
+		looks[columns.Alert] = st.level(l)
 	} else if m.Rollout != 0 {
-		looks[colAlert] = rolloutStyle(m.Rollout, st.th)
+		looks[columns.Alert] = rolloutStyle(m.Rollout, st.th)
 	}
-	looks[colChecks] = checksStyle(m, st.th)
+	looks[columns.Checks] = checksStyle(m, st.th)
 	c.row = table.Row{ID: m.ID, Cells: cells, Styles: looks, Search: table.SearchText(cells)}
 	if m.Phase == diagnose.Gone {
 		// A destroyed or superseded machine is history, not a fault.
@@ -217,17 +217,17 @@ func newCachedRow(m *snapshot.Machine, st *styles) *cachedRow {
 // app knows them (a backlog too); r's cells are the cache's, so they are
 // copied when they change.
 func withAlert(r table.Row, a *snapshot.App, m *snapshot.Machine, st *styles) table.Row {
-	text := columns.Machines()[colAlert].Text(a, m)
-	if text == r.Cells[colAlert] {
+	text := columns.Machines()[columns.Alert].Text(a, m)
+	if text == r.Cells[columns.Alert] {
 		return r
 	}
 	r.Cells = append([]string(nil), r.Cells...)
 	r.Styles = append([]*lipgloss.Style(nil), r.Styles...)
-	r.Cells[colAlert], r.Styles[colAlert] = text, nil
+	r.Cells[columns.Alert], r.Styles[columns.Alert] = text, nil
 	if l, ok := columns.TopAlert(a, m); ok {
-		r.Styles[colAlert] = st.level(l)
+		r.Styles[columns.Alert] = st.level(l)
 	} else if m.Rollout != 0 {
-		r.Styles[colAlert] = rolloutStyle(m.Rollout, st.th)
+		r.Styles[columns.Alert] = rolloutStyle(m.Rollout, st.th)
 	}
 	return r
 }

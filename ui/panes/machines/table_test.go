@@ -86,7 +86,7 @@ func TestSortByAgeComparesTimes(t *testing.T) {
 	p := newPane()
 	p.SetSize(200, 20)
 	p.SetData(appOf(machine("old", "stopped", at(62*time.Minute)), machine("new", "stopped", at(9*time.Minute)), machine("mid", "stopped", at(20*time.Minute))), t0)
-	p.setSort(sorting{col: colAge})
+	p.setSort(sorting{col: columns.Age})
 	if got := strings.Join(order(p), " "); got != "new mid old" {
 		t.Fatalf("by age: %s", got)
 	}
@@ -128,7 +128,7 @@ func TestNarrowTableKeepsWhatMatters(t *testing.T) {
 	if strings.Count(v, "…") != strings.Count(v, "start/started/…") {
 		t.Fatalf("a cell other than the newest event is cut at 78 columns:\n%s", v)
 	}
-	for i := 0; i < numCols; i++ {
+	for i := 0; i < columns.Count; i++ {
 		p.Update(uitest.Key("right"))
 	}
 	if _, right := p.table.ColumnsOff(78); right != 0 {
@@ -151,7 +151,7 @@ func TestCellsAreTheSharedDefinition(t *testing.T) {
 		row := buildRow(m, newStyles(newPane().ctx.Theme), t0)
 		for i, c := range columns.Machines() {
 			want := c.Cell(nil, &m, t0)
-			if i == colState {
+			if i == columns.State {
 				want = strings.Fields(row.Cells[i])[0] + " " + want
 			}
 			if got := row.Cells[i]; got != want {
