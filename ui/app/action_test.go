@@ -2,13 +2,14 @@ package app
 
 import (
 	"context"
-	"github.com/flywake/flywake/sources/snapshot"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/snapshot"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -19,6 +20,7 @@ import (
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/theme"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 // platformCalls records the action calls a fake platform received.
@@ -365,16 +367,7 @@ func TestFooterFitsTheContext(t *testing.T) {
 		}
 		lines := strings.Split(plainView(m), "\n")
 		foot := lines[len(lines)-1]
-		for _, w := range c.want {
-			if !strings.Contains(foot, w) {
-				t.Errorf("%s: footer %q lacks %q", c.name, foot, w)
-			}
-		}
-		for _, w := range c.notWant {
-			if strings.Contains(foot, w) {
-				t.Errorf("%s: footer %q has %q", c.name, foot, w)
-			}
-		}
+		t.Run(c.name, func(t *testing.T) { uitest.AssertMentions(t, foot, c.want, c.notWant) })
 	}
 }
 

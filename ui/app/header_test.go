@@ -1,11 +1,13 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/flywake/flywake/ui/uitest"
 )
 
 // The header gives way segment by segment: long forms first, then the
@@ -41,16 +43,7 @@ func TestHeaderGivesWayWholeSegments(t *testing.T) {
 		if w := ansi.StringWidth(line); w > c.width {
 			t.Errorf("%d: %d wide: %q", c.width, w, line)
 		}
-		for _, w := range c.want {
-			if !strings.Contains(line, w) {
-				t.Errorf("%d: %q lacks %q", c.width, line, w)
-			}
-		}
-		for _, w := range c.notWant {
-			if strings.Contains(line, w) {
-				t.Errorf("%d: %q has %q", c.width, line, w)
-			}
-		}
+		t.Run(fmt.Sprint(c.width), func(t *testing.T) { uitest.AssertMentions(t, line, c.want, c.notWant) })
 		if strings.Count(line, "…") > 0 && !strings.Contains(line, "last error 2m05s ago: ") {
 			t.Errorf("%d: a segment other than the error's words is cut: %q", c.width, line)
 		}
