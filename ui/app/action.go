@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
@@ -121,12 +122,12 @@ func (m *Model) onAction(msg actionMsg) tea.Cmd {
 		note = m.setNotice(noticeInfo, verb+" sent to "+msg.machine+" — watching it settle")
 	case errors.As(msg.err, &held):
 		// A deploy (or another operator) holds the machine: nothing was sent.
-		note = m.setNotice(noticeWarn, verb+" not sent: "+m.redact(oneLine(held.Error())))
+		note = m.setNotice(noticeWarn, verb+" not sent: "+m.redact(cell.OneLine(held.Error())))
 	case errors.As(msg.err, &pre):
 		// The API's own words, as they came: they say what the platform wants.
 		note = m.setNotice(noticeFail, "Fly refused to "+verb+" "+msg.machine+": "+m.redact(pre.Text))
 	default:
-		note = m.setNotice(noticeFail, verb+" of "+msg.machine+" failed: "+m.redact(oneLine(msg.err.Error())))
+		note = m.setNotice(noticeFail, verb+" of "+msg.machine+" failed: "+m.redact(cell.OneLine(msg.err.Error())))
 	}
 	return tea.Batch(note, m.listCmd())
 }

@@ -2,9 +2,10 @@ package app
 
 import (
 	"fmt"
+	"testing"
+
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/uitest"
-	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 

@@ -119,7 +119,7 @@ func (m Model) headerLine() string {
 		}
 		right = append(right, segment{kind: partStates, text: strings.Join(long, " "), short: strings.Join(short, " ")})
 	}
-	if rel := m.app.CurrentRelease(); rel != "" && m.cfg.App != "" {
+	if rel := m.crash.Release; rel != "" && m.cfg.App != "" { // CrashLoops names the current release
 		right = append(right, segment{kind: partRelease, text: "release " + words.Release(rel), short: words.Release(rel)})
 	}
 	if m.cfg.Source != nil && m.cfg.Source.Client != nil {
@@ -134,7 +134,7 @@ func (m Model) headerLine() string {
 		}
 		if st.LastError != "" {
 			ago := "last error " + cell.Duration(wall.Sub(st.LastErrorAt)) + " ago"
-			segs = append(segs, segment{kind: partError, text: ago + ": " + oneLine(st.LastError), short: ago, detail: oneLine(st.LastError)})
+			segs = append(segs, segment{kind: partError, text: ago + ": " + cell.OneLine(st.LastError), short: ago, detail: cell.OneLine(st.LastError)})
 		}
 		other := st.CallsLastMinute - st.MachinesLastMinute
 		right = append(right, segment{kind: partCalls,
@@ -242,5 +242,3 @@ func joinedWidth(parts []string) int {
 	}
 	return w
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fmt"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -36,15 +38,15 @@ func (m *Model) inertKey(p pane.Pane, msg tea.KeyMsg, overlay bool) string {
 	case overlay:
 		return "" // an overlay may take keys it does not list (its setup's + and -)
 	case key.Matches(msg, k.Zoom):
-		return name + " zooms a pane where several share the screen (at least 100×32)"
+		return name + " zooms a pane where several share the screen (at least " + fmt.Sprintf("%d×%d", splitWidth, splitHeight) + ")"
 	}
 	if desc, where, ok := k.ActsWhere(msg); ok {
 		if where == "the dashboard" {
-			return name + " (" + desc + ") does nothing in " + p.Title() + " — ? lists the keys"
+			return name + " (" + desc + ") does nothing in " + p.Title() + " — " + k.Help.Help().Key + " lists the keys"
 		}
 		return name + " is " + desc + " in " + where + "; here it does nothing"
 	}
-	return name + " is not a key flywake uses — ? lists them"
+	return name + " is not a key flywake uses — " + k.Help.Help().Key + " lists them"
 }
 
 // isNavigation: the scroll keys reach every pane, whether it lists them

@@ -10,6 +10,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/ui/components/cell"
 )
 
 // The machines listing and what it drives: wait long-polls for machines in
@@ -216,7 +217,7 @@ func (m *Model) onFatal(err error) []tea.Cmd {
 	m.back = returnTo{}
 	m.resetApp(back.app)
 	cmds := m.startFetching()
-	return append(cmds, m.setNotice(noticeWarn, "could not open "+failed+": "+m.redact(oneLine(err.Error()))+" — back on "+back.String()))
+	return append(cmds, m.setNotice(noticeWarn, "could not open "+failed+": "+m.redact(cell.OneLine(err.Error()))+" — back on "+back.String()))
 }
 
 // listInterval adapts to what the machines are doing.

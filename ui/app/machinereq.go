@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
@@ -31,7 +32,7 @@ func (m *Model) describeCmd(r machines.DescribeRequest) tea.Cmd {
 		defer cancel()
 		lines, err := client.DescribeMachine(ctx, app, r.MachineID)
 		if err != nil {
-			err = errors.New(fly.Redact(oneLine(err.Error()), secrets...))
+			err = errors.New(fly.Redact(cell.OneLine(err.Error()), secrets...))
 		}
 		return reply(lines, err)
 	})

@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/panes/overview"
@@ -298,14 +300,14 @@ func (m Model) updateFatalKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Command):
 		return m.openSwitcher()
 	}
-	return m, m.setNotice(noticeInfo, msg.String()+" does nothing here — "+fatalWays(m.back))
+	return m, m.setNotice(noticeInfo, cell.Sanitize(msg.String())+" does nothing here — "+fatalWays(m.keys, m.back))
 }
 
 // fatalWays names the keys out of a full-screen error.
-func fatalWays(back returnTo) string {
-	s := ": open another app · q quit"
+func fatalWays(k *keys.KeyMap, back returnTo) string {
+	s := k.Command.Help().Key + " open another app · " + k.Quit.Help().Key + " quit"
 	if back.set {
-		s = "esc back to " + back.String() + " · " + s
+		s = k.Back.Help().Key + " back to " + back.String() + " · " + s
 	}
 	return s
 }

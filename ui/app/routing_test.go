@@ -3,10 +3,11 @@ package app
 import (
 	"context"
 	"errors"
-	"github.com/flywake/flywake/sources/snapshot"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/snapshot"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"

@@ -123,7 +123,7 @@ func (s *switcher) hint(width int, highlight func(string) string) string {
 	case s.loading:
 		return "loading apps… (enter tries the name as typed)"
 	case s.err != nil:
-		return "could not list apps (" + oneLine(s.err.Error()) + ") — type the name; enter tries it"
+		return "could not list apps (" + cell.OneLine(s.err.Error()) + ") — type the name; enter tries it"
 	case !s.listed:
 		return "no app list to complete from — type the name; enter tries it"
 	}

@@ -85,7 +85,7 @@ func (m Model) switcherLines() []string {
 func (m Model) fatalView(h int) string {
 	w := min(m.width-4, 90)
 	text := ansi.Wrap(m.fatal.Error(), w-4, " ")
-	body := "\n" + indentLines(text, 2) + "\n\n" + indentLines(m.theme.Dim.Render(ansi.Wrap(fatalWays(m.back), w-4, " ")), 2)
+	body := "\n" + indentLines(text, 2) + "\n\n" + indentLines(m.theme.Dim.Render(ansi.Wrap(fatalWays(m.keys, m.back), w-4, " ")), 2)
 	bh := min(strings.Count(body, "\n")+3, h)
 	title := "flywake cannot show " + m.cfg.App
 	return frame.Center(frame.Box(m.theme, title, true, body, w, bh), m.width, h)

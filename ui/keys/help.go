@@ -28,18 +28,13 @@ func (k KeyMap) Groups() []Group {
 		b.SetHelp(b.Help().Key, desc)
 		return b
 	}
-	pair := func(a, b key.Binding, desc string) key.Binding {
-		p := key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(a.Help().Key+"/"+b.Help().Key, desc))
-		p.SetEnabled(a.Enabled() && b.Enabled())
-		return p
-	}
 	groups := []Group{
 		{"move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}},
 		{"panes", []key.Binding{k.NextPane, k.PrevPane, k.Zoom, k.Enter, k.Back, k.Filter, k.Command, k.Refresh}},
 		{"machines table", []key.Binding{in(k.SortNext, "sort: next col"), in(k.SortReverse, "sort: reverse"),
-			pair(k.Left, k.Right, "columns"), in(k.Describe, "describe"), k.Copy, k.Start, k.Stop, k.Suspend, k.Deploy}},
-		{"describe (" + k.Describe.Help().Key + ")", []key.Binding{in(k.Filter, "search"), pair(k.NextItem, k.PrevItem, "next/prev match")}},
-		{"checklist (" + k.Checklist.Help().Key + ")", []key.Binding{in(k.Checklist, "open"), pair(k.NextItem, k.PrevItem, "next/prev item")}},
+			Pair(k.Left, k.Right, "columns"), in(k.Describe, "describe"), k.Copy, k.Start, k.Stop, k.Suspend, k.Deploy}},
+		{"describe (" + k.Describe.Help().Key + ")", []key.Binding{in(k.Filter, "search"), Pair(k.NextItem, k.PrevItem, "next/prev match")}},
+		{"checklist (" + k.Checklist.Help().Key + ")", []key.Binding{in(k.Checklist, "open"), Pair(k.NextItem, k.PrevItem, "next/prev item")}},
 		{wakeGroup(k), []key.Binding{in(k.WakeTest, "open"), wakeModes(k), Pair(k.WakeMore, k.WakeFewer, "requests"),
 			in(k.Compare, "compare runs")}},
 		{"logs view (" + k.Logs.Help().Key + ")", []key.Binding{in(k.Logs, "open"), k.LogFollow, k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel, k.LogClear}},

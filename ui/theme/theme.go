@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/lipgloss"
@@ -149,12 +150,15 @@ func (t *Theme) Renderer() *lipgloss.Renderer { return t.renderer }
 // NewInput is a text input drawn in the theme. bubbles builds its default
 // styles on lipgloss's default renderer, which drops every attribute under
 // NO_COLOR (and with CI set): the cursor's reverse video went with them, and
-// a `:` or `/` prompt showed no cursor at all.
+// a `:` or `/` prompt showed no cursor at all. The cursor does not blink:
+// a blink is a timer that redraws the screen twice a second while nothing
+// else changes.
 func (t *Theme) NewInput(prompt string) textinput.Model {
 	in := textinput.New()
 	in.Prompt = prompt
 	in.PromptStyle, in.TextStyle = t.Text, t.Text
 	in.PlaceholderStyle, in.CompletionStyle = t.Dim, t.Dim
 	in.Cursor.Style, in.Cursor.TextStyle = t.renderer.NewStyle(), t.Text
+	in.Cursor.SetMode(cursor.CursorStatic)
 	return in
 }

@@ -301,7 +301,9 @@ func TestInputCursorIsVisible(t *testing.T) {
 		"dumb":     forTerminal(io.Discard, env{"TERM": "dumb"}),
 	} {
 		in := th.NewInput(":")
-		in.Focus()
+		if cmd := in.Focus(); cmd != nil {
+			t.Errorf("%s: focusing the input starts a blink timer", name)
+		}
 		in.SetValue("sna")
 		if v := in.View(); !hasParam(v, "7") {
 			t.Errorf("%s: no reverse-video cursor in %q", name, v)

@@ -131,3 +131,7 @@ func Sanitize(s string) string {
 	}
 	return b.String()
 }
+
+// OneLine folds s onto one line: every run of white space (newlines
+// included) becomes one space. Error texts go on one-line notices with it.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

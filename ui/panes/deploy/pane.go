@@ -118,8 +118,6 @@ func (p *Pane) Open() tea.Cmd {
 	return nil
 }
 
-var ()
-
 // Keys are the keys that act now.
 func (p *Pane) Keys() []key.Binding {
 	if p.readOnly {
@@ -162,7 +160,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.err != nil {
-			p.stage, p.notice = StageChoose, "not rolled out: "+oneLine(msg.err.Error())
+			p.stage, p.notice = StageChoose, "not rolled out: "+cell.OneLine(msg.err.Error())
 			return nil
 		}
 		p.plan, p.stage = msg.plan, StageConfirm
@@ -311,7 +309,7 @@ func (p *Pane) View(bool, time.Time) string {
 		case p.stage == StageDone && p.err == nil:
 			styled(th.Pass, fmt.Sprintf("Rolled out release %s to %d machines of %s", words.Release(p.plan.To), p.done(), p.plan.App))
 		case p.stage == StageDone:
-			styled(th.Fail, "Stopped: "+oneLine(p.err.Error()))
+			styled(th.Fail, "Stopped: "+cell.OneLine(p.err.Error()))
 		default:
 			add(fmt.Sprintf("Rolling out release %s (%s) to %s: %d of %d machines", words.Release(p.plan.To), p.plan.Release.Describe(),
 				p.plan.App, p.done(), len(p.plan.Machines)))
@@ -323,7 +321,7 @@ func (p *Pane) View(bool, time.Time) string {
 				continue
 			}
 			if s.Err != nil {
-				styled(th.Fail, fmt.Sprintf("  ✗ %s not updated: %s", s.Machine, oneLine(s.Err.Error())))
+				styled(th.Fail, fmt.Sprintf("  ✗ %s not updated: %s", s.Machine, cell.OneLine(s.Err.Error())))
 				continue
 			}
 			add(fmt.Sprintf("  ✓ %s %s → %s, %s", s.Machine, words.Release(s.From), words.Release(s.To), s.State))
@@ -363,5 +361,3 @@ func (p *Pane) fill(lines []string, w, h int) string {
 
 // Animating: nothing on screen moves with time alone.
 func (p *Pane) Animating() bool { return false }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -19,7 +19,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -90,7 +89,6 @@ func New(ctx pane.Context) *Pane {
 	in := t.NewInput("/")
 	in.Placeholder = "regular expression (case-insensitive)"
 	in.CharLimit = 200
-	in.Cursor.SetMode(cursor.CursorStatic) // no blink timer: nothing here ticks on its own
 	return &Pane{theme: t, keys: km, follow: true, input: in}
 }
 

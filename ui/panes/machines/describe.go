@@ -64,7 +64,7 @@ func (d *describe) answer(msg Described, th *theme.Theme) {
 	}
 	d.loading = false
 	if msg.Err != nil {
-		d.err = oneLine(msg.Err.Error())
+		d.err = msg.Err.Error() // one line and redacted by the root (describeCmd)
 		d.raw = nil
 	} else {
 		d.raw = msg.Lines
@@ -197,8 +197,9 @@ func (d *describe) show() {
 func (d *describe) scroll(n int) { d.body.ScrollBy(n) }
 
 // view draws the title, the JSON and the search or position line.
-func (d *describe) view(th *theme.Theme, width, height int) string {
-	title := th.TableHeader.Render("describe "+d.id) + th.Dim.Render("  GET machine · esc back · / search · n/p match")
+func (d *describe) view(th *theme.Theme, k keys.KeyMap, width, height int) string {
+	title := th.TableHeader.Render("describe "+d.id) + th.Dim.Render("  GET machine · "+k.Back.Help().Key+" back · "+
+		k.Filter.Help().Key+" search · "+keys.Short(k.NextItem)+"/"+keys.Short(k.PrevItem)+" match")
 	if height <= 2 {
 		return cell.Block(title, width, height)
 	}
@@ -208,7 +209,7 @@ func (d *describe) view(th *theme.Theme, width, height int) string {
 		body = th.Dim.Render("asking the API for machine " + d.id + "…")
 	case d.err != "":
 		body = th.Warn.Render(ansi.Wrap("could not describe "+d.id+": "+d.err, width, " ")) + "\n" +
-			th.Dim.Render("press d to ask again, esc to go back")
+			th.Dim.Render("press "+k.Describe.Help().Key+" to ask again, "+k.Back.Help().Key+" to go back")
 	default:
 		body = d.body.View()
 	}
@@ -236,5 +237,3 @@ func (d *describe) position() string {
 	}
 	return s
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

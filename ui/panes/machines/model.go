@@ -185,7 +185,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
-	// The text fields' own messages (a cursor blink).
+	// The filter's own messages (a paste read from the clipboard).
 	var cmd tea.Cmd
 	if m.filtering {
 		m.filter, cmd = m.filter.Update(msg)

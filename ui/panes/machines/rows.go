@@ -199,10 +199,8 @@ func newCachedRow(m *snapshot.Machine, st *styles) *cachedRow {
 	// the alert's level, the checks' worst.
 	cells[columns.State], looks[columns.State] = st.states.Look(m.State)
 	c.widths[columns.State] = ansi.StringWidth(cells[columns.State])
-	if l, ok := columns.TopAlert(nil, m); ok {
-		looks[columns.Alert] = st.level(l)
-	} else if m.Rollout != 0 {
-		looks[columns.Alert] = rolloutStyle(m.Rollout, st.th)
+	if s := alertStyle(nil, m, st); s != nil {
+		looks[columns.Alert] = s
 	}
 	looks[columns.Checks] = checksStyle(m, st.th)
 	c.row = table.Row{ID: m.ID, Cells: cells, Styles: looks, Search: table.SearchText(cells)}
@@ -223,13 +221,20 @@ func withAlert(r table.Row, a *snapshot.App, m *snapshot.Machine, st *styles) ta
 	}
 	r.Cells = append([]string(nil), r.Cells...)
 	r.Styles = append([]*lipgloss.Style(nil), r.Styles...)
-	r.Cells[columns.Alert], r.Styles[columns.Alert] = text, nil
-	if l, ok := columns.TopAlert(a, m); ok {
-		r.Styles[columns.Alert] = st.level(l)
-	} else if m.Rollout != 0 {
-		r.Styles[columns.Alert] = rolloutStyle(m.Rollout, st.th)
-	}
+	r.Cells[columns.Alert], r.Styles[columns.Alert] = text, alertStyle(a, m, st)
 	return r
+}
+
+// alertStyle is the ALERT cell's look: its top alert's level (as a knows
+// it; nil: the machine's own alerts), else its place in a rollout.
+func alertStyle(a *snapshot.App, m *snapshot.Machine, st *styles) *lipgloss.Style {
+	if l, ok := columns.TopAlert(a, m); ok {
+		return st.level(l)
+	}
+	if m.Rollout != 0 {
+		return rolloutStyle(m.Rollout, st.th)
+	}
+	return nil
 }
 
 // rolloutStyle colours a machine's place in a rollout (columns.RolloutText).

@@ -27,7 +27,7 @@ func (m *Model) view(now time.Time) string {
 	}
 	switch {
 	case m.describe != nil:
-		return m.describe.view(m.ctx.Theme, width, height)
+		return m.describe.view(m.ctx.Theme, m.ctx.KeyMap(), width, height)
 	case m.detail != nil:
 		return m.detail.view(m.ctx.Theme, width, height)
 	}

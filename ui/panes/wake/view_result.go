@@ -13,9 +13,6 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// resultLines are the finished (or aborted) test: the side-by-side table,
-// optionally beside the previous saved result, then what the reader must
-// know (notes, warnings, where machines were left) and where it was saved.
 // savedWhen names a saved test by when it was saved (the file's own time),
 // never the platform time it ran at.
 func savedWhen(r *waketest.Report) string {
@@ -25,6 +22,9 @@ func savedWhen(r *waketest.Report) string {
 	return r.SavedAt.UTC().Format("2006-01-02 15:04 UTC")
 }
 
+// resultLines are the finished (or aborted) test: the side-by-side table,
+// optionally beside the previous saved result, then what the reader must
+// know (notes, warnings, where machines were left) and where it was saved.
 func (p *Pane) resultLines(width int) []string {
 	t := p.theme
 	r := p.report
