@@ -66,3 +66,9 @@ func Autostart(cfg *fly.MachineConfig) bool {
 	}
 	return false
 }
+
+// InPrimaryRegion reports whether min_machines_running holds for a machine
+// in region: Fly applies it in the app's primary region only (primary is
+// the PRIMARY_REGION fly deploy sets in every machine's env), and a machine
+// whose config does not say is taken to be in it.
+func InPrimaryRegion(primary, region string) bool { return primary == "" || primary == region }

@@ -57,3 +57,19 @@ func TestAutostopAndAutostart(t *testing.T) {
 		}
 	}
 }
+
+func TestInPrimaryRegion(t *testing.T) {
+	cases := []struct {
+		primary, region string
+		want            bool
+	}{
+		{"ams", "ams", true},
+		{"ams", "ord", false},
+		{"", "ord", true}, // the config does not say
+	}
+	for _, c := range cases {
+		if got := InPrimaryRegion(c.primary, c.region); got != c.want {
+			t.Errorf("InPrimaryRegion(%q, %q) = %v, want %v", c.primary, c.region, got, c.want)
+		}
+	}
+}

@@ -318,11 +318,10 @@ func withRollout(h uint64, from string, st verdict.Status) uint64 {
 	return f.Sum64()
 }
 
-// InPrimaryRegion reports whether min_machines_running holds for m: it runs
-// in its config's primary region, or the config does not say (as the wake
-// test's preflight reads it).
+// InPrimaryRegion reports whether min_machines_running holds for m
+// (diagnose.InPrimaryRegion).
 func (m Machine) InPrimaryRegion() bool {
-	return m.Config == nil || m.Config.PrimaryRegion == "" || m.Config.PrimaryRegion == m.Region
+	return m.Config == nil || diagnose.InPrimaryRegion(m.Config.PrimaryRegion, m.Region)
 }
 
 // HostDown: the platform could not reach the machine's host, so its config

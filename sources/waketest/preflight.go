@@ -217,15 +217,11 @@ func chooseTargets(members []*fly.Machine, s Setup, minRun int) (targets []*fly.
 	return targets, kept, nil
 }
 
-// inPrimaryRegion: min_machines_running holds in the primary region only
-// (PRIMARY_REGION, which fly deploy sets in every machine's env); a machine
-// that does not say is taken to be in it.
+// inPrimaryRegion: whether min_machines_running keeps m running
+// (diagnose.InPrimaryRegion).
 func inPrimaryRegion(m *fly.Machine) bool {
 	c := m.GetConfig()
-	if c == nil || c.Env["PRIMARY_REGION"] == "" {
-		return true
-	}
-	return c.Env["PRIMARY_REGION"] == m.Region
+	return c == nil || diagnose.InPrimaryRegion(c.Env["PRIMARY_REGION"], m.Region)
 }
 
 func firstService(ms []*fly.Machine) *fly.MachineService {
