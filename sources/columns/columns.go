@@ -43,11 +43,10 @@ type Column struct {
 	Title string
 	// Width is the most cells a cell needs (longer ones are cut); a table
 	// may draw the column narrower when no cell is that long, never below
-	// its title. Flex is its share of width left over (0: never grows).
-	// Min, when set, is how narrow a table short of room may cut it rather
+	// its title. Min, when set, is how narrow a table short of room may cut it rather
 	// than hide it (the newest event's source goes before the event).
-	Width, Flex, Min int
-	Right            bool // right-aligned (numbers, ages)
+	Width, Min int
+	Right      bool // right-aligned (numbers, ages)
 	// Drop orders the columns a narrow table hides: the highest goes
 	// first; 0 never goes (the state and the id say which machine is what).
 	Drop int
@@ -105,9 +104,9 @@ func AgeText(at, now time.Time) string {
 // empty is left out (no alerts: no ALERT column).
 func Empty(cell string) bool { return cell == "" || cell == words.Missing }
 
-// Less orders a before b by column c, ascending or descending; ties (and
-// equal cells) go by machine id, ascending either way.
-func (c Column) Less(a, b *snapshot.Machine, descending bool) bool {
+// Cmp orders a against b by column c (negative: a first), ascending or
+// descending; ties (and equal cells) go by machine id, ascending either way.
+func (c Column) Cmp(a, b *snapshot.Machine, descending bool) int {
 	var n int
 	switch {
 	case c.Compare != nil:
@@ -119,26 +118,26 @@ func (c Column) Less(a, b *snapshot.Machine, descending bool) bool {
 		n = -n
 	}
 	if n != 0 {
-		return n < 0
+		return n
 	}
-	return a.ID < b.ID
+	return strings.Compare(a.ID, b.ID)
 }
 
 // alertText is the most severe alert (snapshot.App.Alerts, the list
 // status --json reports) and how many more there are; with none, while a
 // deploy rolls a release out, where the machine stands in it.
 func alertText(a *snapshot.App, m *snapshot.Machine) string {
-	if s := AlertText(alertsOf(a, m)); s != "" || m.Rollout == 0 {
+	if s := alertCell(alertsOf(a, m)); s != "" || m.Rollout == 0 {
 		return s
 	}
-	return RolloutText(m)
+	return rolloutText(m)
 }
 
-// RolloutText is where the machine stands while a deploy rolls the newest
+// rolloutText is where the machine stands while a deploy rolls the newest
 // release out (snapshot.Machine.Rollout, set only then): booting it, being
 // looked at, live, idle (stopped, not a crash), failed — or still on an
 // older release.
-func RolloutText(m *snapshot.Machine) string {
+func rolloutText(m *snapshot.Machine) string {
 	rel := words.Release(m.Release)
 	switch m.Rollout {
 	case verdict.StatusPending:
@@ -164,8 +163,8 @@ func alertsOf(a *snapshot.App, m *snapshot.Machine) []snapshot.Alert {
 	return a.Alerts(*m)
 }
 
-// AlertText is the ALERT cell for these alerts (most severe first).
-func AlertText(alerts []snapshot.Alert) string {
+// alertCell is the ALERT cell for these alerts (most severe first).
+func alertCell(alerts []snapshot.Alert) string {
 	if len(alerts) == 0 {
 		return ""
 	}

@@ -47,7 +47,7 @@ func tableColumns(s sorting, sh shape) []table.Column {
 			width = min(width, sh.width[i])
 		}
 		col := table.Column{
-			Title: title, Width: max(width, ansi.StringWidth(title)), Flex: d.Flex, Align: align,
+			Title: title, Width: max(width, ansi.StringWidth(title)), Align: align,
 			Drop: d.Drop, Live: d.Since != nil, Hide: sh.empty[i], Pin: d.Drop == 0,
 		}
 		if d.Min > 0 && col.Width > d.Min {

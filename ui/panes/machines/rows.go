@@ -143,15 +143,7 @@ func (cache *rowCache) sort(s sorting) {
 		return
 	}
 	col := columns.Machines()[s.col]
-	slices.SortFunc(cache.order, func(a, b *cachedRow) int {
-		switch {
-		case col.Less(&a.m, &b.m, s.desc):
-			return -1
-		case col.Less(&b.m, &a.m, s.desc):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(cache.order, func(a, b *cachedRow) int { return col.Cmp(&a.m, &b.m, s.desc) })
 }
 
 // ages is the table's Live func: a row's age as of now.
@@ -237,7 +229,7 @@ func alertStyle(a *snapshot.App, m *snapshot.Machine, st *styles) *lipgloss.Styl
 	return nil
 }
 
-// rolloutStyle colours a machine's place in a rollout (columns.RolloutText).
+// rolloutStyle colours a machine's place in a rollout (the ALERT column's rollout text).
 func rolloutStyle(s verdict.Status, th *theme.Theme) *lipgloss.Style {
 	switch s {
 	case verdict.StatusLooking:
