@@ -108,27 +108,35 @@ func LoadLast(dir, app string) (*Report, string, error) {
 	}
 	sanitize.All(&rep)        // a saved file is outside text too
 	if rep.SavedAt.IsZero() { // saved before saved_at existed: its name says when
-		if i := strings.LastIndex(names[0], "Z"); i > 0 {
-			j := strings.LastIndexByte(names[0][:i], '-')
-			rep.SavedAt, _ = time.Parse(stampLayout, names[0][j+1:i+1])
+		if t, _ := stampTime(names[0]); t != "" {
+			rep.SavedAt, _ = time.Parse(stampLayout, t)
 		}
 	}
 	return &rep, path, nil
 }
 
-// stamp orders file names by time, then by the -N suffix.
 // stampLayout is the time in a saved result's file name.
 const stampLayout = "20060102T150405.000Z"
 
-func stamp(name string) string {
+// stampTime is the time in a saved result's file name (stampLayout) and
+// what follows it (the -N suffix); "" when the name has none.
+func stampTime(name string) (at, suffix string) {
 	name = strings.TrimSuffix(name, ".json")
 	i := strings.LastIndex(name, "Z")
 	if i < 0 {
-		return name
+		return "", ""
 	}
 	j := strings.LastIndexByte(name[:i], '-')
-	suffix := name[i+1:]
-	return name[j+1:i+1] + fmt.Sprintf("%08s", strings.TrimPrefix(suffix, "-"))
+	return name[j+1 : i+1], name[i+1:]
+}
+
+// stamp orders file names by time, then by the -N suffix.
+func stamp(name string) string {
+	at, suffix := stampTime(name)
+	if at == "" {
+		return strings.TrimSuffix(name, ".json")
+	}
+	return at + fmt.Sprintf("%08s", strings.TrimPrefix(suffix, "-"))
 }
 
 func safeName(s string) string {
