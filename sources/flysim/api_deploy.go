@@ -66,29 +66,35 @@ func (s *Sim) serveCreate(w http.ResponseWriter, r *http.Request) {
 		nonce = s.newNonce()
 	}
 	s.mu.Lock()
-	rp := func() reply {
-		a := s.apps[r.PathValue("app")]
-		if a == nil {
-			return errReply(http.StatusNotFound, "app not found")
-		}
-		if in.Name != "" && slices.ContainsFunc(a.machines, func(m *machine) bool { return m.name == in.Name && m.state != "destroyed" }) {
-			return errReply(http.StatusUnprocessableEntity, "a machine named "+strconv.Quote(in.Name)+" already exists")
-		}
-		region := in.Region
-		if region == "" {
-			region = a.p.Region
-		}
-		m := s.createMachine(a, in.Name, region, in.Config,
-			launchOptions{skipLaunch: in.SkipLaunch, cordoned: in.SkipServiceRegistration})
-		out := s.wireMachine(m)
-		if nonce != "" {
-			m.lease = s.newLease(m, nonce, "", leaseTTL(in.LeaseTTL))
-			out.Nonce = nonce
-		}
-		return reply{http.StatusOK, out}
-	}()
+	var rp reply
+	// One platform instant, as withMachine's: the launch event and the boot
+	// it schedules start at the same time.
+	s.instant(func() { rp = s.createReply(r, in, nonce) })
 	s.mu.Unlock()
 	rp.write(w)
+}
+
+// createReply creates the machine in. Callers hold s.mu.
+func (s *Sim) createReply(r *http.Request, in launchRequest, nonce string) reply {
+	a := s.apps[r.PathValue("app")]
+	if a == nil {
+		return errReply(http.StatusNotFound, "app not found")
+	}
+	if in.Name != "" && slices.ContainsFunc(a.machines, func(m *machine) bool { return m.name == in.Name && m.state != "destroyed" }) {
+		return errReply(http.StatusUnprocessableEntity, "a machine named "+strconv.Quote(in.Name)+" already exists")
+	}
+	region := in.Region
+	if region == "" {
+		region = a.p.Region
+	}
+	m := s.createMachine(a, in.Name, region, in.Config,
+		launchOptions{skipLaunch: in.SkipLaunch, cordoned: in.SkipServiceRegistration})
+	out := s.wireMachine(m)
+	if nonce != "" {
+		m.lease = s.newLease(m, nonce, "", leaseTTL(in.LeaseTTL))
+		out.Nonce = nonce
+	}
+	return reply{http.StatusOK, out}
 }
 
 // serveUpdate answers POST …/machines/{id}: a new version with the given
