@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,12 +77,12 @@ func TestNoDeadEndsSortDescribeHelpInTmux(t *testing.T) {
 		tm.key(t, "o")
 	}
 	screen = tm.waitFor(t, "sorted by name", 3*time.Second, contains("NAME↑"))
-	if ns := names(screen); len(ns) < 3 || !sortedStrings(ns) {
+	if ns := names(screen); len(ns) < 3 || !slices.IsSorted(ns) {
 		t.Fatalf("NAME↑ but the names are %v:\n%s", ns, screen)
 	}
 	tm.key(t, "O")
 	screen = tm.waitFor(t, "reversed", 3*time.Second, contains("NAME↓"))
-	if ns := names(screen); len(ns) < 3 || !sortedStrings(reversed(ns)) {
+	if ns := names(screen); len(ns) < 3 || !slices.IsSortedFunc(ns, func(a, b string) int { return strings.Compare(b, a) }) {
 		t.Fatalf("NAME↓ but the names are %v:\n%s", ns, screen)
 	}
 	for i := 0; strings.ContainsAny(strings.Split(tm.capture(t), "\n")[2], "↑↓"); i++ {
@@ -140,21 +141,4 @@ func TestNoDeadEndsSortDescribeHelpInTmux(t *testing.T) {
 
 	tm.key(t, "q")
 	tm.waitFor(t, "exit", 5*time.Second, contains("EXITED 0"))
-}
-
-func sortedStrings(ss []string) bool {
-	for i := 1; i < len(ss); i++ {
-		if ss[i-1] > ss[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func reversed(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[len(ss)-1-i] = s
-	}
-	return out
 }
