@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/flywake/flywake/sources/flysim"
 )
 
@@ -25,13 +27,18 @@ func TestDashboardHonoursRetryAfter(t *testing.T) {
 	if !strings.Contains(f.failErr, "asked to wait 30s") {
 		t.Errorf("error %q does not say how long the API asked to wait", f.failErr)
 	}
-	time.Sleep(2 * time.Second)
+	// The countdown is read from the first frame at least 2 s after the
+	// failure, however late a loaded machine delivers the clock's tick
+	// (a fixed sleep then the newest frame flaked on CI: no tick had come).
+	failedAt := f.wall
+	f = rig.rec.waitFor(t, 7*time.Second, "a frame 2 s after the failure", func(g faultFrame) bool {
+		return g.wall.Sub(failedAt) >= 2*time.Second
+	})
 	if n := rig.sim.APICalls()["list:"+rig.app] - before; n != 1 {
-		t.Errorf("%d list calls under Retry-After: 30 in 2 s, want 1", n)
+		t.Errorf("%d list calls under Retry-After: 30 in %s, want 1", n, f.wall.Sub(failedAt).Round(time.Second))
 	}
-	f = rig.rec.last()
 	if !strings.Contains(f.header, "back-off 2") || !strings.Contains(f.header, "retrying in 2") {
-		t.Errorf("header %q: want the back-off and the retry ~28 s away", f.header)
+		t.Errorf("header %q %s after the failure: want the back-off and the retry 21–28 s away", f.header, f.wall.Sub(failedAt).Round(time.Second))
 	}
 }
 
@@ -71,5 +78,27 @@ func TestDashboardSkipsNullEntries(t *testing.T) {
 	}
 	if !strings.Contains(f.view, "malformed entries skipped in the API's answer") {
 		t.Errorf("the machines pane does not say entries were skipped:\n%s", f.view)
+	}
+}
+
+// Switching apps keeps one 1 s clock: each switch used to start another
+// tick chain beside the running one, so after three switches the
+// dashboard redrew four times a second.
+func TestAppSwitchesKeepOneClock(t *testing.T) {
+	t.Parallel()
+	rig := startFaultRig(t, 10)
+	rig.rec.waitFor(t, 20*time.Second, "the first listing", fresh)
+	for _, app := range []string{flysim.DemoTuned, flysim.DemoScaleToZero, flysim.DemoTuned} {
+		for _, k := range []tea.Msg{runes(":"), runes(app), tea.KeyMsg{Type: tea.KeyEnter}} {
+			rig.prog.Send(k)
+		}
+		rig.rec.waitFor(t, 20*time.Second, "the listing of "+app, func(f faultFrame) bool {
+			return fresh(f) && strings.Contains(f.header, "/"+app+" ")
+		})
+	}
+	from := rig.rec.tickCount()
+	time.Sleep(3 * time.Second)
+	if n := rig.rec.tickCount() - from; n > 4 {
+		t.Errorf("%d clock ticks in 3 s after three app switches, want at most 4 (one a second)", n)
 	}
 }

@@ -204,7 +204,9 @@ func TestIdleRendersPerMinute(t *testing.T) {
 		window, views, perMin(views), changed, perMin(changed), strings.Join(causes, " "), strings.Join(calls, " "))
 
 	// One clock, ticking once a second: a second clock would double this.
-	if ticks, maxTicks := byMsg["clockMsg"], int(window/time.Second)+1; ticks > maxTicks || ticks < maxTicks-2 {
+	// A loaded machine delivers ticks late, never early, so only the upper
+	// bound is tight; the lower one says the clock runs at all.
+	if ticks, maxTicks := byMsg["clockMsg"], int(window/time.Second)+1; ticks > maxTicks || ticks < 2 {
 		t.Errorf("%d clock ticks in %v, want about %d", ticks, window, maxTicks-1)
 	}
 	// Beyond the clock only refresh timers and their replies may render:

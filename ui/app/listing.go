@@ -162,12 +162,8 @@ func (m *Model) onListPoll(msg listPollMsg) tea.Cmd {
 	return m.listCmd()
 }
 
-// clockCmd is the 1 s tick; only one runs at a time.
-func (m *Model) clockCmd() tea.Cmd {
-	if m.ticking {
-		return nil
-	}
-	m.ticking = true
+// clockCmd is the 1 s tick; Init starts it and each tick arms the next.
+func clockCmd() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg{at: t} })
 }
 

@@ -91,8 +91,6 @@ type Model struct {
 	fail  failure
 	fatal error    // bad token or unknown app: a full-screen message
 	back  returnTo // what was shown before the last switch: where a failed one returns
-
-	ticking bool
 }
 
 // returnTo is where a failed switch goes back to: an app, or the org

@@ -14,18 +14,19 @@ import (
 	"github.com/flywake/flywake/ui/panes/overview"
 )
 
-// Init starts the first fetches and the clock.
+// Init starts the first fetches and the clock. The clock starts here only:
+// it outlives app switches and errors, so there is never a second one.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.startFetching()...)
+	return tea.Batch(append(m.startFetching(), clockCmd())...)
 }
 
-// startFetching is the first listing, every feed, the clock and whatever
-// the panes were built with (the project files).
+// startFetching is the first listing, every feed and whatever the panes
+// were built with (the project files).
 func (m *Model) startFetching() []tea.Cmd {
 	if m.app.Name == "" { // no app named: the overview (open already) chooses one
-		return []tea.Cmd{m.startOrg(), m.clockCmd()}
+		return []tea.Cmd{m.startOrg()}
 	}
-	cmds := append([]tea.Cmd{m.listCmd(), m.clockCmd()}, m.feedCmds()...)
+	cmds := append([]tea.Cmd{m.listCmd()}, m.feedCmds()...)
 	cmds = append(cmds, m.pending...)
 	m.pending = nil
 	return cmds
@@ -52,11 +53,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pane.Msg:
 		return m.deliver(msg)
 	case clockMsg:
-		m.ticking = false
-		if m.fatal == nil {
-			return m, m.clockCmd()
-		}
-		return m, nil
+		return m, clockCmd()
 	case machinesMsg:
 		return m, tea.Batch(m.onMachines(msg)...)
 	case listPollMsg:
@@ -284,7 +281,6 @@ func (m Model) switchApp(app string) (tea.Model, tea.Cmd) {
 		m.back = returnTo{set: true, app: m.cfg.App}
 	}
 	m.resetApp(app)
-	m.ticking = false
 	return m, tea.Batch(m.startFetching()...)
 }
 

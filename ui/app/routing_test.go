@@ -274,13 +274,3 @@ func TestFocusCyclesAndQuitCancels(t *testing.T) {
 		t.Fatal("q did not return tea.Quit")
 	}
 }
-
-func TestClockTicksOnce(t *testing.T) {
-	m := offline(t, false)
-	if c := m.clockCmd(); c == nil {
-		t.Fatal("no clock when idle")
-	}
-	if c := m.clockCmd(); c != nil {
-		t.Fatal("a second clock was started while one runs")
-	}
-}
