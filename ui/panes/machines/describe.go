@@ -1,6 +1,7 @@
 package machines
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -42,15 +43,18 @@ type describe struct {
 	err     string
 	raw     []string // the answer's lines, unwrapped
 
-	width     int
-	body      scroll.View
-	lines     []string // raw wrapped to the width, as body holds them
-	search    textinput.Model
-	searching bool
-	query     string // the search in force (lower case)
-	matches   []int  // the wrapped lines that hold the query
-	current   int    // index into matches
+	width   int
+	body    scroll.View
+	lines   []string // raw wrapped to the width, as body holds them
+	search  textinput.Model
+	query   string         // the search in force
+	match   *regexp.Regexp // query, any case; nil without one
+	matches []int          // the first wrapped line of each raw line that holds the query
+	current int            // index into matches
 }
+
+// searching: the search is being typed.
+func (d *describe) searching() bool { return d.search.Focused() }
 
 func newDescribe(id string, req int, th *theme.Theme) *describe {
 	in := th.NewInput("search: ")
@@ -83,61 +87,34 @@ func (d *describe) setSize(width, height int, th *theme.Theme) {
 	d.body.SetSize(width, max(height-2, 1))
 }
 
-// rewrap wraps the answer to the width and marks the search's matches; it
-// runs on a new answer, width or search, never in View.
+// rewrap marks the search's matches and wraps the answer to the width
+// (continuing under each line's own indentation); it runs on a new answer,
+// width or search, never in View. A line is searched whole, before it is
+// wrapped, so a match across a break is still found.
 func (d *describe) rewrap(th *theme.Theme) {
 	d.lines = make([]string, 0, len(d.lines)) // body keeps the lines it was given
 	d.matches = d.matches[:0]
 	for _, l := range d.raw {
-		for _, w := range wrapLine(l, max(d.width, 1)) {
-			if d.query != "" && strings.Contains(strings.ToLower(w), d.query) {
-				d.matches = append(d.matches, len(d.lines))
-				w = highlight(w, d.query, th)
-			}
-			d.lines = append(d.lines, w)
+		if d.match != nil && d.match.MatchString(l) {
+			d.matches = append(d.matches, len(d.lines))
+			l = d.match.ReplaceAllStringFunc(l, func(s string) string { return th.Badge.Render(s) })
 		}
+		d.lines = append(d.lines, cell.Wrap(l, max(d.width, 1), 2)...)
 	}
 	d.current = min(d.current, max(len(d.matches)-1, 0))
 	d.body.SetLines(d.lines)
 }
 
-// wrapLine cuts a JSON line into width-wide pieces, continuing under its
-// own indentation.
-func wrapLine(l string, width int) []string {
-	if ansi.StringWidth(l) <= width {
-		return []string{l}
-	}
-	return strings.Split(ansi.Hardwrap(l, width, true), "\n")
-}
-
-// highlight marks every occurrence of q (lower case) in the plain line l.
-func highlight(l, q string, th *theme.Theme) string {
-	lower := strings.ToLower(l)
-	var b strings.Builder
-	for {
-		i := strings.Index(lower, q)
-		if i < 0 || q == "" {
-			b.WriteString(l)
-			return b.String()
-		}
-		b.WriteString(l[:i])
-		b.WriteString(th.Badge.Render(l[i : i+len(q)]))
-		l, lower = l[i+len(q):], lower[i+len(q):]
-	}
-}
-
 // handleKey scrolls, searches and moves between matches; it reports whether
 // the key was its own.
 func (d *describe) handleKey(km tea.KeyMsg, k keys.KeyMap, th *theme.Theme) (tea.Cmd, bool) {
-	if d.searching {
+	if d.searching() {
 		switch {
 		case key.Matches(km, k.Enter):
-			d.searching = false
 			d.search.Blur()
 			d.find(th)
 			return nil, true
 		case key.Matches(km, k.Back):
-			d.searching = false
 			d.search.Blur()
 			d.search.SetValue(d.query)
 			return nil, true
@@ -148,7 +125,6 @@ func (d *describe) handleKey(km tea.KeyMsg, k keys.KeyMap, th *theme.Theme) (tea
 	}
 	switch {
 	case key.Matches(km, k.Filter):
-		d.searching = true
 		return d.search.Focus(), true
 	case key.Matches(km, k.NextItem):
 		d.jump(1)
@@ -163,7 +139,12 @@ func (d *describe) handleKey(km tea.KeyMsg, k keys.KeyMap, th *theme.Theme) (tea
 // find applies the typed search and shows its first match at or below the
 // top line.
 func (d *describe) find(th *theme.Theme) {
-	d.query = strings.ToLower(strings.TrimSpace(d.search.Value()))
+	d.query, d.match = strings.TrimSpace(d.search.Value()), nil
+	if d.query != "" {
+		// Matched in the line itself: positions found in a lower-cased copy
+		// are wrong where lower-casing changes a character's byte length.
+		d.match = regexp.MustCompile("(?i)" + regexp.QuoteMeta(d.query))
+	}
 	top := d.body.Offset()
 	d.current = 0
 	d.rewrap(th)
@@ -215,7 +196,7 @@ func (d *describe) view(th *theme.Theme, k keys.KeyMap, width, height int) strin
 	}
 	var last string
 	switch {
-	case d.searching:
+	case d.searching():
 		last = d.search.View()
 	default:
 		last = th.Dim.Render(cell.Fit(d.position(), width, cell.Right))

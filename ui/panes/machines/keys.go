@@ -13,9 +13,9 @@ import (
 func (m *Model) Keys() []key.Binding {
 	k := *m.ctx.Keys
 	switch {
-	case m.filtering:
+	case m.filtering():
 		return []key.Binding{pane.Hint("enter", "keep filter"), pane.Relabel(k.Back, "", "clear filter"), pane.Arrows(&k, "move")}
-	case m.describe != nil && m.describe.searching:
+	case m.describe != nil && m.describe.searching():
 		return []key.Binding{pane.Hint("enter", "search"), pane.Relabel(k.Back, "", "cancel")}
 	case m.describe != nil:
 		return []key.Binding{pane.Relabel(k.Back, "", "back"), pane.Arrows(&k, "scroll"), pane.Relabel(k.Filter, "", "search"),

@@ -28,8 +28,7 @@ type Model struct {
 	shape   shape    // which columns are empty, how wide their cells are
 	changed []string // the rows the last listing changed (they flash)
 
-	filter    textinput.Model
-	filtering bool
+	filter textinput.Model // focused while the filter is typed
 
 	detail   *detail   // non-nil while drilled into one machine
 	describe *describe // non-nil while describing one machine (over the detail, if open)
@@ -68,7 +67,7 @@ func (m *Model) Animating() bool { return false }
 // Capturing reports whether text is being typed (the filter, a search in
 // the describe view).
 func (m *Model) Capturing() bool {
-	return m.filtering || (m.describe != nil && m.describe.searching)
+	return m.filtering() || (m.describe != nil && m.describe.searching())
 }
 
 // SetStale dims every row: the data is the last good listing, not a fresh one.
@@ -102,7 +101,7 @@ func (m *Model) Height(int) int {
 		return len(m.detail.lines) + 2
 	}
 	h := max(m.table.Len(), 1) + 2
-	if m.filtering {
+	if m.filtering() {
 		h++
 	}
 	if malformedNote(m.app) != "" {
@@ -114,7 +113,7 @@ func (m *Model) Height(int) int {
 // topLines are the lines above the table: the malformed note, the filter.
 func (m *Model) topLines(h int) int {
 	n := 0
-	if m.filtering {
+	if m.filtering() {
 		n++
 	}
 	if malformedNote(m.app) != "" && h-n > 2 {
@@ -185,17 +184,25 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
-	// The filter's own messages (a paste read from the clipboard).
+	// A text input's own messages (ctrl+v's paste, read from the clipboard
+	// in a command) go to the input being typed, like its keys.
 	var cmd tea.Cmd
-	if m.filtering {
+	switch {
+	case m.filtering():
 		m.filter, cmd = m.filter.Update(msg)
+		m.table.SetFilter(m.filter.Value())
+	case m.describe != nil && m.describe.searching():
+		m.describe.search, cmd = m.describe.search.Update(msg)
 	}
 	return cmd
 }
 
+// filtering: the filter is being typed.
+func (m *Model) filtering() bool { return m.filter.Focused() }
+
 func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 	k := *m.ctx.Keys
-	if m.filtering {
+	if m.filtering() {
 		return m.updateFilter(km)
 	}
 	if m.describe != nil {
@@ -230,9 +237,9 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 	id, selected := m.Selected()
 	switch {
 	case key.Matches(km, k.Filter):
-		m.filtering = true
+		cmd := m.filter.Focus()
 		m.table.SetHeight(m.tableHeight(m.height))
-		return m.filter.Focus()
+		return cmd
 	case key.Matches(km, k.Back):
 		m.filter.SetValue("")
 		m.table.SetFilter("")
@@ -320,7 +327,7 @@ func (m *Model) openDescribe(id string) tea.Cmd {
 func (m *Model) updateDescribe(km tea.KeyMsg) tea.Cmd {
 	k := *m.ctx.Keys
 	d := m.describe
-	if !d.searching {
+	if !d.searching() {
 		switch {
 		case key.Matches(km, k.Back):
 			m.describe = nil
@@ -388,7 +395,6 @@ func (m *Model) updateFilter(km tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) stopFiltering() {
-	m.filtering = false
 	m.filter.Blur()
 	m.table.SetHeight(m.tableHeight(m.height))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -266,5 +267,45 @@ func TestDetailTimesSayTheDateWhenNotToday(t *testing.T) {
 	v := ansi.Strip(uitest.View(p, 200, 60, true, t0))
 	if !strings.Contains(v, "Nov 29 21:39:21  exit/stopped/flyd") || !strings.Contains(v, "  11:00:00  start/started/flyd") {
 		t.Fatalf("event times:\n%s", v)
+	}
+}
+
+// The describe search finds a query in any case, next to characters whose
+// lower case has another byte length (Ⱥ, the Kelvin sign), and across the
+// place where a long line wraps; the highlighted lines stay valid text.
+func TestDescribeSearchAnyText(t *testing.T) {
+	p := newPane()
+	p.SetSize(40, 12)
+	p.SetData(appOf(machine("a", "started")), t0)
+	req := p.Update(uitest.Key("d"))().(DescribeRequest)
+	lines := []string{
+		`  "name": "ȺȺȺȺȺȺ x",`,
+		`  "region": "KKKK Name",`,
+		`  "image": "registry.fly.io/sleepy-api:deployment-01JABCDEFGHXYZ"`,
+	}
+	p.Update(Described{MachineID: "a", Req: req.Req, Lines: lines})
+	search := func(q string) string {
+		p.Update(uitest.Key("/"))
+		for range 40 {
+			p.Update(uitest.Key("backspace"))
+		}
+		for _, r := range q {
+			p.Update(uitest.Key(string(r)))
+		}
+		p.Update(uitest.Key("enter"))
+		return uitest.View(p, 40, 12, true, t0)
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"X", "of 2"},                 // "x" after the Ⱥs, "XYZ" in the image
+		{"name", "of 2"},              // the "name" key, "Name" after the Kelvin signs
+		{"deployment-01jabc", "of 1"}, // in the image line, which wraps at 40 columns
+	} {
+		v := search(tc.query)
+		if !utf8.ValidString(v) || !strings.Contains(ansi.Strip(v), "match 1 "+tc.want) {
+			t.Errorf("/%s: want match 1 %s, valid UTF-8 %v:\n%s", tc.query, tc.want, utf8.ValidString(v), ansi.Strip(v))
+		}
+	}
+	if v := ansi.Strip(search("ȺȺȺ x")); !strings.Contains(v, "ȺȺȺȺȺȺ x") {
+		t.Errorf("the highlighted line lost its text:\n%s", v)
 	}
 }

@@ -32,10 +32,10 @@ func (m *Model) view(now time.Time) string {
 		return m.detail.view(m.ctx.Theme, width, height)
 	}
 	var top []string
-	if note := malformedNote(m.app); note != "" && height-btoi(m.filtering) > 2 {
-		top = append(top, m.ctx.Theme.Warn.Render(cell.Fit(note, width, cell.Left)))
+	if m.topLines(height) > btoi(m.filtering()) { // the malformed note fits
+		top = append(top, m.ctx.Theme.Warn.Render(cell.Fit(malformedNote(m.app), width, cell.Left)))
 	}
-	if m.filtering {
+	if m.filtering() {
 		top = append(top, cell.Fit(m.filter.View(), width, cell.Left))
 	}
 	if len(top) >= height {
