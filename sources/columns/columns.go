@@ -59,9 +59,10 @@ type Column struct {
 	// unknown); the cell is words.Duration of the time since, as of the
 	// moment it is drawn.
 	Since func(m *snapshot.Machine) time.Time
-	// Compare orders two machines by this column, ascending (nil: by Text).
-	// Ties fall back to the machine id, so every order is total.
-	Compare func(x, y *snapshot.Machine) int
+	// Compare orders two machines of app a by this column, ascending (nil:
+	// by Text); a is what Text is given. Ties fall back to the machine id,
+	// so every order is total.
+	Compare func(a *snapshot.App, x, y *snapshot.Machine) int
 }
 
 // Machines is the table's columns, indexed by State, ID, … (read only).
@@ -77,7 +78,7 @@ var machines = [Count]Column{
 	Age:    {Title: "AGE", Width: 6, Right: true, Drop: 2, Since: changedAt, Compare: byAge},
 	Event:  {Title: "NEWEST EVENT", Width: 22, Min: 12, Drop: 5, Text: eventText},
 	Release: {Title: "REL", Width: 8, Drop: 7, Text: releaseText,
-		Compare: func(x, y *snapshot.Machine) int { return diagnose.CompareReleases(x.Release, y.Release) }},
+		Compare: byRelease},
 	Group:    {Title: "GROUP", Width: 12, Drop: 8, Text: func(_ *snapshot.App, m *snapshot.Machine) string { return words.OrMissing(m.ProcessGroup) }},
 	Image:    {Title: "IMAGE", Width: 12, Drop: 10, Text: imageText},
 	Autostop: {Title: "AUTOSTOP", Width: 8, Drop: 9, Text: autostopText},
@@ -104,15 +105,16 @@ func AgeText(at, now time.Time) string {
 // empty is left out (no alerts: no ALERT column).
 func Empty(cell string) bool { return cell == "" || cell == words.Missing }
 
-// Cmp orders a against b by column c (negative: a first), ascending or
-// descending; ties (and equal cells) go by machine id, ascending either way.
-func (c Column) Cmp(a, b *snapshot.Machine, descending bool) int {
+// Cmp orders x against y, machines of app a (nil: each read alone), by
+// column c (negative: x first), ascending or descending; ties (and equal
+// cells) go by machine id, ascending either way.
+func (c Column) Cmp(a *snapshot.App, x, y *snapshot.Machine, descending bool) int {
 	var n int
 	switch {
 	case c.Compare != nil:
-		n = c.Compare(a, b)
+		n = c.Compare(a, x, y)
 	case c.Text != nil:
-		n = strings.Compare(c.Text(nil, a), c.Text(nil, b))
+		n = strings.Compare(c.Text(a, x), c.Text(a, y))
 	}
 	if descending {
 		n = -n
@@ -120,7 +122,7 @@ func (c Column) Cmp(a, b *snapshot.Machine, descending bool) int {
 	if n != 0 {
 		return n
 	}
-	return strings.Compare(a.ID, b.ID)
+	return strings.Compare(x.ID, y.ID)
 }
 
 // alertText is the most severe alert (snapshot.App.Alerts, the list
@@ -236,18 +238,19 @@ func autostopText(_ *snapshot.App, m *snapshot.Machine) string {
 
 // byPhase groups machines by what they are doing, troubled first, then by
 // the state's word.
-func byPhase(a, b *snapshot.Machine) int {
-	if n := a.Phase.Urgency() - b.Phase.Urgency(); n != 0 {
+func byPhase(_ *snapshot.App, x, y *snapshot.Machine) int {
+	if n := x.Phase.Urgency() - y.Phase.Urgency(); n != 0 {
 		return n
 	}
-	return strings.Compare(a.State, b.State)
+	return strings.Compare(x.State, y.State)
 }
 
-// bySeverity puts the worst alert first: fail, warn, none.
-func bySeverity(a, b *snapshot.Machine) int { return severity(b) - severity(a) }
+// bySeverity puts the worst alert first: fail, warn, none; an app's own
+// alerts of a machine (its socket backlog) count, as in its cell.
+func bySeverity(a *snapshot.App, x, y *snapshot.Machine) int { return severity(a, y) - severity(a, x) }
 
-func severity(m *snapshot.Machine) int {
-	l, ok := TopAlert(nil, m)
+func severity(a *snapshot.App, m *snapshot.Machine) int {
+	l, ok := TopAlert(a, m)
 	switch {
 	case !ok:
 		return 0
@@ -258,14 +261,19 @@ func severity(m *snapshot.Machine) int {
 }
 
 // byFailingChecks puts the most failing checks first, then the most checks.
-func byFailingChecks(a, b *snapshot.Machine) int {
-	pa, ta := a.CheckCounts()
-	pb, tb := b.CheckCounts()
+func byFailingChecks(_ *snapshot.App, x, y *snapshot.Machine) int {
+	pa, ta := x.CheckCounts()
+	pb, tb := y.CheckCounts()
 	if n := (tb - pb) - (ta - pa); n != 0 {
 		return n
 	}
 	return tb - ta
 }
 
+// byRelease orders releases by version (diagnose.CompareReleases).
+func byRelease(_ *snapshot.App, x, y *snapshot.Machine) int {
+	return diagnose.CompareReleases(x.Release, y.Release)
+}
+
 // byAge puts the most recent change first (the youngest age).
-func byAge(a, b *snapshot.Machine) int { return changedAt(b).Compare(changedAt(a)) }
+func byAge(_ *snapshot.App, x, y *snapshot.Machine) int { return changedAt(y).Compare(changedAt(x)) }

@@ -82,7 +82,7 @@ func TestOrders(t *testing.T) {
 
 func sorted(ms []*snapshot.Machine, c Column, desc bool) string {
 	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && c.Cmp(ms[j], ms[j-1], desc) < 0; j-- {
+		for j := i; j > 0 && c.Cmp(nil, ms[j], ms[j-1], desc) < 0; j-- {
 			ms[j], ms[j-1] = ms[j-1], ms[j]
 		}
 	}

@@ -54,4 +54,13 @@ func TestBacklogBadge(t *testing.T) {
 			t.Errorf("%s: ALERT %q, want %q", r.ID, got, want[r.ID])
 		}
 	}
+	// Sorted by ALERT, the backlog counts as it shows: worst first, ties by id.
+	rows, _, _ = buildRows(a, newStyles(th), &cache, sorting{col: columns.Alert})
+	var order []string
+	for _, r := range rows {
+		order = append(order, r.ID)
+	}
+	if got, want := strings.Join(order, " "), "crashing drowning backing limited calm"; got != want {
+		t.Errorf("sorted by ALERT: %s, want %s", got, want)
+	}
 }

@@ -128,7 +128,7 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 			}
 		}
 	}
-	cache.sort(s)
+	cache.sort(a, s)
 	cache.out = cache.out[:0]
 	for _, c := range cache.order {
 		cache.out = append(cache.out, c.drawn)
@@ -138,12 +138,12 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 
 // sort puts this refresh's rows in the sorting's order; as listed, they
 // keep the listing's.
-func (cache *rowCache) sort(s sorting) {
+func (cache *rowCache) sort(a *snapshot.App, s sorting) {
 	if s.col < 0 || s.col >= columns.Count {
 		return
 	}
 	col := columns.Machines()[s.col]
-	slices.SortFunc(cache.order, func(a, b *cachedRow) int { return col.Cmp(&a.m, &b.m, s.desc) })
+	slices.SortFunc(cache.order, func(x, y *cachedRow) int { return col.Cmp(a, &x.m, &y.m, s.desc) })
 }
 
 // ages is the table's Live func: a row's age as of now.
