@@ -2,6 +2,7 @@ package fly
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -227,7 +228,13 @@ func TestCanceledCallIsNotALastError(t *testing.T) {
 		}
 	}))
 	defer close(release)
-	c, _ := newTestClient(t, srv.URL, "tok")
+	var debug bytes.Buffer
+	c, err := newClient(context.Background(), Config{FlapsURL: srv.URL, APIURL: srv.URL, Token: "tok", Debug: NewDebugLog(&debug)},
+		func(string) string { return "" }, newFakeClock())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	if _, err := c.ListMachines(ctx, "app1"); err == nil {
@@ -235,6 +242,10 @@ func TestCanceledCallIsNotALastError(t *testing.T) {
 	}
 	if st := c.Stats(); st.LastError != "" {
 		t.Errorf("LastError = %q after the caller canceled", st.LastError)
+	}
+	// The debug log still records the attempt and how it ended.
+	if !strings.Contains(debug.String(), "api GET /v1/apps/app1/machines failed after ") {
+		t.Errorf("the debug log has no line for the canceled call:\n%s", debug.String())
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

@@ -103,8 +103,11 @@ func (r *recorder) errorLocked(now time.Time, call, what string) {
 	r.lastError, r.lastErrorAt, r.errorCall = what, now, call
 }
 
-// callKey names a call for the last error: the operation and what it is
-// on (routeOf), so a success of another call never hides a failing one.
+// callKey names a call for the last error, which only a success of the
+// same call clears: a Machines API call by its operation and what it is on
+// (routeOf), so another machine's success never hides a failing one; any
+// other call by method and path (every GraphQL query shares one key, every
+// Prometheus instant query another).
 func callKey(method, path string) string {
 	if r, _, ok := routeOf(method, path); ok {
 		return r.Action + " " + r.ID

@@ -67,13 +67,12 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		rep.set(func(r *report) { r.request, r.call = req.Method+" "+req.URL.Path, call })
 		resp, err := t.next.RoundTrip(out)
 		if err != nil {
-			if errors.Is(ctx.Err(), context.Canceled) {
-				// The caller gave up (a quit, an app switch, a newer
-				// request): nothing the API did, so not the header's last error.
-				return nil, err
-			}
-			t.state.stats.failed(t.state.clock.Now(), call, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
 			t.state.debug.apiFailed(req.Method, req.URL.Path, err, t.state.clock.Now().Sub(sent))
+			// A caller that gave up (a quit, an app switch, a newer request)
+			// is nothing the API did, so not the header's last error.
+			if !errors.Is(ctx.Err(), context.Canceled) {
+				t.state.stats.failed(t.state.clock.Now(), call, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
+			}
 			return nil, err
 		}
 		t.state.debug.apiCall(req.Method, req.URL.Path, resp.StatusCode, t.state.clock.Now().Sub(sent))
