@@ -18,9 +18,14 @@ func (c *Client) DescribeMachine(ctx context.Context, app, id string) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
+	// Not MarshalIndent: it writes & < > as \u0026…, which a command such
+	// as `migrate && serve` should not read as.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
 		return nil, err
 	}
-	return strings.Split(sanitize.Text(Redact(string(b), c.cfg.Token)), "\n"), nil
+	return strings.Split(sanitize.Text(Redact(strings.TrimSuffix(b.String(), "\n"), c.cfg.Token)), "\n"), nil
 }
