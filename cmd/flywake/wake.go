@@ -273,7 +273,7 @@ func writeWakeText(w io.Writer, r *waketest.Report, previous *waketest.Report) {
 	if previous != nil {
 		for _, run := range previous.Runs {
 			fmt.Fprintf(w, "previous test (saved %s, release %s): %s %d ok / %d failed, p95 %s, first 200 %s\n",
-				previous.SavedAt.UTC().Format("2006-01-02 15:04 UTC"), words.Release(previous.Release), run.Mode, run.OK, run.Failed,
+				previous.SavedWhen(), words.Release(previous.Release), run.Mode, run.OK, run.Failed,
 				waketest.FormatMS(run.P95MS), waketest.FormatMS(run.First200MS))
 		}
 	}

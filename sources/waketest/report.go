@@ -28,6 +28,15 @@ type Report struct {
 	secrets []string
 }
 
+// SavedWhen names a saved test by when it was saved (the file's own time),
+// never the platform time it ran at.
+func (r *Report) SavedWhen() string {
+	if r.SavedAt.IsZero() {
+		return "an unknown time"
+	}
+	return r.SavedAt.UTC().Format("2006-01-02 15:04 UTC")
+}
+
 // Run is one mode's measurement.
 type Run struct {
 	Mode     Mode `json:"mode"`

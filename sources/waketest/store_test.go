@@ -107,3 +107,21 @@ func TestUserStateDir(t *testing.T) {
 		t.Errorf("HOME only: %q, %v", dir, err)
 	}
 }
+
+// A saved test is named by its wall-clock save time, in UTC, by the
+// dashboard and the headless command alike; one saved before saved_at
+// existed, whose file name says nothing either, by "an unknown time".
+func TestSavedWhen(t *testing.T) {
+	cet := time.FixedZone("CET", 3600)
+	for _, tc := range []struct {
+		at   time.Time
+		want string
+	}{
+		{time.Date(2026, 11, 30, 8, 44, 59, 0, cet), "2026-11-30 07:44 UTC"},
+		{time.Time{}, "an unknown time"},
+	} {
+		if got := (&Report{SavedAt: tc.at}).SavedWhen(); got != tc.want {
+			t.Errorf("SavedWhen(%v) = %q, want %q", tc.at, got, tc.want)
+		}
+	}
+}

@@ -13,15 +13,6 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// savedWhen names a saved test by when it was saved (the file's own time),
-// never the platform time it ran at.
-func savedWhen(r *waketest.Report) string {
-	if r.SavedAt.IsZero() {
-		return "an unknown time"
-	}
-	return r.SavedAt.UTC().Format("2006-01-02 15:04 UTC")
-}
-
 // resultLines are the finished (or aborted) test: the side-by-side table,
 // optionally beside the previous saved result, then what the reader must
 // know (notes, warnings, where machines were left) and where it was saved.
@@ -70,7 +61,7 @@ func (p *Pane) resultLines(width int) []string {
 	if p.compare && p.previous != nil {
 		pv := p.previous
 		lines = append(lines, wrap(t.Dim.Render(fmt.Sprintf("before = the saved test of %s (release %s, %s%s)",
-			savedWhen(pv), words.Release(pv.Release), pv.URL, pv.Path)), width)...)
+			pv.SavedWhen(), words.Release(pv.Release), pv.URL, pv.Path)), width)...)
 	}
 
 	lines = append(lines, p.machineLines(r, width)...)
