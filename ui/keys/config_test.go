@@ -131,7 +131,9 @@ func TestRebindRefusesMalformedFiles(t *testing.T) {
 		{"ctrl+c for anything but quit", "back = [\"esc\", \"ctrl+c\"]\n", []string{
 			file + `:1: "ctrl+c" for back: ctrl+c always quits`}},
 		{"a character that would end a text input", "back = \"b\"\n", []string{
-			file + `:1: "b" for back: back also ends a text input, where that key must type itself`}},
+			file + `:1: "b" for back: back also acts in a text input, where that key must type itself`}},
+		{"a character that would move the switcher's highlight", "next_pane = \"=\"\n", []string{
+			file + `:1: "=" for next_pane: next_pane also acts in a text input, where that key must type itself`}},
 		{"every problem at once, by line", "zoom = \"F\"\nstp = \"X\"\nrefresh = \"F\"\nhelp = 3\nquit = \"ctrl+shift+q\"\nup = \"q\"\n", []string{
 			file + `:1: "F" is both refresh and zoom in the dashboard (refresh on line 3, zoom on line 1)`,
 			file + `:2: unknown action "stp"`, file + ":4: help: expected a key name",

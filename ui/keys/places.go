@@ -45,10 +45,11 @@ var places = []place{
 	{"the help", around},
 }
 
-// typing names the actions that end a line input (the logs view's regex,
-// the machines filter, the app switcher): a key that types a character
-// there would end the input instead of typing.
-var typing = place{"a text input", []string{"enter", "back"}}
+// typing names the actions a line input (the logs view's regex, the
+// machines filter, the app switcher) answers to instead of typing them:
+// enter and back end it, next and prev pane move the switcher's highlight.
+// A key that types a character would do that instead of typing.
+var typing = place{"a text input", []string{"enter", "back", "next_pane", "prev_pane"}}
 
 // interruptKey always quits (KeyMap.Interrupt); only quit may list it.
 const interruptKey = "ctrl+c"
@@ -106,7 +107,7 @@ func conflicts(bindings map[string][]string) []conflict {
 				out = append(out, conflict{key: k, actions: [2]string{action}, why: "ctrl+c always quits"})
 			case typesACharacter(k) && slices.Contains(typing.actions, action):
 				out = append(out, conflict{key: k, actions: [2]string{action},
-					why: action + " also ends " + typing.name + ", where that key must type itself"})
+					why: action + " also acts in " + typing.name + ", where that key must type itself"})
 			}
 		}
 	}
