@@ -51,8 +51,8 @@ func (m *Model) footerKeys() help.KeyMap {
 	// A narrow footer keeps only its first hints (? help lists the rest):
 	// the headline overlays, then the pane's own keys, then the rest.
 	out := hintMap{k.Help, k.Quit}
-	if m.zoom { // the way back out of a zoom is never cut
-		out = append(out, pane.Relabel(k.Zoom, "", zoomHint(m.zoom)))
+	if m.zoomed() { // the way back out of a zoom is never cut
+		out = append(out, pane.Relabel(k.Zoom, "", "unzoom"))
 	}
 	overlays := func(headline bool) {
 		for _, o := range m.overlays {
@@ -68,16 +68,9 @@ func (m *Model) footerKeys() help.KeyMap {
 		out = append(out, k.NextPane)
 	}
 	if m.canZoom() && !m.zoom {
-		out = append(out, pane.Relabel(k.Zoom, "", zoomHint(m.zoom)))
+		out = append(out, pane.Relabel(k.Zoom, "", "zoom pane"))
 	}
 	return append(out, k.Command, k.Refresh)
-}
-
-func zoomHint(zoomed bool) string {
-	if zoomed {
-		return "unzoom"
-	}
-	return "zoom pane"
 }
 
 // claimsAny reports whether one of b's keys acts in p now.

@@ -62,6 +62,10 @@ func (m *Model) mode() mode {
 // canZoom: zooming means something only where several panes share the body.
 func (m *Model) canZoom() bool { return m.mode() != single && m.open == nil }
 
+// zoomed: the focused pane takes the body because of a zoom (one asked for
+// in a larger terminal is kept, in force again once the terminal grows).
+func (m *Model) zoomed() bool { return m.zoom && m.canZoom() }
+
 // allVisible reports whether every pane is on screen at once.
 func (m *Model) allVisible() bool { return m.mode() == tile && !m.zoom && m.open == nil }
 
@@ -85,7 +89,7 @@ func (m *Model) layout() []rect {
 	switch {
 	case m.open != nil:
 		return []rect{{pane: m.open, w: w, h: h}}
-	case m.zoom && m.canZoom(), m.mode() == single:
+	case m.zoomed(), m.mode() == single:
 		return []rect{{pane: m.panes[m.focus], w: w, h: h}}
 	case m.mode() == split:
 		return m.splitLayout(w, h)

@@ -274,3 +274,21 @@ func TestFocusCyclesAndQuitCancels(t *testing.T) {
 		t.Fatal("q did not return tea.Quit")
 	}
 }
+
+// A zoom asked for where panes share the body is kept when the terminal
+// shrinks to one pane at a time, but only offered back ("unzoom") where it
+// means something again.
+func TestZoomHintOnlyWhereZoomActs(t *testing.T) {
+	m := send(offline(t, false), tea.WindowSizeMsg{Width: 160, Height: 48})
+	if m = send(m, runes("f")); !m.zoomed() {
+		t.Fatal("f did not zoom at 160×48")
+	}
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if foot := lastLine(plainView(m)); strings.Contains(foot, "unzoom") || strings.Contains(foot, "zoom pane") {
+		t.Errorf("at 80×24, one pane at a time, the footer offers a zoom: %q", foot)
+	}
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	if foot := lastLine(plainView(m)); !strings.Contains(foot, "f unzoom") {
+		t.Errorf("back at 160×48 the zoom is in force but the footer does not offer unzoom: %q", foot)
+	}
+}
