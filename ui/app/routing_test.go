@@ -174,6 +174,12 @@ func TestSwitcherTakesTheHighlightedMatchAndRefusesInPlace(t *testing.T) {
 	if m.switcher != nil || m.AppName() != "snappy-api" {
 		t.Fatal("esc did not close the switcher, keeping the app")
 	}
+
+	// A name typed whole comes before a command it begins.
+	apps = append(apps, "app")
+	if m = send(typ(open(m), "app"), enter); m.AppName() != "app" {
+		t.Fatalf(":app enter opened %q, want the app called app", m.AppName())
+	}
 }
 
 // A switch the list could not check (apps not listed) to an app the

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,7 +20,7 @@ import (
 // and shift+tab move the highlight, enter takes it. A name that matches
 // nothing in a list that is known is refused in place; with the list
 // unknown (loading, or it failed) the typed name is tried, and a switch to
-// an app the platform does not have comes back (see onSwitchFailed).
+// an app the platform does not have comes back (see onFatal).
 type switcher struct {
 	input   textinput.Model
 	apps    []string
@@ -52,21 +53,24 @@ func (s *switcher) value() string { return strings.TrimSpace(s.input.Value()) }
 // be refused.
 func (s *switcher) known() bool { return s.listed && s.err == nil }
 
-// matches are the commands and apps starting with what was typed, then
-// those holding it elsewhere (k9s matches so too); nothing typed: all.
+// matches are what was typed exactly (so an app called "app" is not hidden
+// behind the apps command), then the commands and apps starting with it,
+// then those holding it elsewhere (k9s matches so too); nothing typed: all.
 func (s *switcher) matches() []string {
 	typed := strings.ToLower(s.value())
-	var prefix, inside []string
+	var exact, prefix, inside []string
 	for _, a := range append(append([]string(nil), s.cmds...), s.apps...) {
 		l := strings.ToLower(a)
 		switch {
+		case typed != "" && l == typed:
+			exact = append(exact, a)
 		case strings.HasPrefix(l, typed):
 			prefix = append(prefix, a)
 		case strings.Contains(l, typed):
 			inside = append(inside, a)
 		}
 	}
-	return append(prefix, inside...)
+	return slices.Concat(exact, prefix, inside)
 }
 
 // highlighted is the match enter takes, "" when there is none.
