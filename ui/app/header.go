@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
@@ -124,7 +126,7 @@ func (m Model) headerLine() string {
 	}
 	if m.cfg.Source != nil && m.cfg.Source.Client != nil {
 		st := m.cfg.Source.Client.Stats()
-		if m.fail.err != nil {
+		if m.fail.err != nil || errors.Is(m.fatal, fly.ErrBadToken{}) {
 			segs = append(segs, segment{kind: partAPI, text: t.Fail.Render("API " + theme.GlyphFail)})
 		} else {
 			segs = append(segs, segment{kind: partAPI, text: t.Pass.Render("API " + theme.GlyphPass)})
@@ -145,7 +147,7 @@ func (m Model) headerLine() string {
 		}
 	}
 	switch {
-	case m.cfg.App == "":
+	case m.cfg.App == "", m.fatal != nil: // nothing is fetched: the body says why
 	case m.fail.err != nil && !m.listedWall.IsZero():
 		right = append(right, segment{kind: partFresh, text: t.Warn.Render(frame.Stale(wall.Sub(m.listedWall), m.fail.retryAt.Sub(wall)))})
 	case m.fail.err != nil:

@@ -1,12 +1,19 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	flyc "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
 )
 
@@ -80,5 +87,40 @@ func TestReadOnlyAndInertKeysSaySo(t *testing.T) {
 	}
 	if mm := send(m, runes("j")); mm.notice.text != "" {
 		t.Errorf("a scroll key in a pane with nothing to scroll said %q", mm.notice.text)
+	}
+}
+
+// Over an error only the user can fix the header does not contradict the
+// body: a refused token reads API ✗, and nothing claims to be loading or
+// fresh, since nothing is fetched.
+func TestHeaderOverAFatalError(t *testing.T) {
+	c, err := flyc.New(context.Background(), flyc.Config{FlapsURL: "http://127.0.0.1:9", APIURL: "http://127.0.0.1:9", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	for _, tc := range []struct {
+		name    string
+		listed  bool
+		err     error
+		want    []string
+		notWant []string
+	}{
+		{"bad token", false, flyc.ErrBadToken{}, []string{"API ✗"}, []string{"API ✓", "loading", "updated", "retrying"}},
+		{"unknown app", false, flyc.ErrUnknownApp{App: "app-a"}, []string{"API ✓"}, []string{"loading", "updated", "retrying"}},
+		{"bad token after a listing", true, flyc.ErrBadToken{}, []string{"API ✗"}, []string{"updated", "stale"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New(Config{Source: &watch.Source{Client: c, Org: "org", Now: func() time.Time { return t0 }}, App: "app-a", Theme: theme.New(true)})
+			m = send(m, tea.WindowSizeMsg{Width: 160, Height: 40})
+			if tc.listed {
+				m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
+			}
+			m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: tc.err})
+			if m.Err() == nil {
+				t.Fatal("the error is not fatal")
+			}
+			uitest.AssertMentions(t, ansi.Strip(m.headerLine()), tc.want, tc.notWant)
+		})
 	}
 }
