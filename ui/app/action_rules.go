@@ -96,13 +96,9 @@ func actionWarnings(a machines.Action, mc snapshot.Machine, all []snapshot.Machi
 			running++
 		}
 	}
-	if left := running - 1; left < minRun {
-		region := mc.Region
-		if mc.Config != nil && mc.Config.PrimaryRegion != "" {
-			region = mc.Config.PrimaryRegion
-		}
+	if left := running - 1; left < minRun { // mc is in the primary region: its own is that
 		out = append(out, fmt.Sprintf("this leaves %s running in %s (the primary region), fewer than min_machines_running = %d",
-			words.Count(left, "machine", "machines"), region, minRun))
+			words.Count(left, "machine", "machines"), mc.Region, minRun))
 	}
 	return out
 }

@@ -89,7 +89,7 @@ type Model struct {
 	seq   int // request ids
 	fetch *fetchState
 	fail  failure
-	fatal error    // bad token or unknown app: a full-screen message
+	fatal error    // bad token or unknown app: the body says so, with the ways out
 	back  returnTo // what was shown before the last switch: where a failed one returns
 }
 
@@ -232,5 +232,5 @@ func (m Model) Generation() int { return m.gen }
 // AppName is the app the dashboard shows.
 func (m Model) AppName() string { return m.cfg.App }
 
-// Err is the fatal error shown full-screen, if any.
+// Err is the fatal error shown in place of the panes, if any.
 func (m Model) Err() error { return m.fatal }

@@ -31,7 +31,7 @@ type notice struct {
 const (
 	noticeShort = 5 * time.Second
 	noticeLong  = 15 * time.Second
-	// maxStatusLines bounds a wrapped notice or prompt, so the body keeps its room.
+	// maxStatusLines bounds a wrapped notice, so the body keeps its room.
 	maxStatusLines = 3
 	// maxPromptLines bounds a question with its warnings.
 	maxPromptLines = 6

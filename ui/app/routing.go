@@ -299,7 +299,7 @@ func (m Model) updateFatalKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, m.setNotice(noticeInfo, cell.Sanitize(msg.String())+" does nothing here — "+fatalWays(m.keys, m.back))
 }
 
-// fatalWays names the keys out of a full-screen error.
+// fatalWays names the keys out of an error only the user can fix.
 func fatalWays(k *keys.KeyMap, back returnTo) string {
 	s := k.Command.Help().Key + " open another app · " + k.Quit.Help().Key + " quit"
 	if back.set {
