@@ -46,11 +46,16 @@ func (p *Project) ReleaseWork() []ReleaseWork {
 	return out
 }
 
-// LoadTimeout bounds Load: a stuck mount must not stall the checklist.
+// LoadTimeout bounds Load and CheckDir: a stuck mount must not stall the
+// checklist.
 var LoadTimeout = 10 * time.Second
 
-// loadFS is LoadFS (a test replaces it with one that hangs).
-var loadFS = LoadFS
+// loadFS is LoadFS and checkDir is what CheckDir does (a test replaces
+// them with ones that hang).
+var (
+	loadFS   = LoadFS
+	checkDir = readableDir
+)
 
 // Load reads a project directory on disk. A directory that does not exist
 // or cannot be read is an error (never an empty project: "no fly.toml"
@@ -58,32 +63,56 @@ var loadFS = LoadFS
 // blocking and only regular files are read; the whole load has
 // LoadTimeout.
 func Load(dir string) (*Project, []error) {
-	if err := CheckDir(dir); err != nil {
-		return nil, []error{err}
-	}
+	check, load := checkDir, loadFS // read here: the goroutine may outlive this call (and a test's swap)
 	type loaded struct {
 		p    *Project
 		errs []error
 	}
-	done := make(chan loaded, 1)
-	load := loadFS // read here: the goroutine may outlive this call (and a test's swap of loadFS)
-	go func() {
+	l, ok := within(func() loaded {
+		if err := check(dir); err != nil {
+			return loaded{nil, []error{err}}
+		}
 		p, errs := load(nonBlockingDir(dir))
-		done <- loaded{p, errs}
-	}()
-	t := time.NewTimer(LoadTimeout)
-	defer t.Stop()
-	select {
-	case l := <-done:
-		return l.p, l.errs
-	case <-t.C:
-		return nil, []error{&FileError{File: sanitize.Line(dir), Msg: fmt.Sprintf("reading the project took longer than %s; not judged", LoadTimeout)}}
+		return loaded{p, errs}
+	})
+	if !ok {
+		return nil, []error{tooSlow(dir)}
 	}
+	return l.p, l.errs
 }
 
 // CheckDir returns a *FileError when dir is not a readable directory:
-// missing, not a directory, or not listable.
+// missing, not a directory, or not listable, or not answering within
+// LoadTimeout.
 func CheckDir(dir string) error {
+	check := checkDir
+	err, ok := within(func() error { return check(dir) })
+	if !ok {
+		return tooSlow(dir)
+	}
+	return err
+}
+
+// within runs f with LoadTimeout; ok is false when it took longer (f's
+// goroutine is left to finish on its own: a stuck read cannot be stopped).
+func within[T any](f func() T) (v T, ok bool) {
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	t := time.NewTimer(LoadTimeout)
+	defer t.Stop()
+	select {
+	case v := <-done:
+		return v, true
+	case <-t.C:
+		return v, false
+	}
+}
+
+func tooSlow(dir string) error {
+	return &FileError{File: sanitize.Line(dir), Msg: fmt.Sprintf("reading the project took longer than %s; not judged", LoadTimeout)}
+}
+
+func readableDir(dir string) error {
 	info, err := os.Stat(dir)
 	switch {
 	case err != nil:

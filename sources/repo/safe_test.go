@@ -165,3 +165,24 @@ func TestLoadGivesUpAtItsDeadline(t *testing.T) {
 		t.Fatalf("Load = %v, %v", p, errs)
 	}
 }
+
+// The look at the directory itself (the first thing check does with --dir)
+// has the same deadline: a mount that hangs on stat holds nothing.
+func TestCheckDirGivesUpAtItsDeadline(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	defer func(f func(string) error, d time.Duration) { checkDir, LoadTimeout = f, d }(checkDir, LoadTimeout)
+	checkDir = func(string) error { <-release; return nil }
+	LoadTimeout = 50 * time.Millisecond
+	start := time.Now()
+	err := CheckDir(t.TempDir())
+	_, errs := Load(t.TempDir())
+	if took := time.Since(start); took > time.Second {
+		t.Fatalf("CheckDir and Load took %s", took)
+	}
+	for _, e := range append([]error{err}, errs...) {
+		if e == nil || !strings.Contains(e.Error(), "reading the project took longer than 50ms") {
+			t.Errorf("got %v, want the deadline named", e)
+		}
+	}
+}
