@@ -11,14 +11,6 @@ import (
 	"github.com/flywake/flywake/sources/repo"
 )
 
-// Exit codes of `flywake check` (a stable contract for CI).
-const (
-	checkOK        = 0
-	checkWarnings  = 1
-	checkFailures  = 2
-	checkCannotRun = 3
-)
-
 func newCheckCmd(g *globalFlags) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
@@ -42,7 +34,7 @@ wins: 2 even when something else could not be read. An item unknown only
 because no machine is running does not count.`,
 		Args: cobra.NoArgs,
 		RunE: g.runE(command{
-			name: "check", cannotRun: checkCannotRun, needs: oneApp, timeout: 3 * time.Minute,
+			name: "check", cannotRun: checklist.ExitCannotCheck, needs: oneApp, timeout: 3 * time.Minute,
 			validate: func() error {
 				switch format {
 				case "text", "markdown", "json":
@@ -78,7 +70,7 @@ because no machine is running does not count.`,
 				default:
 					fmt.Fprint(out, checklist.Text(p.app, items))
 				}
-				if code := checklist.ExitCode(items); code != checkOK {
+				if code := checklist.ExitCode(items); code != checklist.ExitOK {
 					return exitWith(code)
 				}
 				return nil

@@ -15,13 +15,13 @@ func TestCheckDemoApps(t *testing.T) {
 		wantCode int
 		want     map[string]string // item id → status
 	}{
-		{"sleepy-api", checkFailures, map[string]string{
+		{"sleepy-api", checklist.ExitFailures, map[string]string{
 			"release_work": "fail", "bytecode": "fail", "sleep_wake": "fail", "edge_origin": "fail"}},
-		{"snappy-api", checkOK, map[string]string{
+		{"snappy-api", checklist.ExitOK, map[string]string{
 			"cold_start": "pass", "release_work": "pass", "bytecode": "pass", "sleep_wake": "pass",
 			"edge_origin": "pass", "crash_loop": "pass", "concurrency": "pass", "health_checks": "pass"}},
-		{"crashy-api", checkFailures, map[string]string{"crash_loop": "fail"}},
-		{"backlog-web", checkFailures, map[string]string{"concurrency": "fail"}},
+		{"crashy-api", checklist.ExitFailures, map[string]string{"crash_loop": "fail"}},
+		{"backlog-web", checklist.ExitFailures, map[string]string{"concurrency": "fail"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.app, func(t *testing.T) {
@@ -69,14 +69,14 @@ func TestCheckDemoApps(t *testing.T) {
 
 func TestCheckRejectsUnknownFormat(t *testing.T) {
 	_, _, code := runFlywake(t, nil, "check", "--demo", "--format", "yaml")
-	if code != checkCannotRun {
-		t.Errorf("exit %d, want %d", code, checkCannotRun)
+	if code != checklist.ExitCannotCheck {
+		t.Errorf("exit %d, want %d", code, checklist.ExitCannotCheck)
 	}
 }
 
 func TestCheckUnknownAppCannotCheck(t *testing.T) {
 	_, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", "no-such-app")
-	if code != checkCannotRun {
-		t.Errorf("exit %d, want %d (%s)", code, checkCannotRun, errOut)
+	if code != checklist.ExitCannotCheck {
+		t.Errorf("exit %d, want %d (%s)", code, checklist.ExitCannotCheck, errOut)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/fly"
 )
 
@@ -197,7 +198,7 @@ func exitCodeOf(err error) int {
 // CI contract), 1 for the others.
 func cannotRunCode(cmd *cobra.Command) int {
 	if cmd != nil && cmd.Name() == "check" {
-		return checkCannotRun
+		return checklist.ExitCannotCheck
 	}
 	return 1
 }

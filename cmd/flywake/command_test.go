@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/flywake/flywake/sources/checklist"
 )
 
 // runCommand runs c as a subcommand of a fresh root, as flywake would.
@@ -35,7 +37,7 @@ func TestPanicBecomesReport(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		code int
-	}{{"check", checkCannotRun}, {"wake", 1}, {"status", 1}} {
+	}{{"check", checklist.ExitCannotCheck}, {"wake", 1}, {"status", 1}} {
 		c := command{name: tc.name, cannotRun: tc.code, needs: oneApp,
 			run: func(_ context.Context, _ *cobra.Command, p *platform) error {
 				var m map[string]int
@@ -72,18 +74,18 @@ func explode(m map[string]int, token string) { m[token] = 1 }
 
 func TestErrorsAreRedactedAndCoded(t *testing.T) {
 	isolateEnv(t)
-	c := command{name: "check", cannotRun: checkCannotRun, needs: oneApp,
+	c := command{name: "check", cannotRun: checklist.ExitCannotCheck, needs: oneApp,
 		run: func(_ context.Context, _ *cobra.Command, p *platform) error {
 			return errors.New("the API said: bad token " + p.token)
 		}}
 	stderr, code := runCommand(t, &globalFlags{}, c, "--demo")
-	if code != checkCannotRun || !strings.Contains(stderr, "flywake: the API said: bad token [REDACTED]") {
+	if code != checklist.ExitCannotCheck || !strings.Contains(stderr, "flywake: the API said: bad token [REDACTED]") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	assertNoSecret(t, "stderr", stderr)
 	c.needs = noPlatform
-	c.run = func(context.Context, *cobra.Command, *platform) error { return exitWith(checkWarnings) }
-	if stderr, code := runCommand(t, &globalFlags{}, c); code != checkWarnings || stderr != "" {
+	c.run = func(context.Context, *cobra.Command, *platform) error { return exitWith(checklist.ExitWarnings) }
+	if stderr, code := runCommand(t, &globalFlags{}, c); code != checklist.ExitWarnings || stderr != "" {
 		t.Errorf("a result code: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -94,8 +96,8 @@ func TestUsageErrorsExitCodes(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"check", "--no-such-flag"}, checkCannotRun},
-		{[]string{"check", "--format", "yaml"}, checkCannotRun},
+		{[]string{"check", "--no-such-flag"}, checklist.ExitCannotCheck},
+		{[]string{"check", "--format", "yaml"}, checklist.ExitCannotCheck},
 		{[]string{"status", "--no-such-flag"}, 1},
 		{[]string{"wake", "--mode", "sideways"}, 1},
 		{[]string{"--no-such-flag"}, 1},

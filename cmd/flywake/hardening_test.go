@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/flysim/simtest"
 )
@@ -80,8 +81,8 @@ func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("exit %d, stdout not JSON: %v\n%s\n%s", code, err, out, errOut)
 			}
-			if code != checkCannotRun {
-				t.Errorf("exit %d, want %d (could not check)", code, checkCannotRun)
+			if code != checklist.ExitCannotCheck {
+				t.Errorf("exit %d, want %d (could not check)", code, checklist.ExitCannotCheck)
 			}
 			for _, it := range rep.Items {
 				if it.ID != tt.item {
@@ -124,8 +125,8 @@ func TestCheckRefusesADirItCannotRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", "snappy-api", "--dir", tt.dir, "--format", "json")
-			if code != checkCannotRun || out != "" || !strings.Contains(errOut, tt.want) {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, checkCannotRun, tt.want)
+			if code != checklist.ExitCannotCheck || out != "" || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, checklist.ExitCannotCheck, tt.want)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/flysim/simtest"
 	"github.com/flywake/flywake/sources/repo"
@@ -74,7 +75,7 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 	for _, args := range runs {
 		name := strings.Join(args, " ")
 		out, errOut, code := runFlywake(t, nil, append(args, "--debug", debugLog)...)
-		failed := code != 0 && code != checkFailures // check exits 2 for failed items
+		failed := code != 0 && code != checklist.ExitFailures // check exits 2 for failed items
 		if strings.Contains(name, "no-such-app") != failed {
 			t.Errorf("%s: exit %d (stderr %q)", name, code, errOut)
 		}

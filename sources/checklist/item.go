@@ -81,21 +81,30 @@ type Options struct {
 // DefaultProxyPatience is the proxy's wait for a waking machine.
 const DefaultProxyPatience = 30 * time.Second
 
+// Exit codes of `flywake check` (DESIGN.md's command-line contract, a
+// stable one for CI).
+const (
+	ExitOK          = 0
+	ExitWarnings    = 1
+	ExitFailures    = 2
+	ExitCannotCheck = 3
+)
+
 // ExitCode is the CLI's exit status for a checklist: 2 when an item fails;
 // else 3 (could not check) when an item could not read a project file it
 // needs — what it could not read might have failed, so neither a pass nor
 // "only warnings" can be claimed; else 1 on warnings; else 0 (unknown and
 // n/a do not count).
 func ExitCode(items []Item) int {
-	code := 0
+	code := ExitOK
 	for _, it := range items {
 		switch {
 		case it.Status == Fail:
-			return 2
+			return ExitFailures
 		case it.CouldNotRead:
-			code = 3
-		case it.Status == Warn && code == 0:
-			code = 1
+			code = ExitCannotCheck
+		case it.Status == Warn && code == ExitOK:
+			code = ExitWarnings
 		}
 	}
 	return code
