@@ -115,7 +115,7 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 // one with services (all machines of a process group share it).
 func (a *App) serviceMachine() *Machine {
 	for i := range a.Machines {
-		if cfg := a.Machines[i].Config; cfg != nil && len(cfg.Services) > 0 {
+		if a.Machines[i].serves() {
 			return &a.Machines[i]
 		}
 	}

@@ -409,7 +409,7 @@ func setBacklog(r *OrgRow, a *App) {
 	worstCW, known, lvl, serves, probeErr := 0, false, diagnose.Unknown, false, ""
 	for _, bm := range a.BacklogMachines() {
 		l := bm.Level()
-		serves = serves || l != diagnose.NA
+		serves = serves || bm.Served
 		if probeErr == "" {
 			probeErr = bm.ProbeErr
 		}
