@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -148,5 +149,21 @@ func TestDied(t *testing.T) {
 		if died, total := Died(tt.edge, tt.app); died != tt.died || total != tt.total {
 			t.Errorf("Died(%v, %v) = %v, %v; want %v, %v", tt.edge, tt.app, died, total, tt.died, tt.total)
 		}
+	}
+}
+
+// Machines by state come in the order of a machine's life, states the
+// platform added later by name, whatever the listing's order.
+func TestStateCountsInLifeOrder(t *testing.T) {
+	a := New("org", "app", nil)
+	a.ApplyMachines([]*fly.Machine{machine("a", "stopped", "d1", t0), machine("b", "zz-new", "d1", t0),
+		machine("c", "failed", "d1", t0), machine("d", "stopped", "d1", t0), machine("e", "started", "d1", t0),
+		machine("f", "aa-new", "d1", t0)}, t0)
+	var got []string
+	for _, sc := range a.StateCounts() {
+		got = append(got, fmt.Sprintf("%s=%d", sc.State, sc.N))
+	}
+	if s, want := strings.Join(got, " "), "started=1 stopped=2 failed=1 aa-new=1 zz-new=1"; s != want {
+		t.Errorf("StateCounts: %s, want %s", s, want)
 	}
 }

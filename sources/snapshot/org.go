@@ -433,14 +433,12 @@ func setBacklog(r *OrgRow, a *App) {
 // baseRow is what the listing and the metrics give any app's model.
 func baseRow(a *App, now time.Time, patience time.Duration) OrgRow {
 	r := OrgRow{App: a.Name, Listed: !a.ListedAt.IsZero(), ListedAt: a.ListedAt, Machines: len(a.Machines)}
-	count := map[string]int{}
-	for _, m := range a.Machines {
-		count[m.State]++
+	r.States = a.StateCounts()
+	for _, sc := range r.States {
+		if sc.State == "started" {
+			r.Running = sc.N
+		}
 	}
-	for _, st := range stateOrder(count) {
-		r.States = append(r.States, StateCount{st, count[st]})
-	}
-	r.Running = count["started"]
 	rel := a.CurrentRelease()
 	for _, m := range a.Machines {
 		if rel != "" && m.Release != rel {
@@ -514,6 +512,21 @@ func worst(r OrgRow) diagnose.Level {
 
 // stateOrder is the states present, in lifecycle order (diagnose.States),
 // states flywake does not know last.
+// StateCounts counts the app's machines by state, in the order of a
+// machine's life (diagnose.States), states the platform added after them
+// by name: the overview's and the header's one order.
+func (a *App) StateCounts() []StateCount {
+	count := map[string]int{}
+	for _, m := range a.Machines {
+		count[m.State]++
+	}
+	out := make([]StateCount, 0, len(count))
+	for _, st := range stateOrder(count) {
+		out = append(out, StateCount{st, count[st]})
+	}
+	return out
+}
+
 func stateOrder(count map[string]int) []string {
 	var out []string
 	for _, st := range diagnose.States {

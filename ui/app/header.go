@@ -2,15 +2,12 @@ package app
 
 import (
 	"errors"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
-	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
@@ -68,33 +65,6 @@ var giveWay = []step{
 	{partFeeds, true}, {partError, true}, {partBackoff, true}, {partAPI, true}, {partMode, true}, {partReadOnly, true},
 }
 
-// stateCount is how many machines are in one state, for the header.
-type stateCount struct {
-	state string
-	n     int
-}
-
-// countStates counts the app's machines by state, the most troubled first
-// (done once per data change, not per frame).
-func countStates(a *snapshot.App) []stateCount {
-	by := map[string]int{}
-	for _, mc := range a.Machines {
-		by[mc.State]++
-	}
-	out := make([]stateCount, 0, len(by))
-	for s, n := range by {
-		out = append(out, stateCount{s, n})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		ri, rj := diagnose.Classify(out[i].state).Urgency(), diagnose.Classify(out[j].state).Urgency()
-		if ri != rj {
-			return ri < rj
-		}
-		return out[i].state < out[j].state
-	})
-	return out
-}
-
 // headerLine draws the header at the screen's width.
 func (m Model) headerLine() string {
 	t := m.theme
@@ -115,9 +85,9 @@ func (m Model) headerLine() string {
 	if len(m.states) > 0 && m.cfg.App != "" {
 		var long, short []string
 		for _, sc := range m.states {
-			look := t.State(sc.state)
-			long = append(long, look.Style.Render(strconv.Itoa(sc.n)+" "+look.Word))
-			short = append(short, look.Style.Render(look.Glyph+strconv.Itoa(sc.n)))
+			look := t.State(sc.State)
+			long = append(long, look.Style.Render(strconv.Itoa(sc.N)+" "+look.Word))
+			short = append(short, look.Style.Render(look.Glyph+strconv.Itoa(sc.N)))
 		}
 		right = append(right, segment{kind: partStates, text: strings.Join(long, " "), short: strings.Join(short, " ")})
 	}

@@ -71,10 +71,10 @@ type Model struct {
 	lastOther     int  // the last focused pane below the top one, for the split layout
 	zoom          bool // the focused pane takes the whole body
 	sizes         map[pane.ID][2]int
-	tiles         []rect              // where each pane is drawn, from relayout
-	crash         snapshot.CrashLoops // the banner's facts, derived once per data change
-	states        []stateCount        // the header's machines by state, likewise
-	listedWall    time.Time           // when the last listing arrived (wall clock)
+	tiles         []rect                // where each pane is drawn, from relayout
+	crash         snapshot.CrashLoops   // the banner's facts, derived once per data change
+	states        []snapshot.StateCount // the header's machines by state, likewise
+	listedWall    time.Time             // when the last listing arrived (wall clock)
 	help          bool
 	switcher      *switcher
 	confirm       *confirm  // the y/N before a machine action
@@ -187,7 +187,7 @@ func (m *Model) now() time.Time {
 func (m *Model) setData() {
 	now := m.now()
 	m.crash = m.app.CrashLoops() // the banner's: layout and View read it every frame
-	m.states = countStates(m.app)
+	m.states = m.app.StateCounts()
 	for _, p := range m.allPanes() {
 		p.SetData(m.app, now)
 	}
