@@ -77,9 +77,6 @@ type Pane interface {
 	// Keys are the bindings that act in the pane right now, for the footer
 	// and help; the root adds its own global keys.
 	Keys() []key.Binding
-	// Animating reports whether the pane shows something that changes with
-	// time alone (a live boot timer), so the root keeps its clock ticking.
-	Animating() bool
 	// Capturing reports whether the pane takes every key (text being typed,
 	// a y/N question): the root then treats no key as a global shortcut,
 	// and the footer shows only the pane's keys.
@@ -109,7 +106,7 @@ type Msg struct {
 }
 
 // Base gives a pane the defaults most panes share: the size and the stale
-// flag, and no animation or text capture. Embed it and override what differs.
+// flag, and no text capture. Embed it and override what differs.
 type Base struct {
 	width, height int
 	stale         bool
@@ -126,9 +123,6 @@ func (b *Base) SetStale(stale bool) { b.stale = stale }
 
 // Stale reports whether the data is stale (draw it dimmed, see Dim).
 func (b *Base) Stale() bool { return b.stale }
-
-// Animating is false: nothing changes with time alone.
-func (b *Base) Animating() bool { return false }
 
 // Capturing is false: the pane takes no text input.
 func (b *Base) Capturing() bool { return false }

@@ -200,8 +200,5 @@ func (p *Pane) moveTo(i int) {
 	p.follow = true
 }
 
-// Animating is always false: nothing on screen changes with time alone.
-func (p *Pane) Animating() bool { return false }
-
 // Capturing is always false: the pane takes no text input.
 func (p *Pane) Capturing() bool { return false }

@@ -140,12 +140,12 @@ func TestHostileEvidence(t *testing.T) {
 	}
 }
 
-func TestNeverAnimatesOrCaptures(t *testing.T) {
+func TestNeverCaptures(t *testing.T) {
 	for _, f := range []fixture{demoDay, asleep} {
 		p := newPane(t, theme.New(true), f)
 		press(p, "n", "enter")
-		if p.Animating() || p.Capturing() {
-			t.Errorf("%s: Animating %v Capturing %v, want false", f.state, p.Animating(), p.Capturing())
+		if p.Capturing() {
+			t.Errorf("%s: Capturing, want false", f.state)
 		}
 		if cmd := p.Update(uitest.Key("n")); cmd != nil {
 			t.Error("Update returned a command; the pane does no I/O")

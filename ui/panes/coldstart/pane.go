@@ -115,9 +115,6 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// Animating is true while a live boot timer is on screen.
-func (p *Pane) Animating() bool { return len(p.d.live) > 0 }
-
 // Capturing is always false: the pane takes no text input.
 func (p *Pane) Capturing() bool { return false }
 

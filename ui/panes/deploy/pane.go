@@ -358,6 +358,3 @@ func (p *Pane) fill(lines []string, w, h int) string {
 	}
 	return out
 }
-
-// Animating: nothing on screen moves with time alone.
-func (p *Pane) Animating() bool { return false }

@@ -124,9 +124,6 @@ func (p *Pane) CanClose() bool { return !p.typing }
 // Capturing while the regex is typed.
 func (p *Pane) Capturing() bool { return p.typing }
 
-// Animating: nothing moves with time alone.
-func (p *Pane) Animating() bool { return false }
-
 // SetData takes the model's lines and matches the new ones. The model
 // appends, and now and then drops its oldest tenth (it keeps
 // snapshot.MaxLogLines); indexes here count from the first line seen, so a

@@ -61,9 +61,6 @@ func (m *Model) ID() pane.ID { return ID }
 // Title is the pane's name.
 func (m *Model) Title() string { return "Machines" }
 
-// Animating: the machines pane changes only when data arrives.
-func (m *Model) Animating() bool { return false }
-
 // Capturing reports whether text is being typed (the filter, a search in
 // the describe view).
 func (m *Model) Capturing() bool {

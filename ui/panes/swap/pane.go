@@ -108,9 +108,6 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// Animating is false: nothing here changes with time alone.
-func (p *Pane) Animating() bool { return false }
-
 // Capturing is always false: the pane takes no text input.
 func (p *Pane) Capturing() bool { return false }
 

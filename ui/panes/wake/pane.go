@@ -149,9 +149,6 @@ func (p *Pane) SetStale(bool) {}
 // Height: the wake test is an overlay and takes the body it is given.
 func (p *Pane) Height(int) int { return p.height }
 
-// Animating is true while a run is in progress.
-func (p *Pane) Animating() bool { return p.stage == StageRunning || p.stage == StageAborting }
-
 // Capturing is true while the pane needs every key: the y/N question, and
 // a run (q must not quit past a half-done test; esc aborts it first).
 func (p *Pane) Capturing() bool {
