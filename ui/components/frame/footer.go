@@ -5,7 +5,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
@@ -145,40 +147,23 @@ func tallest(cols [][]string) int {
 func columnsWidth(cols [][]string) int {
 	w := helpGap * (len(cols) - 1)
 	for _, c := range cols {
-		w += linesWidth(c)
+		w += lipgloss.Width(strings.Join(c, "\n"))
 	}
 	return w
 }
 
-func linesWidth(ls []string) int {
-	w := 0
-	for _, l := range ls {
-		w = max(w, ansi.StringWidth(l))
-	}
-	return w
-}
-
-// joinColumns lays columns side by side, each padded to its width.
+// joinColumns lays columns side by side, each padded to its width, helpGap
+// apart.
 func joinColumns(cols [][]string) string {
-	rows := 0
-	for _, c := range cols {
-		rows = max(rows, len(c))
-	}
-	out := make([]string, rows)
-	for ci, c := range cols {
-		w := linesWidth(c)
-		for r := range rows {
-			l := ""
-			if r < len(c) {
-				l = c[r]
-			}
-			if ci < len(cols)-1 {
-				l = cell.Fit(l, w, cell.Left) + strings.Repeat(" ", helpGap)
-			}
-			out[r] += l
+	gap := strings.Repeat(" ", helpGap)
+	blocks := make([]string, 0, 2*len(cols))
+	for i, c := range cols {
+		if i > 0 {
+			blocks = append(blocks, gap)
 		}
+		blocks = append(blocks, strings.Join(c, "\n"))
 	}
-	return strings.Join(out, "\n")
+	return lipgloss.JoinHorizontal(lipgloss.Top, blocks...)
 }
 
 // indent puts n spaces before every line.
