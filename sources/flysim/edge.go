@@ -334,7 +334,9 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (
 			m.inflight++
 			return m, m.run, nil
 		case routeWake:
-			if _, err := s.startMachine(m, SourceProxy); err != nil {
+			var err error
+			s.instant(func() { _, err = s.startMachine(m, SourceProxy) }) // its start event and boot share one time
+			if err != nil {
 				kind = routeNone
 				break
 			}

@@ -263,20 +263,22 @@ func (s *Sim) Migrate(app, id string) error {
 	default:
 		return fmt.Errorf("flysim: machine %s is %s; migrate a settled machine", id, m.state)
 	}
-	wasUp := m.state == "started"
-	s.retireVersion(m, "migrated")
-	m.instanceID = ulid(s.rng, s.now())
-	m.migratedTo = randomHex(s.rng, 4)
-	s.newRun(m)
-	m.snapshot = false
-	if m.state == "suspended" {
-		s.setState(m, "stopped")
-	}
-	m.updatedAt = s.now()
-	m.signalChange()
-	s.addEvent(m, "launch", "created", SourceFlyd, nil, 0)
-	if wasUp {
-		s.coldBoot(m, SourceFlyd, true)
-	}
+	s.instant(func() { // one time for its events and the boot it schedules
+		wasUp := m.state == "started"
+		s.retireVersion(m, "migrated")
+		m.instanceID = ulid(s.rng, s.now())
+		m.migratedTo = randomHex(s.rng, 4)
+		s.newRun(m)
+		m.snapshot = false
+		if m.state == "suspended" {
+			s.setState(m, "stopped")
+		}
+		m.updatedAt = s.now()
+		m.signalChange()
+		s.addEvent(m, "launch", "created", SourceFlyd, nil, 0)
+		if wasUp {
+			s.coldBoot(m, SourceFlyd, true)
+		}
+	})
 	return nil
 }
