@@ -31,7 +31,6 @@ what is not known.`,
 			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
 				apps := []string{p.app}
 				if p.app == "" { // none named with -a, FLY_APP or a fly.toml: every app
-
 					list, err := p.source.Client.ListApps(ctx, p.source.Org)
 					if err != nil {
 						return fmt.Errorf("listing apps: %w", err)

@@ -25,12 +25,12 @@ func helpModel(t *theme.Theme, width int) help.Model {
 
 // Footer is the one-line key-hint bar, exactly width cells. Disabled
 // bindings (read-only mode) are not shown.
-func Footer(t *theme.Theme, keys help.KeyMap, width int) string {
+func Footer(t *theme.Theme, km help.KeyMap, width int) string {
 	if width <= 0 {
 		return ""
 	}
 	h := helpModel(t, width)
-	bs := keys.ShortHelp()
+	bs := km.ShortHelp()
 	// bubbles v1.0.0's ShortHelpView keeps an item that does not fit when
 	// there is no room left for its "…" either (shouldAddItem answers ok),
 	// so the last hint overran the width and was cut mid-word ("l its

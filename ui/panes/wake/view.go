@@ -1,8 +1,6 @@
 package wake
 
 import (
-	"github.com/flywake/flywake/ui/components/prompt"
-
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 )
