@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/internal/race"
+	"github.com/flywake/flywake/sources/race"
 )
 
 func TestChooseRoute(t *testing.T) {

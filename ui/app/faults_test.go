@@ -19,9 +19,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/flywake/flywake/internal/race"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/race"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/theme"
 )
