@@ -54,6 +54,7 @@ func (s *Sim) Handler() http.Handler {
 	org := func(*http.Request) string { return s.opts.Org }
 	byOrg := func(r *http.Request) string { return r.PathValue("org") }
 	perAction, getMachine := &defaultLimit, &getMachineLimit
+	prom := s.promAPI()
 	handle := func(pattern string, ri routeInfo, h http.HandlerFunc) {
 		mux.Handle(pattern, s.wrap(ri, h))
 	}
@@ -102,8 +103,8 @@ func (s *Sim) Handler() http.Handler {
 		// The logs and Prometheus APIs share auth, headers, counters and faults
 		// but not the Machines API's rate limits.
 		{"GET /api/v1/apps/{app}/logs", routeInfo{"Logs_list", "logs", byApp, nil}, s.serveLogs},
-		{"GET /prometheus/{org}/api/v1/query", routeInfo{"Prometheus_query", "prom", byOrg, nil}, s.servePromQuery},
-		{"GET /prometheus/{org}/api/v1/query_range", routeInfo{"Prometheus_query_range", "prom", byOrg, nil}, s.servePromQueryRange},
+		{"GET /prometheus/{org}/api/v1/query", routeInfo{"Prometheus_query", "prom", byOrg, nil}, prom.Query},
+		{"GET /prometheus/{org}/api/v1/query_range", routeInfo{"Prometheus_query_range", "prom", byOrg, nil}, prom.QueryRange},
 	}
 	for _, rt := range routes {
 		handle(rt.pattern, rt.ri, rt.h)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/promql"
 )
 
 type promTestResult struct {
@@ -58,7 +60,7 @@ func promQuery(t *testing.T, srv *httptest.Server, s *Sim, org, query string, ex
 		if _, isNum := r.Value[0].(float64); err != nil || !isNum {
 			t.Fatalf("%s: sample value %v is not [<unix float>, \"<number>\"]", query, r.Value)
 		}
-		samples[labelKey(r.Metric)] = v
+		samples[promql.LabelKey(r.Metric)] = v
 	}
 	return resp.StatusCode, res, samples
 }
@@ -152,7 +154,7 @@ func TestPromQueryShowsEdgeOnlyErrors(t *testing.T) {
 	// POST form answers like GET. (The handler reads either; the route is
 	// api.go's to register, so this mounts the handler itself.)
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /prometheus/{org}/api/v1/query", s.servePromQuery)
+	mux.HandleFunc("POST /prometheus/{org}/api/v1/query", s.promAPI().Query)
 	postSrv := httptest.NewServer(mux)
 	defer postSrv.Close()
 	code, _, posted := promQuery(t, postSrv, s, DemoOrg, `sum(increase(fly_edge_http_responses_count{app="x"}[1h])) by (status)`, nil, true)
@@ -177,7 +179,7 @@ func TestPromQueryGaugesMatchTheGuest(t *testing.T) {
 		started := 0
 		for _, appName := range s.appOrder {
 			for _, m := range s.apps[appName].machines {
-				key := labelKey(map[string]string{"__name__": metric, "app": appName, "region": m.region, "instance": m.id})
+				key := promql.LabelKey(map[string]string{"__name__": metric, "app": appName, "region": m.region, "instance": m.id})
 				got, present := samples[key]
 				if m.state != "started" {
 					if present {
@@ -245,31 +247,6 @@ func TestPromQueryErrors(t *testing.T) {
 		code, res, _ := promQuery(t, srv, s, tt.org, tt.query, tt.extra, false)
 		if code != tt.wantCode || res.Status != "error" || res.ErrorType != tt.wantType || res.Error == "" {
 			t.Errorf("%s %q %v: HTTP %d %+v; want %d %s", tt.org, tt.query, tt.extra, code, res, tt.wantCode, tt.wantType)
-		}
-	}
-}
-
-func TestParsePromTime(t *testing.T) {
-	now := time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		in   string
-		want time.Time
-	}{
-		{"", now},
-		{"1764504000", now},
-		{"1764504000.25", now.Add(250 * time.Millisecond)},
-		{"2025-11-30T12:00:00Z", now},
-		{"2025-11-30T13:00:00.5+01:00", now.Add(500 * time.Millisecond)},
-	}
-	for _, tt := range tests {
-		got, err := parsePromTime(tt.in, now)
-		if err != nil || !got.Equal(tt.want) {
-			t.Errorf("parsePromTime(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
-	for _, bad := range []string{"now", "NaN", "Inf", "1e12", "2025-11-30"} {
-		if got, err := parsePromTime(bad, now); err == nil {
-			t.Errorf("parsePromTime(%q) = %v, want an error", bad, got)
 		}
 	}
 }

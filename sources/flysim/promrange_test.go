@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/promql"
 )
 
 type promRangeResult struct {
@@ -52,7 +54,7 @@ func promRange(t *testing.T, srv *httptest.Server, s *Sim, org string, form url.
 			}
 			pts[int64(ts)] = v
 		}
-		out[labelKey(r.Metric)] = pts
+		out[promql.LabelKey(r.Metric)] = pts
 	}
 	return resp.StatusCode, res, out
 }

@@ -1,4 +1,4 @@
-package flysim
+package promql
 
 import (
 	"strings"
@@ -30,9 +30,9 @@ func TestParsePromQLErrors(t *testing.T) {
 		{strings.Repeat("sum(", 40) + "foo" + strings.Repeat(")", 40), "nested too deeply"},
 	}
 	for _, tt := range tests {
-		_, err := parsePromQL(tt.query)
+		_, err := Parse(tt.query)
 		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-			t.Errorf("parsePromQL(%q) error = %v, want one containing %q", tt.query, err, tt.wantErr)
+			t.Errorf("Parse(%q) error = %v, want one containing %q", tt.query, err, tt.wantErr)
 		}
 	}
 }
@@ -52,14 +52,14 @@ func TestParsePromDuration(t *testing.T) {
 		{"1m30s", 90 * time.Second},
 	}
 	for _, tt := range tests {
-		got, err := parsePromDuration(tt.in)
+		got, err := ParseDuration(tt.in)
 		if err != nil || got != tt.want {
-			t.Errorf("parsePromDuration(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
 	for _, bad := range []string{"", "1", "h1", "1x", "1s1m", "1h1h", "999999999y", "-1h", "1.5h"} {
-		if d, err := parsePromDuration(bad); err == nil {
-			t.Errorf("parsePromDuration(%q) = %v, want an error", bad, d)
+		if d, err := ParseDuration(bad); err == nil {
+			t.Errorf("ParseDuration(%q) = %v, want an error", bad, d)
 		}
 	}
 }
@@ -67,27 +67,27 @@ func TestParsePromDuration(t *testing.T) {
 // fakeSource serves fixed counters: each series has a total and an increase
 // of one per minute of window (so [1h] gives 60, [24h] gives 1440) scaled by
 // its rate label.
-func fakeSource(name string) map[string][]promSeries {
-	mk := func(rate float64, labels map[string]string) promSeries {
-		return promSeries{
-			labels:   labels,
-			valueAt:  func(time.Time) float64 { return rate * 10000 },
-			increase: func(from, to time.Time) float64 { return rate * to.Sub(from).Minutes() },
+func fakeSource(name string) map[string][]Series {
+	mk := func(rate float64, labels map[string]string) Series {
+		return Series{
+			Labels:   labels,
+			ValueAt:  func(time.Time) float64 { return rate * 10000 },
+			Increase: func(from, to time.Time) float64 { return rate * to.Sub(from).Minutes() },
 		}
 	}
-	all := map[string][]promSeries{
+	all := map[string][]Series{
 		"req": {
 			mk(1, map[string]string{"app": "a", "status": "200", "instance": "m1"}),
 			mk(2, map[string]string{"app": "a", "status": "200", "instance": "m2"}),
 			mk(3, map[string]string{"app": "a", "status": "502", "instance": "m1"}),
 			mk(4, map[string]string{"app": "b", "status": "200", "instance": "m3"}),
 		},
-		"mem": {{labels: map[string]string{"app": "a", "instance": "m1"}, valueAt: func(time.Time) float64 { return 7 }}},
+		"mem": {{Labels: map[string]string{"app": "a", "instance": "m1"}, ValueAt: func(time.Time) float64 { return 7 }}},
 	}
 	if name == "" {
 		return all
 	}
-	return map[string][]promSeries{name: all[name]}
+	return map[string][]Series{name: all[name]}
 }
 
 func TestEvalPromQL(t *testing.T) {
@@ -118,19 +118,19 @@ func TestEvalPromQL(t *testing.T) {
 		{`req{app="zzz"}`, ``},
 	}
 	for _, tt := range tests {
-		e, err := parsePromQL(tt.query)
+		e, err := Parse(tt.query)
 		if err != nil {
-			t.Errorf("parsePromQL(%q): %v", tt.query, err)
+			t.Errorf("Parse(%q): %v", tt.query, err)
 			continue
 		}
-		got, err := evalPromQL(e, at, fakeSource)
+		got, err := Eval(e, at, fakeSource)
 		if err != nil {
-			t.Errorf("evalPromQL(%q): %v", tt.query, err)
+			t.Errorf("Eval(%q): %v", tt.query, err)
 			continue
 		}
 		var b strings.Builder
 		for _, s := range got {
-			b.WriteString(labelKey(s.labels) + "=" + formatPromValue(s.value) + ";")
+			b.WriteString(LabelKey(s.Labels) + "=" + FormatValue(s.Value) + ";")
 		}
 		if b.String() != tt.want {
 			t.Errorf("%s\n got  %s\n want %s", tt.query, b.String(), tt.want)
@@ -139,11 +139,36 @@ func TestEvalPromQL(t *testing.T) {
 }
 
 func TestEvalPromQLRangeSelectorNeedsFunction(t *testing.T) {
-	e, err := parsePromQL(`req[1h]`)
+	e, err := Parse(`req[1h]`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := evalPromQL(e, time.Now(), fakeSource); err == nil {
+	if _, err := Eval(e, time.Now(), fakeSource); err == nil {
 		t.Error("a bare range selector should be refused in an instant query")
+	}
+}
+
+func TestParsePromTime(t *testing.T) {
+	now := time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Time
+	}{
+		{"", now},
+		{"1764504000", now},
+		{"1764504000.25", now.Add(250 * time.Millisecond)},
+		{"2025-11-30T12:00:00Z", now},
+		{"2025-11-30T13:00:00.5+01:00", now.Add(500 * time.Millisecond)},
+	}
+	for _, tt := range tests {
+		got, err := parseTime(tt.in, now)
+		if err != nil || !got.Equal(tt.want) {
+			t.Errorf("parseTime(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"now", "NaN", "Inf", "1e12", "2025-11-30"} {
+		if got, err := parseTime(bad, now); err == nil {
+			t.Errorf("parseTime(%q) = %v, want an error", bad, got)
+		}
 	}
 }

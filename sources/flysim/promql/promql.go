@@ -1,4 +1,14 @@
-package flysim
+// Package promql evaluates the PromQL subset flysim's Prometheus API
+// serves, enough for the queries Fly's docs and flywake use:
+//
+//	metric{label="v", l2!="v", l3=~"re", l4!~"re"}
+//	increase(metric{…}[1h])  rate(metric{…}[5m])
+//	sum(…)  sum by (a, b) (…)  sum(…) by (a, b)  (also without; count, min, max, avg)
+//
+// The parser and evaluator are pure: series come through a Source and the
+// evaluation time is given. API serves /api/v1/query and query_range over
+// them.
+package promql
 
 import (
 	"errors"
@@ -11,65 +21,56 @@ import (
 	"time"
 )
 
-// A small PromQL subset, enough for the queries Fly's docs and flywake use:
-//
-//	metric{label="v", l2!="v", l3=~"re", l4!~"re"}
-//	increase(metric{…}[1h])  rate(metric{…}[5m])
-//	sum(…)  sum by (a, b) (…)  sum(…) by (a, b)  (also without; count, min, max, avg)
-//
-// Everything here is pure: the evaluator reads series through promSource and
-// is told the evaluation time.
+// Expr is a parsed query.
+type Expr interface{ exprNode() }
 
-// promExpr is a parsed query.
-type promExpr interface{ promNode() }
-
-type promMatcher struct {
+type matcher struct {
 	label, op, value string
 	re               *regexp.Regexp // for =~ and !~, anchored like Prometheus
 }
 
-// promSelector picks series by name and labels; window > 0 makes it a range
+// selectorExpr picks series by name and labels; window > 0 makes it a range
 // selector (`[1h]`).
-type promSelector struct {
+type selectorExpr struct {
 	name     string
-	matchers []promMatcher
+	matchers []matcher
 	window   time.Duration
 }
 
-// promCall is increase() or rate() over a range selector.
-type promCall struct {
+// callExpr is increase() or rate() over a range selector.
+type callExpr struct {
 	fn  string
-	arg *promSelector
+	arg *selectorExpr
 }
 
-// promAgg is an aggregation (sum, count, min, max, avg) with optional
+// aggExpr is an aggregation (sum, count, min, max, avg) with optional
 // by/without grouping.
-type promAgg struct {
+type aggExpr struct {
 	op      string
 	labels  []string
 	without bool
-	arg     promExpr
+	arg     Expr
 }
 
-func (*promSelector) promNode() {}
-func (*promCall) promNode()     {}
-func (*promAgg) promNode()      {}
+func (*selectorExpr) exprNode() {}
+func (*callExpr) exprNode()     {}
+func (*aggExpr) exprNode()      {}
 
 var (
-	promAggOps = map[string]bool{"sum": true, "count": true, "min": true, "max": true, "avg": true}
-	promFuncs  = map[string]bool{"increase": true, "rate": true}
+	aggOps = map[string]bool{"sum": true, "count": true, "min": true, "max": true, "avg": true}
+	funcs  = map[string]bool{"increase": true, "rate": true}
 )
 
-// promMaxDepth bounds nesting so hostile queries cannot exhaust the stack.
-const promMaxDepth = 32
+// maxDepth bounds nesting so hostile queries cannot exhaust the stack.
+const maxDepth = 32
 
-// parsePromQL parses a query of the supported subset.
-func parsePromQL(query string) (promExpr, error) {
-	toks, err := lexPromQL(query)
+// Parse parses a query of the supported subset.
+func Parse(query string) (Expr, error) {
+	toks, err := lex(query)
 	if err != nil {
 		return nil, err
 	}
-	p := &promParser{toks: toks}
+	p := &parser{toks: toks}
 	e, err := p.expr(0)
 	if err != nil {
 		return nil, err
@@ -80,21 +81,21 @@ func parsePromQL(query string) (promExpr, error) {
 	return e, nil
 }
 
-type promParser struct {
-	toks []promToken
+type parser struct {
+	toks []token
 	i    int
 }
 
-func (p *promParser) peek() promToken { return p.toks[p.i] }
+func (p *parser) peek() token { return p.toks[p.i] }
 
 // peek2 is the token after the next one (EOF at the end).
-func (p *promParser) peek2() promToken {
+func (p *parser) peek2() token {
 	if p.i+1 < len(p.toks) {
 		return p.toks[p.i+1]
 	}
 	return p.toks[len(p.toks)-1]
 }
-func (p *promParser) next() promToken {
+func (p *parser) next() token {
 	t := p.toks[p.i]
 	if t.kind != tkEOF {
 		p.i++
@@ -102,7 +103,7 @@ func (p *promParser) next() promToken {
 	return t
 }
 
-func (p *promParser) expect(kind tokKind, what string) (promToken, error) {
+func (p *parser) expect(kind tokKind, what string) (token, error) {
 	t := p.next()
 	if t.kind != kind {
 		return t, fmt.Errorf("expected %s at position %d, got %s", what, t.pos, t)
@@ -110,15 +111,15 @@ func (p *promParser) expect(kind tokKind, what string) (promToken, error) {
 	return t, nil
 }
 
-func (p *promParser) expr(depth int) (promExpr, error) {
-	if depth > promMaxDepth {
+func (p *parser) expr(depth int) (Expr, error) {
+	if depth > maxDepth {
 		return nil, errors.New("query nested too deeply")
 	}
 	t := p.peek()
 	switch {
-	case t.kind == tkIdent && promAggOps[t.text] && p.followedByAggregation():
+	case t.kind == tkIdent && aggOps[t.text] && p.followedByAggregation():
 		return p.aggregation(depth)
-	case t.kind == tkIdent && promFuncs[t.text] && p.peek2().kind == tkLParen:
+	case t.kind == tkIdent && funcs[t.text] && p.peek2().kind == tkLParen:
 		return p.call()
 	case t.kind == tkIdent || t.kind == tkLBrace:
 		return p.selector()
@@ -128,13 +129,13 @@ func (p *promParser) expr(depth int) (promExpr, error) {
 	return nil, fmt.Errorf("unexpected %s at position %d", t, t.pos)
 }
 
-func (p *promParser) followedByAggregation() bool {
+func (p *parser) followedByAggregation() bool {
 	n := p.peek2()
 	return n.kind == tkLParen || (n.kind == tkIdent && (n.text == "by" || n.text == "without"))
 }
 
-func (p *promParser) aggregation(depth int) (promExpr, error) {
-	agg := &promAgg{op: p.next().text}
+func (p *parser) aggregation(depth int) (Expr, error) {
+	agg := &aggExpr{op: p.next().text}
 	grouped := false
 	if t := p.peek(); t.kind == tkIdent && (t.text == "by" || t.text == "without") {
 		if err := p.grouping(agg); err != nil {
@@ -165,7 +166,7 @@ func (p *promParser) aggregation(depth int) (promExpr, error) {
 }
 
 // grouping reads `by (a, b)` or `without (a)`; a trailing comma is allowed.
-func (p *promParser) grouping(agg *promAgg) error {
+func (p *parser) grouping(agg *aggExpr) error {
 	agg.without = p.next().text == "without"
 	if _, err := p.expect(tkLParen, "'(' after by/without"); err != nil {
 		return err
@@ -189,8 +190,8 @@ func (p *promParser) grouping(agg *promAgg) error {
 	return err
 }
 
-func (p *promParser) call() (promExpr, error) {
-	c := &promCall{fn: p.next().text}
+func (p *parser) call() (Expr, error) {
+	c := &callExpr{fn: p.next().text}
 	p.next() // '('
 	sel, err := p.selector()
 	if err != nil {
@@ -203,10 +204,10 @@ func (p *promParser) call() (promExpr, error) {
 	return c, nil
 }
 
-func (p *promParser) selector() (*promSelector, error) {
-	sel := &promSelector{}
+func (p *parser) selector() (*selectorExpr, error) {
+	sel := &selectorExpr{}
 	if t := p.peek(); t.kind == tkIdent {
-		if promAggOps[t.text] || promFuncs[t.text] || t.text == "by" || t.text == "without" {
+		if aggOps[t.text] || funcs[t.text] || t.text == "by" || t.text == "without" {
 			return nil, fmt.Errorf("expected a metric name at position %d, got %s", t.pos, t)
 		}
 		sel.name = p.next().text
@@ -236,7 +237,7 @@ func (p *promParser) selector() (*promSelector, error) {
 		return nil, errors.New("a selector needs a metric name or a matcher that does not match the empty string")
 	}
 	if p.peek().kind == tkWindow {
-		d, err := parsePromDuration(p.next().text)
+		d, err := ParseDuration(p.next().text)
 		if err != nil {
 			return nil, err
 		}
@@ -245,7 +246,7 @@ func (p *promParser) selector() (*promSelector, error) {
 	return sel, nil
 }
 
-func selectsSomething(ms []promMatcher) bool {
+func selectsSomething(ms []matcher) bool {
 	for _, m := range ms {
 		if !m.matches("") {
 			return true
@@ -254,34 +255,34 @@ func selectsSomething(ms []promMatcher) bool {
 	return false
 }
 
-func (p *promParser) matcher() (promMatcher, error) {
+func (p *parser) matcher() (matcher, error) {
 	name, err := p.expect(tkIdent, "a label name")
 	if err != nil {
-		return promMatcher{}, err
+		return matcher{}, err
 	}
 	if !validLabelName(name.text) {
-		return promMatcher{}, fmt.Errorf("invalid label name %q", name.text)
+		return matcher{}, fmt.Errorf("invalid label name %q", name.text)
 	}
 	op := p.next()
 	if op.kind != tkOp {
-		return promMatcher{}, fmt.Errorf("expected =, !=, =~ or !~ at position %d, got %s", op.pos, op)
+		return matcher{}, fmt.Errorf("expected =, !=, =~ or !~ at position %d, got %s", op.pos, op)
 	}
 	val, err := p.expect(tkString, "a quoted label value")
 	if err != nil {
-		return promMatcher{}, err
+		return matcher{}, err
 	}
-	m := promMatcher{label: name.text, op: op.text, value: val.text}
+	m := matcher{label: name.text, op: op.text, value: val.text}
 	if m.op == "=~" || m.op == "!~" {
 		re, err := regexp.Compile("^(?:" + m.value + ")$")
 		if err != nil {
-			return promMatcher{}, fmt.Errorf("bad regex %q: %v", m.value, err)
+			return matcher{}, fmt.Errorf("bad regex %q: %v", m.value, err)
 		}
 		m.re = re
 	}
 	return m, nil
 }
 
-func (m promMatcher) matches(v string) bool {
+func (m matcher) matches(v string) bool {
 	switch m.op {
 	case "=":
 		return v == m.value
@@ -303,9 +304,9 @@ func validLabelName(s string) bool {
 	return s != ""
 }
 
-// parsePromDuration reads a Prometheus duration: unit-suffixed numbers in
+// ParseDuration reads a Prometheus duration: unit-suffixed numbers in
 // decreasing unit order ("1h30m", "24h", "7d", "90s"); zero is rejected.
-func parsePromDuration(s string) (time.Duration, error) {
+func ParseDuration(s string) (time.Duration, error) {
 	units := []struct {
 		suffix string
 		d      time.Duration
@@ -350,32 +351,32 @@ func parsePromDuration(s string) (time.Duration, error) {
 	return total, nil
 }
 
-// promSeries is one labelled series as the evaluator sees it.
-type promSeries struct {
-	labels map[string]string // without __name__
-	// valueAt is the sample at t: a counter's cumulative total or a gauge.
-	valueAt func(t time.Time) float64
-	// increase is a counter's growth over (from, to]; nil for gauges, whose
+// Series is one labelled series as the evaluator sees it.
+type Series struct {
+	Labels map[string]string // without __name__
+	// ValueAt is the sample at t: a counter's cumulative total or a gauge.
+	ValueAt func(t time.Time) float64
+	// Increase is a counter's growth over (from, to]; nil for gauges, whose
 	// simulated values are constant (so they never increase).
-	increase func(from, to time.Time) float64
+	Increase func(from, to time.Time) float64
 }
 
-// promSource lists the series of a metric name; "" asks for every metric.
+// Source lists the series of a metric name; "" asks for every metric.
 // The returned map is keyed by metric name.
-type promSource func(name string) map[string][]promSeries
+type Source func(name string) map[string][]Series
 
-// promSample is one element of an instant vector.
-type promSample struct {
-	labels map[string]string
-	value  float64
+// Sample is one element of an instant vector.
+type Sample struct {
+	Labels map[string]string
+	Value  float64
 }
 
-// promDefaultWindow is the lookbehind of increase()/rate() written without
+// defaultWindow is the lookbehind of increase()/rate() written without
 // a [range], as VictoriaMetrics (Fly's backend) allows: its default step.
-const promDefaultWindow = 5 * time.Minute
+const defaultWindow = 5 * time.Minute
 
-// evalPromQL evaluates e at time at, samples in label order.
-func evalPromQL(e promExpr, at time.Time, src promSource) ([]promSample, error) {
+// Eval evaluates e at time at, samples in label order.
+func Eval(e Expr, at time.Time, src Source) ([]Sample, error) {
 	out, err := evalNode(e, at, src)
 	if err != nil {
 		return nil, err
@@ -384,19 +385,19 @@ func evalPromQL(e promExpr, at time.Time, src promSource) ([]promSample, error) 
 	return out, nil
 }
 
-// promRangeSeries is one series of a range query's matrix.
-type promRangeSeries struct {
-	labels map[string]string
-	times  []time.Time
-	values []float64
+// RangeSeries is one series of a range query's matrix.
+type RangeSeries struct {
+	Labels map[string]string
+	Times  []time.Time
+	Values []float64
 }
 
-// evalPromQLRange evaluates e at each of times (oldest first) and gathers
+// EvalRange evaluates e at each of times (oldest first) and gathers
 // the samples into series by label set, in label order. src is asked once
 // per metric, not once per step.
-func evalPromQLRange(e promExpr, times []time.Time, src promSource) ([]promRangeSeries, error) {
-	memo := map[string]map[string][]promSeries{}
-	cached := func(name string) map[string][]promSeries {
+func EvalRange(e Expr, times []time.Time, src Source) ([]RangeSeries, error) {
+	memo := map[string]map[string][]Series{}
+	cached := func(name string) map[string][]Series {
 		if m, ok := memo[name]; ok {
 			return m
 		}
@@ -404,7 +405,7 @@ func evalPromQLRange(e promExpr, times []time.Time, src promSource) ([]promRange
 		memo[name] = m
 		return m
 	}
-	byKey := map[string]*promRangeSeries{}
+	byKey := map[string]*RangeSeries{}
 	var keys []string
 	for _, at := range times {
 		samples, err := evalNode(e, at, cached)
@@ -412,19 +413,19 @@ func evalPromQLRange(e promExpr, times []time.Time, src promSource) ([]promRange
 			return nil, err
 		}
 		for _, smp := range samples {
-			k := labelKey(smp.labels)
+			k := LabelKey(smp.Labels)
 			rs := byKey[k]
 			if rs == nil {
-				rs = &promRangeSeries{labels: smp.labels}
+				rs = &RangeSeries{Labels: smp.Labels}
 				byKey[k] = rs
 				keys = append(keys, k)
 			}
-			rs.times = append(rs.times, at)
-			rs.values = append(rs.values, smp.value)
+			rs.Times = append(rs.Times, at)
+			rs.Values = append(rs.Values, smp.Value)
 		}
 	}
 	sort.Strings(keys)
-	out := make([]promRangeSeries, 0, len(keys))
+	out := make([]RangeSeries, 0, len(keys))
 	for _, k := range keys {
 		out = append(out, *byKey[k])
 	}
@@ -432,43 +433,43 @@ func evalPromQLRange(e promExpr, times []time.Time, src promSource) ([]promRange
 }
 
 // evalNode evaluates e at time at, in no particular order.
-func evalNode(e promExpr, at time.Time, src promSource) ([]promSample, error) {
-	var out []promSample
+func evalNode(e Expr, at time.Time, src Source) ([]Sample, error) {
+	var out []Sample
 	switch e := e.(type) {
-	case *promSelector:
+	case *selectorExpr:
 		if e.window > 0 {
 			return nil, errors.New("a range selector needs a function such as increase() in an instant query")
 		}
 		for name, series := range src(e.name) {
 			for _, s := range series {
-				if e.selects(name, s.labels) {
-					l := copyLabels(s.labels)
+				if e.selects(name, s.Labels) {
+					l := copyLabels(s.Labels)
 					l["__name__"] = name
-					out = append(out, promSample{l, s.valueAt(at)})
+					out = append(out, Sample{l, s.ValueAt(at)})
 				}
 			}
 		}
-	case *promCall:
+	case *callExpr:
 		w := e.arg.window
 		if w == 0 {
-			w = promDefaultWindow
+			w = defaultWindow
 		}
 		for name, series := range src(e.arg.name) {
 			for _, s := range series {
-				if !e.arg.selects(name, s.labels) {
+				if !e.arg.selects(name, s.Labels) {
 					continue
 				}
 				v := 0.0
-				if s.increase != nil {
-					v = s.increase(at.Add(-w), at)
+				if s.Increase != nil {
+					v = s.Increase(at.Add(-w), at)
 				}
 				if e.fn == "rate" {
 					v /= w.Seconds()
 				}
-				out = append(out, promSample{copyLabels(s.labels), v})
+				out = append(out, Sample{copyLabels(s.Labels), v})
 			}
 		}
-	case *promAgg:
+	case *aggExpr:
 		in, err := evalNode(e.arg, at, src)
 		if err != nil {
 			return nil, err
@@ -480,7 +481,7 @@ func evalNode(e promExpr, at time.Time, src promSource) ([]promSample, error) {
 	return out, nil
 }
 
-func (sel *promSelector) selects(name string, labels map[string]string) bool {
+func (sel *selectorExpr) selects(name string, labels map[string]string) bool {
 	if sel.name != "" && name != sel.name {
 		return false
 	}
@@ -496,7 +497,7 @@ func (sel *promSelector) selects(name string, labels map[string]string) bool {
 	return true
 }
 
-func aggregate(a *promAgg, in []promSample) []promSample {
+func aggregate(a *aggExpr, in []Sample) []Sample {
 	type group struct {
 		labels map[string]string
 		sum    float64
@@ -507,20 +508,20 @@ func aggregate(a *promAgg, in []promSample) []promSample {
 	groups := map[string]*group{}
 	var order []string
 	for _, s := range in {
-		l := groupLabels(a, s.labels)
-		key := labelKey(l)
+		l := groupLabels(a, s.Labels)
+		key := LabelKey(l)
 		g := groups[key]
 		if g == nil {
-			g = &group{labels: l, min: s.value, max: s.value}
+			g = &group{labels: l, min: s.Value, max: s.Value}
 			groups[key] = g
 			order = append(order, key)
 		}
-		g.sum += s.value
-		g.min = math.Min(g.min, s.value)
-		g.max = math.Max(g.max, s.value)
+		g.sum += s.Value
+		g.min = math.Min(g.min, s.Value)
+		g.max = math.Max(g.max, s.Value)
 		g.n++
 	}
-	out := make([]promSample, 0, len(order))
+	out := make([]Sample, 0, len(order))
 	for _, key := range order {
 		g := groups[key]
 		v := g.sum
@@ -534,12 +535,12 @@ func aggregate(a *promAgg, in []promSample) []promSample {
 		case "avg":
 			v = g.sum / float64(g.n)
 		}
-		out = append(out, promSample{g.labels, v})
+		out = append(out, Sample{g.labels, v})
 	}
 	return out
 }
 
-func groupLabels(a *promAgg, l map[string]string) map[string]string {
+func groupLabels(a *aggExpr, l map[string]string) map[string]string {
 	out := map[string]string{}
 	if a.without {
 		drop := map[string]bool{"__name__": true}
@@ -569,8 +570,8 @@ func copyLabels(l map[string]string) map[string]string {
 	return out
 }
 
-// labelKey is a canonical, unambiguous encoding of a label set.
-func labelKey(l map[string]string) string {
+// LabelKey is a canonical, unambiguous encoding of a label set.
+func LabelKey(l map[string]string) string {
 	keys := make([]string, 0, len(l))
 	for k := range l {
 		keys = append(keys, k)
@@ -586,6 +587,6 @@ func labelKey(l map[string]string) string {
 	return b.String()
 }
 
-func sortSamples(s []promSample) {
-	sort.Slice(s, func(i, j int) bool { return labelKey(s[i].labels) < labelKey(s[j].labels) })
+func sortSamples(s []Sample) {
+	sort.Slice(s, func(i, j int) bool { return LabelKey(s[i].Labels) < LabelKey(s[j].Labels) })
 }

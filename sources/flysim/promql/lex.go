@@ -1,4 +1,4 @@
-package flysim
+package promql
 
 import (
 	"fmt"
@@ -21,30 +21,30 @@ const (
 	tkComma
 )
 
-type promToken struct {
+type token struct {
 	kind tokKind
 	text string
 	pos  int
 }
 
-func (t promToken) String() string {
+func (t token) String() string {
 	if t.kind == tkEOF {
 		return "end of query"
 	}
 	return strconv.Quote(t.text)
 }
 
-var promPunct = map[byte]tokKind{'(': tkLParen, ')': tkRParen, '{': tkLBrace, '}': tkRBrace, ',': tkComma}
+var punct = map[byte]tokKind{'(': tkLParen, ')': tkRParen, '{': tkLBrace, '}': tkRBrace, ',': tkComma}
 
-// promMaxQuery bounds what the lexer reads; real queries are far shorter.
-const promMaxQuery = 16 << 10
+// maxQuery bounds what the lexer reads; real queries are far shorter.
+const maxQuery = 16 << 10
 
-// lexPromQL splits a query into tokens, ending with tkEOF.
-func lexPromQL(q string) ([]promToken, error) {
-	if len(q) > promMaxQuery {
-		return nil, fmt.Errorf("query longer than %d bytes", promMaxQuery)
+// lex splits a query into tokens, ending with tkEOF.
+func lex(q string) ([]token, error) {
+	if len(q) > maxQuery {
+		return nil, fmt.Errorf("query longer than %d bytes", maxQuery)
 	}
-	var toks []promToken
+	var toks []token
 	for i := 0; i < len(q); {
 		c := q[i]
 		switch {
@@ -59,21 +59,21 @@ func lexPromQL(q string) ([]promToken, error) {
 			for j < len(q) && isIdentPart(q[j]) {
 				j++
 			}
-			toks = append(toks, promToken{tkIdent, q[i:j], i})
+			toks = append(toks, token{tkIdent, q[i:j], i})
 			i = j
 		case c == '"' || c == '\'' || c == '`':
 			s, n, err := lexString(q[i:])
 			if err != nil {
 				return nil, fmt.Errorf("%v at position %d", err, i)
 			}
-			toks = append(toks, promToken{tkString, s, i})
+			toks = append(toks, token{tkString, s, i})
 			i += n
 		case c == '[':
 			j := strings.IndexByte(q[i:], ']')
 			if j < 0 {
 				return nil, fmt.Errorf("unclosed '[' at position %d", i)
 			}
-			toks = append(toks, promToken{tkWindow, strings.TrimSpace(q[i+1 : i+j]), i})
+			toks = append(toks, token{tkWindow, strings.TrimSpace(q[i+1 : i+j]), i})
 			i += j + 1
 		case c == '=' || c == '!':
 			op := string(c)
@@ -83,18 +83,18 @@ func lexPromQL(q string) ([]promToken, error) {
 			if op == "!" || op == "==" {
 				return nil, fmt.Errorf("unsupported operator %q at position %d", op, i)
 			}
-			toks = append(toks, promToken{tkOp, op, i})
+			toks = append(toks, token{tkOp, op, i})
 			i += len(op)
 		default:
-			kind, ok := promPunct[c]
+			kind, ok := punct[c]
 			if !ok {
 				return nil, fmt.Errorf("unexpected character %q at position %d", rune(c), i)
 			}
-			toks = append(toks, promToken{kind, string(c), i})
+			toks = append(toks, token{kind, string(c), i})
 			i++
 		}
 	}
-	return append(toks, promToken{kind: tkEOF, pos: len(q)}), nil
+	return append(toks, token{kind: tkEOF, pos: len(q)}), nil
 }
 
 func isIdentStart(c byte) bool {
