@@ -11,6 +11,11 @@ type FileError struct {
 	// Warning: the file was read and its values stand (an unknown key,
 	// ignored); not a reason to call the file unreadable.
 	Warning bool
+	// Key is the unknown key of a warning, dotted as written without array
+	// indexes ("http_service.auto_stop_machine"), and Nearest the known key
+	// it is probably a typo of ("http_service.auto_stop_machines"; "" when
+	// none is close).
+	Key, Nearest string
 }
 
 func (e *FileError) Error() string {

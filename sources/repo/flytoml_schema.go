@@ -9,6 +9,8 @@ import (
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // schemaWalk checks a decoded fly.toml against the raw* types: a value of
@@ -27,7 +29,7 @@ func (w *schemaWalk) table(m map[string]any, t reflect.Type, path string) {
 		p := join(path, key)
 		ft, ok := fields[key]
 		if !ok {
-			w.unknown(key, path, fields)
+			w.unknown(key, path, m[key], fields)
 			continue
 		}
 		if !w.value(m[key], ft, p) {
@@ -97,21 +99,49 @@ func (w *schemaWalk) value(v any, t reflect.Type, path string) bool {
 	return false
 }
 
-// unknown warns about key in the table at path, naming the nearest known key.
-func (w *schemaWalk) unknown(key, path string, fields map[string]reflect.Type) {
-	where := "at the top level"
-	if path != "" {
-		where = "in [" + keyName(path) + "]"
-	}
-	msg := fmt.Sprintf("unknown key %s %s, ignored", strconv.Quote(clip(key, 80)), where)
+// unknown warns about key in the table at path, naming the nearest known
+// key; a table of its own is named as a table ("[http_servic]").
+func (w *schemaWalk) unknown(key, path string, v any, fields map[string]reflect.Type) {
 	names := make([]string, 0, len(fields))
 	for n := range fields {
 		names = append(names, n)
 	}
-	if near := Nearest(key, names); near != "" {
-		msg += fmt.Sprintf(" — did you mean %s?", near)
+	near := Nearest(key, names)
+	what, nearName := fmt.Sprintf("key %s", strconv.Quote(clip(key, 80))), near
+	if open, close, ok := tableBrackets(v); ok {
+		what, nearName = "table "+open+clip(keyName(join(path, key)), 80)+close, open+keyName(join(path, near))+close
 	}
-	w.warns = append(w.warns, &FileError{File: FlyTomlFile, Line: w.lines[join(path, key)], Msg: msg, Warning: true})
+	where := " at the top level"
+	switch {
+	case strings.HasPrefix(what, "table"):
+		where = ""
+	case path != "":
+		where = " in [" + keyName(path) + "]"
+	}
+	msg := fmt.Sprintf("unknown %s%s, ignored", what, where)
+	// Key may hold any character a TOML escape can write: kept inert.
+	fe := &FileError{File: FlyTomlFile, Line: w.lines[join(path, key)], Warning: true, Key: sanitize.Line(clip(keyName(join(path, key)), 200))}
+	if near != "" {
+		msg += fmt.Sprintf(" — did you mean %s?", nearName)
+		fe.Nearest = keyName(join(path, near))
+	}
+	fe.Msg = msg
+	w.warns = append(w.warns, fe)
+}
+
+// tableBrackets: how a table value is written as a header, [t] or [[t]].
+func tableBrackets(v any) (open, close string, ok bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		return "[", "]", true
+	case []any:
+		if len(x) > 0 {
+			if _, isTable := x[0].(map[string]any); isTable {
+				return "[[", "]]", true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // tomlFields maps the toml tags of struct t to their field types.

@@ -282,3 +282,41 @@ swap_size_mb = "big"
 		t.Errorf("the misspelt key was read: %q", f.Services[0].AutoStop)
 	}
 }
+
+// An unknown table is named as a table, at its header's line, with the
+// nearest known one; the key and its nearest name are kept apart for the
+// checklist's JSON.
+func TestUnknownTablesAndKeys(t *testing.T) {
+	doc := "app = 'x'\nkill_timout = 5\n\n[http_servic]\n  internal_port = 8000\n\n[[servics]]\n  internal_port = 1\n\n[http_service]\n  [http_service.concurrncy]\n    hard_limit = 25\n"
+	f, problems := ParseFlyToml([]byte(doc))
+	if f == nil {
+		t.Fatalf("warnings alone made the config unusable: %v", problems)
+	}
+	want := []FileError{
+		{Line: 2, Key: "kill_timout", Nearest: "kill_timeout", Msg: `unknown key "kill_timout" at the top level, ignored — did you mean kill_timeout?`},
+		{Line: 4, Key: "http_servic", Nearest: "http_service", Msg: "unknown table [http_servic], ignored — did you mean [http_service]?"},
+		{Line: 7, Key: "servics", Nearest: "services", Msg: "unknown table [[servics]], ignored — did you mean [[services]]?"},
+		{Line: 11, Key: "http_service.concurrncy", Nearest: "http_service.concurrency", Msg: "unknown table [http_service.concurrncy], ignored — did you mean [http_service.concurrency]?"},
+	}
+	if len(problems) != len(want) {
+		t.Fatalf("%d problems, want %d: %v", len(problems), len(want), problems)
+	}
+	for _, w := range want {
+		found := false
+		for _, p := range problems {
+			var fe *FileError
+			if errors.As(p, &fe) && fe.Warning && fe.Line == w.Line && fe.Key == w.Key && fe.Nearest == w.Nearest && fe.Msg == w.Msg {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no warning %+v in %v", w, problems)
+		}
+	}
+	// A name close to nothing has no suggestion.
+	_, problems = ParseFlyToml([]byte("zzzzzzzz = 1\n"))
+	var fe *FileError
+	if len(problems) != 1 || !errors.As(problems[0], &fe) || fe.Nearest != "" || strings.Contains(fe.Msg, "did you mean") {
+		t.Errorf("problems %v", problems)
+	}
+}
