@@ -56,21 +56,21 @@ because no machine is running does not count.`,
 				if err != nil {
 					return err
 				}
-				items := checklist.Evaluate(a.Evidence(p.source.Now(), project, projectErrs), g.checkOptions())
+				report := checklist.Run(p.app, a.Evidence(p.source.Now(), project, projectErrs), g.checkOptions())
 				out := cmd.OutOrStdout()
 				switch format {
 				case "json":
-					b, err := checklist.JSON(p.app, items)
+					b, err := report.JSON()
 					if err != nil {
 						return err
 					}
 					fmt.Fprintln(out, string(b))
 				case "markdown":
-					fmt.Fprint(out, checklist.Markdown(p.app, items))
+					fmt.Fprint(out, report.Markdown())
 				default:
-					fmt.Fprint(out, checklist.Text(p.app, items))
+					fmt.Fprint(out, report.Text())
 				}
-				if code := checklist.ExitCode(items); code != checklist.ExitOK {
+				if code := report.ExitCode(); code != checklist.ExitOK {
 					return exitWith(code)
 				}
 				return nil

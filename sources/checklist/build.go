@@ -75,8 +75,8 @@ func (b *itemBuilder) done() Item {
 
 // localFile says how a rule may use one project file: the parsed value is
 // the caller's; this reports absent (n/a), unreadable (unknown, with every
-// error the file has) or no project at all (unknown, with why), and notes
-// the file's warnings (unknown keys).
+// error the file has) or no project at all (unknown, with why). The file's
+// warnings (unknown keys) are the report's findings, listed once there.
 func localFile(b *itemBuilder, e Evidence, file string) (present bool) {
 	switch {
 	case e.Project == nil:
@@ -92,7 +92,6 @@ func localFile(b *itemBuilder, e Evidence, file string) (present bool) {
 	unreadable := false
 	for _, fe := range fileErrors(e, file) {
 		if fe.Warning {
-			b.note(repo.Source(fe.File, fe.Line), "%s", fe.Msg)
 			continue
 		}
 		unreadable = true

@@ -12,6 +12,16 @@
 //
 //	{
 //	  "app": "scale-to-zero",
+//	  "subject": {
+//	    "project": true,                 // false: no project read, every item judges the deployed release
+//	    "files": ["fly.toml", "Dockerfile", ".dockerignore", "entrypoint.sh"],
+//	    "release": "v57"                 // the deployed release the platform's evidence is about; "" unknown
+//	  },
+//	  "findings": [                      // a project file's problems that no one item owns, each listed once
+//	    {"file": "fly.toml", "line": 4, "status": "warn",
+//	     "text": "unknown key \"kill_timout\" at the top level, ignored — did you mean kill_timeout?",
+//	     "key": "kill_timout", "nearest": "kill_timeout"}
+//	  ],
 //	  "items": [
 //	    {
 //	      "id": "cold_start",            // cold_start, release_work, bytecode, sleep_wake,
@@ -21,13 +31,20 @@
 //	      "evidence": [{"text": "p95 32.1 s …", "source": "logs (24 h)"}],
 //	      "fix": "…",                    // empty when nothing to fix
 //	      "needs_running_machine": false, // true when a probe of a started machine is missing
-//	      "could_not_read": false        // true when a project file it needs could not be read
+//	      "could_not_read": false,       // true when a project file it needs could not be read
+//	      "judges": "deployed",          // project: the project's files as Fly will apply them;
+//	                                     // deployed: the running release (boot history, metrics,
+//	                                     // events, or its config when no project file answers)
+//	      "release": "v57",              // the deployed release its platform evidence is about
+//	      "changes": [                   // what the deploy changes: deployed value beside the project's
+//	        {"setting": "[http_service.concurrency] hard_limit", "deployed": "25", "project": "none", "source": "fly.toml:22"}
+//	      ]
 //	    }
 //	  ],
-//	  "summary": {"pass": 3, "warn": 1, "fail": 4, "unknown": 0, "n/a": 0}
+//	  "summary": {"pass": 3, "warn": 1, "fail": 4, "unknown": 0, "n/a": 0, "findings": 1}
 //	}
 //
-// Items always come in the order above. ExitCode maps them to the CLI's
-// exit status: 2 on failures; else 3 when an item could not read a project
-// file it needs; else 1 on warnings; else 0.
+// Items always come in the order above. Report.ExitCode maps them to the
+// CLI's exit status: 2 on failures; else 3 when an item could not read a
+// project file it needs; else 1 on warnings or findings; else 0.
 package checklist

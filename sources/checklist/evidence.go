@@ -13,6 +13,9 @@ type Evidence struct {
 	Project *repo.Project
 	// ProjectErrors are repo.Load's per-file errors (*repo.FileError).
 	ProjectErrors []error
+	// Release is the deployed release the platform's evidence is about
+	// ("57"); "" when no machine names one.
+	Release string
 
 	ColdStart    *ColdStart
 	ReleaseWork  *ReleaseWorkLogs

@@ -66,6 +66,32 @@ type Item struct {
 	// the item could not be checked in full. An item unknown only for want
 	// of a running machine is not.
 	CouldNotRead bool `json:"could_not_read"`
+	// Judges is what the status rests on: JudgesProject (the project's
+	// files, as Fly will apply them) or JudgesDeployed (the release running
+	// now, named by Release: boot history, metrics, probes, or its config
+	// when no project file answers the item).
+	Judges string `json:"judges"`
+	// Release is the deployed release the item's platform evidence is
+	// about ("v57"); "" when no machine names one.
+	Release string `json:"release"`
+	// Changes are the settings the deploy changes, the deployed value
+	// beside the project's; empty when the project agrees with the
+	// deployed release or either is unknown.
+	Changes []Change `json:"changes"`
+}
+
+// What an item judges.
+const (
+	JudgesProject  = "project"
+	JudgesDeployed = "deployed"
+)
+
+// Change is one setting as deployed and as the project will deploy it.
+type Change struct {
+	Setting  string `json:"setting"`  // e.g. "[http_service.concurrency] hard_limit"
+	Deployed string `json:"deployed"` // e.g. "25"
+	Project  string `json:"project"`  // e.g. "none"
+	Source   string `json:"source"`   // the project's line, e.g. "fly.toml:22"
 }
 
 // Options tune the thresholds of the rules.

@@ -3,6 +3,8 @@ package checklist
 import (
 	"fmt"
 	"strings"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 // emoji is the status mark for Markdown.
@@ -20,9 +22,10 @@ func emoji(s Status) string {
 	return "➖"
 }
 
-// summaryLine reads "4 fail · 1 warn · 3 pass" (zero counts left out).
-func summaryLine(items []Item) string {
-	s := Summarize(items)
+// summaryLine reads "4 fail · 1 warn · 3 pass · 2 project warnings" (zero
+// counts left out).
+func summaryLine(r Report) string {
+	s := r.Summary
 	var parts []string
 	for _, p := range []struct {
 		n    int
@@ -32,24 +35,86 @@ func summaryLine(items []Item) string {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
 		}
 	}
+	if s.Findings > 0 {
+		parts = append(parts, words.Count(s.Findings, "project warning", "project warnings"))
+	}
 	if len(parts) == 0 {
 		return "nothing checked"
 	}
 	return strings.Join(parts, " · ")
 }
 
+// SubjectLine says what the report judges: the project (its files listed
+// when files is true) beside the deployed release, or the deployed release
+// alone.
+func (r Report) SubjectLine(files bool) string {
+	rel := "no deployed release known"
+	if r.Subject.Release != "" {
+		rel = "deployed release " + r.Subject.Release
+	}
+	if !r.Subject.Project {
+		line := "no project files read: every item judges " + rel
+		if files {
+			line += " (give --dir to judge the project about to ship)"
+		}
+		return line
+	}
+	project := "this project"
+	if files {
+		project += " (" + strings.Join(r.Subject.Files, ", ") + ")"
+	}
+	if r.Subject.Release == "" {
+		return "judges " + project + "; " + rel + " to compare with"
+	}
+	return "judges " + project + " as Fly will apply it, beside " + rel
+}
+
+// JudgesLabel is what an item judging the deployed release says beside its
+// title ("deployed v57"); "" for an item that judges the project.
+func JudgesLabel(it Item) string {
+	if it.Judges != JudgesDeployed {
+		return ""
+	}
+	if it.Release == "" {
+		return "deployed release"
+	}
+	return "deployed " + it.Release
+}
+
+// ChangeText is one change as a sentence: "hard_limit: deployed 25 → this
+// project none".
+func ChangeText(c Change) string {
+	return c.Setting + ": deployed " + c.Deployed + " → this project " + c.Project
+}
+
 // Text renders the checklist for a terminal or a CI log.
-func Text(app string, items []Item) string {
+func (r Report) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pre-deploy checklist · %s · %s\n", app, summaryLine(items))
-	for i, it := range items {
-		fmt.Fprintf(&b, "\n%d. %s %-7s %s\n", i+1, it.Status.Glyph(), strings.ToUpper(it.Status.String()), it.Title)
+	fmt.Fprintf(&b, "pre-deploy checklist · %s · %s\n%s\n", r.App, summaryLine(r), r.SubjectLine(true))
+	if len(r.Findings) > 0 {
+		fmt.Fprintf(&b, "\nproject files · %s\n", words.Count(len(r.Findings), "warning", "warnings"))
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "  %s %s  %s\n", f.Status.Glyph(), f.Source(), f.Text)
+		}
+	}
+	for i, it := range r.Items {
+		fmt.Fprintf(&b, "\n%d. %s %-7s %s", i+1, it.Status.Glyph(), strings.ToUpper(it.Status.String()), it.Title)
+		if l := JudgesLabel(it); l != "" {
+			b.WriteString(" · " + l)
+		}
+		b.WriteString("\n")
 		for _, f := range it.Evidence {
 			line := "     · " + f.Text
 			if f.Source != "" {
 				line += "  [" + f.Source + "]"
 			}
 			b.WriteString(line + "\n")
+		}
+		if len(it.Changes) > 0 {
+			b.WriteString("     this deploy changes:\n")
+			for _, c := range it.Changes {
+				b.WriteString("       " + ChangeText(c) + "  [" + c.Source + "]\n")
+			}
 		}
 		if it.Fix != "" {
 			b.WriteString("     fix: " + it.Fix + "\n")
@@ -60,14 +125,25 @@ func Text(app string, items []Item) string {
 
 // Markdown renders the checklist for a pull-request comment: a summary
 // table, then one collapsible section per item with evidence and fix.
-func Markdown(app string, items []Item) string {
+func (r Report) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Pre-deploy checklist: `%s`\n\n**%s**\n\n", mdCode(app), summaryLine(items))
-	b.WriteString("| # | Item | Status |\n|---|---|---|\n")
-	for i, it := range items {
-		fmt.Fprintf(&b, "| %d | %s | %s %s |\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status)
+	fmt.Fprintf(&b, "### Pre-deploy checklist: `%s`\n\n**%s**\n\n%s\n\n", mdCode(r.App), summaryLine(r), mdLine(r.SubjectLine(true)))
+	if len(r.Findings) > 0 {
+		b.WriteString("**Project files**\n\n")
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "- %s `%s` %s\n", emoji(f.Status), mdCode(f.Source()), mdLine(f.Text))
+		}
+		b.WriteString("\n")
 	}
-	for i, it := range items {
+	b.WriteString("| # | Item | Status | Judges |\n|---|---|---|---|\n")
+	for i, it := range r.Items {
+		judged := JudgesLabel(it)
+		if judged == "" {
+			judged = "this project"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s %s | %s |\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status, mdCell(judged))
+	}
+	for i, it := range r.Items {
 		fmt.Fprintf(&b, "\n<details><summary>%d. %s: %s %s</summary>\n\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status)
 		for _, f := range it.Evidence {
 			b.WriteString("- " + mdLine(f.Text))
@@ -75,6 +151,12 @@ func Markdown(app string, items []Item) string {
 				b.WriteString(" (`" + mdCode(f.Source) + "`)")
 			}
 			b.WriteString("\n")
+		}
+		if len(it.Changes) > 0 {
+			b.WriteString("\n**This deploy changes:**\n\n")
+			for _, c := range it.Changes {
+				b.WriteString("- " + mdLine(ChangeText(c)) + " (`" + mdCode(c.Source) + "`)\n")
+			}
 		}
 		if it.Fix != "" {
 			b.WriteString("\n**Fix:** " + mdLine(it.Fix) + "\n")

@@ -8,10 +8,10 @@ import (
 
 func TestRenderers(t *testing.T) {
 	p, errs := demo(t, "scale-to-zero")
-	items := Evaluate(withProject(scaleToZeroRuntime(), p, errs), Options{})
+	r := Run("scale-to-zero", withProject(scaleToZeroRuntime(), p, errs), Options{})
 
-	text := Text("scale-to-zero", items)
-	md := Markdown("scale-to-zero", items)
+	text := r.Text()
+	md := r.Markdown()
 	for _, want := range []string{
 		"pre-deploy checklist · scale-to-zero · 5 fail · 3 pass",
 		"2. ✗ FAIL    Release work run on every boot",
@@ -26,8 +26,9 @@ func TestRenderers(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"| 1 | Cold start until serving | ❌ fail |",
-		"| 6 | Crash loop | ✅ pass |",
+		"| 1 | Cold start until serving | ❌ fail | deployed release |",
+		"| 6 | Crash loop | ✅ pass | deployed release |",
+		"| 7 | Concurrency and backlog | ✅ pass | this project |",
 		"<details><summary>4. Sleep and wake: ❌ fail</summary>",
 		"(`fly.toml:5`)",
 		"**Fix:** ",
@@ -40,9 +41,9 @@ func TestRenderers(t *testing.T) {
 }
 
 func TestMarkdownEscapes(t *testing.T) {
-	items := []Item{{ID: "x", Title: "a | b", Status: Warn, Evidence: []Fact{{Text: "<script> and `<kept>`"}}, Fix: "do"}}
-	md := Markdown("app", items)
-	for _, want := range []string{"| 1 | a \\| b | ⚠️ warn |", "&lt;script&gt; and `<kept>`"} {
+	r := Report{App: "app", Items: []Item{{ID: "x", Title: "a | b", Status: Warn, Judges: JudgesProject, Evidence: []Fact{{Text: "<script> and `<kept>`"}}, Fix: "do"}}}
+	md := r.Markdown()
+	for _, want := range []string{"| 1 | a \\| b | ⚠️ warn | this project |", "&lt;script&gt; and `<kept>`"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
@@ -51,8 +52,7 @@ func TestMarkdownEscapes(t *testing.T) {
 
 func TestJSONShape(t *testing.T) {
 	p, errs := demo(t, "backlog")
-	items := Evaluate(withProject(Evidence{}, p, errs), Options{})
-	out, err := JSON("backlog", items)
+	out, err := Run("backlog", withProject(Evidence{}, p, errs), Options{}).JSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestJSONShape(t *testing.T) {
 		t.Fatalf("app %q, %d items", doc.App, len(doc.Items))
 	}
 	for i, it := range doc.Items {
-		for _, key := range []string{"id", "title", "status", "evidence", "fix"} {
+		for _, key := range []string{"id", "title", "status", "evidence", "fix", "needs_running_machine", "could_not_read", "judges", "release", "changes"} {
 			if _, ok := it[key]; !ok {
 				t.Errorf("item %d lacks %q", i, key)
 			}
@@ -94,6 +94,56 @@ func TestFormat(t *testing.T) {
 	for got, want := range cases {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+// The report says what it judges in its header: the project beside the
+// deployed release, or the deployed release alone when no project was read.
+func TestSubjectLine(t *testing.T) {
+	p, errs := demo(t, "tuned")
+	withP := Run("snappy-api", Evidence{Project: p, ProjectErrors: errs, Release: "57"}, Options{})
+	if got := withP.Subject; !got.Project || got.Release != "v57" || strings.Join(got.Files, ",") != "fly.toml,Dockerfile,.dockerignore,entrypoint.sh" {
+		t.Errorf("subject %+v", got)
+	}
+	if want := "judges this project (fly.toml, Dockerfile, .dockerignore, entrypoint.sh) as Fly will apply it, beside deployed release v57"; !strings.Contains(withP.Text(), want) {
+		t.Errorf("text lacks %q:\n%s", want, withP.Text())
+	}
+	none := Run("snappy-api", Evidence{Release: "57"}, Options{})
+	want := "no project files read: every item judges deployed release v57"
+	for _, out := range []string{none.Text(), none.Markdown()} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, it := range none.Items {
+		if it.Judges != JudgesDeployed || it.Release != "v57" {
+			t.Errorf("%s judges %q of %q without a project", it.ID, it.Judges, it.Release)
+		}
+	}
+	// An empty directory is no project either.
+	empty, _ := project(t, map[string]string{})
+	if s := Run("x", Evidence{Project: empty}, Options{}).Subject; s.Project {
+		t.Errorf("an empty directory is a project: %+v", s)
+	}
+}
+
+// Findings count as warnings in the exit code; failures and unread files
+// still win.
+func TestReportExitCode(t *testing.T) {
+	f := []Finding{{File: "fly.toml", Line: 1, Status: Warn, Text: "unknown key"}}
+	cases := []struct {
+		r    Report
+		want int
+	}{
+		{Report{Items: []Item{{Status: Pass}}}, ExitOK},
+		{Report{Items: []Item{{Status: Pass}}, Findings: f}, ExitWarnings},
+		{Report{Items: []Item{{Status: Fail}}, Findings: f}, ExitFailures},
+		{Report{Items: []Item{{Status: Unknown, CouldNotRead: true}}, Findings: f}, ExitCannotCheck},
+	}
+	for _, tc := range cases {
+		if got := tc.r.ExitCode(); got != tc.want {
+			t.Errorf("ExitCode(%+v) = %d, want %d", tc.r, got, tc.want)
 		}
 	}
 }

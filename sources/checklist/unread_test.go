@@ -127,12 +127,31 @@ func TestUnknownForWantOfAMachineIsNotUnread(t *testing.T) {
 	}
 }
 
-// An unknown key is a note on the items that read fly.toml; the rest of
-// the file is still judged.
-func TestUnknownKeyIsANote(t *testing.T) {
+// An unknown key is a finding of the report, listed once with its line and
+// nearest key and counted as a warning; the items that read fly.toml still
+// judge the rest of it and do not repeat the finding.
+func TestUnknownKeyIsAFindingListedOnce(t *testing.T) {
 	p, errs := project(t, map[string]string{"fly.toml": "[http_service]\nauto_stop_machine = 'suspend'\nauto_stop_machines = false\n"})
-	it := itemOf(Evaluate(Evidence{Project: p, ProjectErrors: errs}, Options{}), IDSleepWake)
-	if it.Status != Pass || !strings.Contains(evidenceText(it), `unknown key "auto_stop_machine" in [http_service], ignored — did you mean auto_stop_machines?`) {
+	r := Run("app", Evidence{Project: p, ProjectErrors: errs}, Options{})
+	want := Finding{File: "fly.toml", Line: 2, Status: Warn, Key: "http_service.auto_stop_machine", Nearest: "http_service.auto_stop_machines",
+		Text: `unknown key "auto_stop_machine" in [http_service], ignored — did you mean auto_stop_machines?`}
+	if len(r.Findings) != 1 || r.Findings[0] != want {
+		t.Fatalf("findings %+v, want [%+v]", r.Findings, want)
+	}
+	if r.Summary.Findings != 1 || r.ExitCode() != ExitWarnings {
+		t.Errorf("summary %+v, exit %d: the finding is not counted", r.Summary, r.ExitCode())
+	}
+	if it := itemOf(r.Items, IDSleepWake); it.Status != Pass {
 		t.Errorf("sleep_wake %s: %s", it.Status, evidenceText(it))
+	}
+	for _, it := range r.Items {
+		if strings.Contains(evidenceText(it), "auto_stop_machine\"") {
+			t.Errorf("%s repeats the finding: %s", it.ID, evidenceText(it))
+		}
+	}
+	for _, out := range []string{r.Text(), r.Markdown()} {
+		if n := strings.Count(out, `unknown key "auto_stop_machine"`); n != 1 {
+			t.Errorf("the finding is listed %d times:\n%s", n, out)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // Evidence turns what the model knows into the checklist's inputs. project
 // may be nil (no project directory); its load errors are passed through.
 func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error) checklist.Evidence {
-	ev := checklist.Evidence{Project: project, ProjectErrors: projectErrs}
+	ev := checklist.Evidence{Project: project, ProjectErrors: projectErrs, Release: a.CurrentRelease()}
 	cfgM := a.serviceMachine()
 
 	cs := a.ColdStarts(now)

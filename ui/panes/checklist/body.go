@@ -16,10 +16,11 @@ const statusCells = 9
 // span is the body lines [start, end) one item takes.
 type span struct{ start, end int }
 
-// body lays out every item: its head row and, when expanded, its evidence,
-// the running-machine note and the fix, wrapped to width.
+// body lays out what the items judge, the project's findings, then every
+// item: its head row and, when expanded, its evidence, what the deploy
+// changes, the running-machine note and the fix, wrapped to width.
 func (p *Pane) body(width int, focused bool) ([]string, []span) {
-	var lines []string
+	lines := p.preamble(width)
 	spans := make([]span, len(p.items))
 	for i, it := range p.items {
 		start := len(lines)
@@ -34,8 +35,26 @@ func (p *Pane) body(width int, focused bool) ([]string, []span) {
 	return lines, spans
 }
 
+// preamble is the line saying what the items judge (the project beside
+// the deployed release, or the deployed release alone) and the project
+// files' findings, each listed once with its line.
+func (p *Pane) preamble(width int) []string {
+	var out []string
+	for _, l := range hanging("  ", clean(p.report.SubjectLine(false)), width) {
+		out = append(out, p.theme.Dim.Render(l))
+	}
+	for _, f := range p.report.Findings {
+		look := p.theme.Level(f.Status)
+		ls := hanging("  "+look.Glyph+" ", clean(f.Source())+"  "+clean(f.Text), width)
+		ls[0] = "  " + look.Style.Render(look.Glyph) + strings.TrimPrefix(ls[0], "  "+look.Glyph)
+		out = append(out, ls...)
+	}
+	return out
+}
+
 // head is one item's row: cursor, fold mark, number, status look, title,
-// and a dim hint when the item waits for a running machine.
+// what it judges when that is the deployed release, and a dim hint when
+// the item waits for a running machine.
 func (p *Pane) head(i int, it checklist.Item, width int, cursor, highlight, open bool) string {
 	gutter, fold := " ", "▸"
 	if cursor {
@@ -55,6 +74,12 @@ func (p *Pane) head(i int, it checklist.Item, width int, cursor, highlight, open
 	rest := room - ansi.StringWidth(title)
 	if highlight {
 		title = p.theme.Selected.Render(title)
+	}
+	if l := checklist.JudgesLabel(it); l != "" {
+		if tag := " · " + l; ansi.StringWidth(tag) <= rest {
+			title += p.theme.Dim.Render(tag)
+			rest -= ansi.StringWidth(tag)
+		}
 	}
 	if waiting(it) && !open {
 		if hint := "  · waits for a running machine"; ansi.StringWidth(hint) <= rest {
@@ -91,6 +116,12 @@ func (p *Pane) detail(it checklist.Item, width int) []string {
 	}
 	for _, f := range it.Evidence {
 		add(p.fact(f, w)...)
+	}
+	if len(it.Changes) > 0 {
+		add(p.label.Render("this deploy changes"))
+		for _, c := range it.Changes {
+			add(p.fact(checklist.Fact{Text: checklist.ChangeText(c), Source: c.Source}, w)...)
+		}
 	}
 	if it.NeedsRunningMachine {
 		note := hanging("? ", waitNote(p.machines, it.Status != checklist.Unknown), w)

@@ -272,9 +272,9 @@ func TestSameItemsAsFlywakeCheck(t *testing.T) {
 		p := New(pane.Context{Theme: theme.New(true), Keys: &km}, proj, errs, opts)
 		a := f.app()
 		p.SetData(a, t0)
-		want := checklist.Evaluate(a.Evidence(t0, proj, errs), opts)
-		if !reflect.DeepEqual(p.Items(), want) {
-			t.Errorf("%+v: pane items differ from flywake check's", f)
+		want := checklist.Run(a.Name, a.Evidence(t0, proj, errs), opts)
+		if !reflect.DeepEqual(p.Report(), want) {
+			t.Errorf("%+v: pane report differs from flywake check's", f)
 		}
 		if got := len(p.Items()); got != len(checklist.IDs) {
 			t.Errorf("%d items, want %d", got, len(checklist.IDs))

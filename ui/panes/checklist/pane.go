@@ -29,7 +29,8 @@ type Pane struct {
 	app *snapshot.App // the last model, to judge again when the files arrive
 	now time.Time
 
-	items    []checklist.Item
+	report   checklist.Report // the last run: subject, findings and items
+	items    []checklist.Item // report.Items
 	machines machineState
 
 	cursorID string          // the item under the cursor, kept across refreshes
@@ -74,7 +75,7 @@ func New(ctx pane.Context, project *repo.Project, projectErrs []error, opts chec
 		project: project, projectErrs: projectErrs, opts: opts,
 		expanded: map[string]bool{}, follow: true, page: 1,
 	}
-	p.setItems(checklist.Evaluate(checklist.Evidence{Project: project, ProjectErrors: projectErrs}, opts))
+	p.evaluate()
 	return p
 }
 
@@ -132,9 +133,10 @@ func startedState(a *snapshot.App) machineState {
 	return machinesNoneStarted
 }
 
-// setItems replaces the items, keeping the cursor on the same item id.
-func (p *Pane) setItems(items []checklist.Item) {
-	p.items = items
+// setReport replaces the report, keeping the cursor on the same item id.
+func (p *Pane) setReport(r checklist.Report) {
+	p.report, p.items = r, r.Items
+	items := r.Items
 	if p.indexOf(p.cursorID) < 0 {
 		p.cursorID = ""
 		if len(items) > 0 {
@@ -149,6 +151,9 @@ func (p *Pane) Cursor() string { return p.cursorID }
 
 // Items are the items as last evaluated, in checklist order.
 func (p *Pane) Items() []checklist.Item { return p.items }
+
+// Report is the checklist as last evaluated, as `flywake check` prints it.
+func (p *Pane) Report() checklist.Report { return p.report }
 
 func (p *Pane) indexOf(id string) int {
 	for i, it := range p.items {

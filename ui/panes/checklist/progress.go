@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -30,8 +31,8 @@ type summaryCount struct {
 	status checklist.Status
 }
 
-func summaryCounts(items []checklist.Item) []summaryCount {
-	s := checklist.Summarize(items)
+func summaryCounts(r checklist.Report) []summaryCount {
+	s := r.Summary
 	var out []summaryCount
 	for _, c := range []summaryCount{
 		{s.Fail, checklist.Fail}, {s.Warn, checklist.Warn}, {s.Pass, checklist.Pass},
@@ -46,14 +47,22 @@ func summaryCounts(items []checklist.Item) []summaryCount {
 
 // summaryVariants are the summary line from the longest to the shortest,
 // so the view can pick the longest that fits: "2 fail · 1 warn · 4 pass ·
-// 1 n/a — `flywake check` would exit 2", then "… — exit 2", then the counts.
-// Each count is drawn in its status style when t is not nil.
-func summaryVariants(t *theme.Theme, items []checklist.Item) []string {
+// 1 n/a · 2 project warnings — `flywake check` would exit 2", then "… —
+// exit 2", then the counts. Each count is drawn in its status style when t
+// is not nil.
+func summaryVariants(t *theme.Theme, r checklist.Report) []string {
 	var parts []string
-	for _, c := range summaryCounts(items) {
+	for _, c := range summaryCounts(r) {
 		part := fmt.Sprintf("%d %s", c.n, c.status)
 		if t != nil {
 			part = t.Level(c.status).Style.Render(part)
+		}
+		parts = append(parts, part)
+	}
+	if n := r.Summary.Findings; n > 0 {
+		part := words.Count(n, "project warning", "project warnings")
+		if t != nil {
+			part = t.Level(checklist.Warn).Style.Render(part)
 		}
 		parts = append(parts, part)
 	}
@@ -61,7 +70,7 @@ func summaryVariants(t *theme.Theme, items []checklist.Item) []string {
 	if counts == "" {
 		counts = "nothing to check"
 	}
-	code := checklist.ExitCode(items)
+	code := r.ExitCode()
 	return []string{
 		fmt.Sprintf("%s — `flywake check` would exit %d", counts, code),
 		fmt.Sprintf("%s — exit %d", counts, code),

@@ -33,9 +33,9 @@ func (p *Pane) onProject(msg ProjectMsg) {
 func (p *Pane) evaluate() {
 	if p.app == nil {
 		p.machines = machinesNotListed
-		p.setItems(checklist.Evaluate(checklist.Evidence{Project: p.project, ProjectErrors: p.projectErrs}, p.opts))
+		p.setReport(checklist.Run("", checklist.Evidence{Project: p.project, ProjectErrors: p.projectErrs}, p.opts))
 		return
 	}
 	p.machines = startedState(p.app)
-	p.setItems(checklist.Evaluate(p.app.Evidence(p.now, p.project, p.projectErrs), p.opts))
+	p.setReport(checklist.Run(p.app.Name, p.app.Evidence(p.now, p.project, p.projectErrs), p.opts))
 }

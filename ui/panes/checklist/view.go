@@ -95,7 +95,7 @@ func (p *Pane) header(width int, overflow bool) string {
 
 // summary is the longest summary line that fits the width.
 func (p *Pane) summary(width int) string {
-	variants := summaryVariants(p.theme, p.items)
+	variants := summaryVariants(p.theme, p.report)
 	for _, v := range variants {
 		if ansi.StringWidth(v) <= width {
 			return v
