@@ -11,6 +11,8 @@ import (
 	"time"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/flysim/guest"
 )
 
 // serveListMachines answers GET /v1/apps/{app}/machines. Filters: region=,
@@ -363,7 +365,7 @@ func (s *Sim) servePs(w http.ResponseWriter, r *http.Request) {
 		if m.state != "started" {
 			return errReply(http.StatusPreconditionFailed, "failed_precondition: machine not running")
 		}
-		return reply{http.StatusOK, s.guestOf(m).processes(s.now())}
+		return reply{http.StatusOK, s.guestOf(m).Processes(s.now())}
 	})
 }
 
@@ -385,7 +387,7 @@ func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	m, rp := s.lookupMachine(r)
-	var g guestView
+	var g guest.View
 	if m != nil {
 		if m.state != "started" {
 			rp = errReply(http.StatusPreconditionFailed, "failed_precondition: machine not running")
@@ -414,5 +416,5 @@ func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	writeJSON(w, http.StatusOK, g.exec(in.Cmd, in.Command))
+	writeJSON(w, http.StatusOK, g.Exec(in.Cmd, in.Command))
 }

@@ -1,150 +1,11 @@
 package flysim
 
 import (
-	"net"
 	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
-
-func testGuest() guestView {
-	return guestView{
-		app: "a", id: "148ed123456789", region: "ams", image: "registry.fly.io/a:t", privateIP: "fdaa:0:18:a7b:65:1:2:2",
-		group: "app", version: "01JABCDEFGHJKMNPQRSTVWXYZ0", memoryMB: 1024, swapMB: 2048, cpus: 1, port: 8000,
-		env: map[string]string{"PRIMARY_REGION": "ams"}, memAvailPct: 50, swapUsedKB: 1000, serving: true,
-		bytecode: BytecodeImage{Python: "3.12.1", CacheTag: "cpython-312", AppDir: "/app"},
-	}
-}
-
-// meminfoValue reads one "Key:   N kB" field.
-func meminfoValue(t *testing.T, text, key string) int {
-	t.Helper()
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(key) + `:\s+(\d+)`).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no %s in meminfo", key)
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
-func TestGuestMeminfoFollowsConfig(t *testing.T) {
-	tests := []struct {
-		memMB, swapMB, availPct, swapUsed int
-		total, swapTotal, swapFree        int
-	}{
-		{1024, 2048, 58, 0, 985220, 2097148, 2097148},
-		{1024, 2048, 58, 51200, 985220, 2097148, 2045948},
-		{512, 0, 64, 0, 492610, 0, 0},
-		{2048, 512, 40, 4096, 1970440, 524284, 520188},
-	}
-	for _, tt := range tests {
-		g := testGuest()
-		g.memoryMB, g.swapMB, g.memAvailPct, g.swapUsedKB = tt.memMB, tt.swapMB, tt.availPct, tt.swapUsed
-		text := g.meminfo()
-		if got := meminfoValue(t, text, "MemTotal"); got != tt.total {
-			t.Errorf("%d MB: MemTotal %d, want %d", tt.memMB, got, tt.total)
-		}
-		if got := meminfoValue(t, text, "SwapTotal"); got != tt.swapTotal {
-			t.Errorf("%d MB swap: SwapTotal %d, want %d", tt.swapMB, got, tt.swapTotal)
-		}
-		if got := meminfoValue(t, text, "SwapFree"); got != tt.swapFree {
-			t.Errorf("SwapFree %d, want %d", got, tt.swapFree)
-		}
-		if got, want := meminfoValue(t, text, "MemAvailable"), tt.total*tt.availPct/100; got != want {
-			t.Errorf("MemAvailable %d, want %d", got, want)
-		}
-		if free := meminfoValue(t, text, "MemFree"); free > meminfoValue(t, text, "MemAvailable") {
-			t.Errorf("MemFree %d above MemAvailable", free)
-		}
-	}
-	if first := strings.SplitN(testGuest().meminfo(), "\n", 2)[0]; first != "MemTotal:         985220 kB" {
-		t.Errorf("first line %q does not match the kernel's layout", first)
-	}
-}
-
-func TestGuestNetTCP(t *testing.T) {
-	tests := []struct {
-		serving                bool
-		inflight, closeWait    int
-		listen, estab, closeWt int
-	}{
-		{true, 0, 0, 1, 1, 0},
-		{true, 3, 2, 1, 4, 2},
-		{false, 0, 5, 0, 0, 5},
-	}
-	for _, tt := range tests {
-		g := testGuest()
-		g.serving, g.inflight, g.closeWait = tt.serving, tt.inflight, tt.closeWait
-		rows := strings.Split(strings.TrimSuffix(g.netTCP(), "\n"), "\n")[1:]
-		count := map[string]int{}
-		for _, r := range rows {
-			f := strings.Fields(r)
-			count[f[3]]++
-			if tt.serving && f[3] == "01" && !strings.HasSuffix(f[1], ":1F40") {
-				t.Errorf("established row not on port 8000: %s", r)
-			}
-		}
-		if count["0A"] != tt.listen || count["01"] != tt.estab || count["08"] != tt.closeWt {
-			t.Errorf("%+v: states %v", tt, count)
-		}
-	}
-	tcp6 := testGuest().netTCP6()
-	if !strings.Contains(tcp6, ":0016 00000000000000000000000000000000:0000 0A") {
-		t.Errorf("tcp6 lacks the ssh listener:\n%s", tcp6)
-	}
-}
-
-func TestHexAddresses(t *testing.T) {
-	tests := []struct{ ip, want string }{
-		{"127.0.0.1", "0100007F"},
-		{"0.0.0.0", "00000000"},
-		{"172.19.3.2", "020313AC"},
-	}
-	for _, tt := range tests {
-		if got := hexIPv4(net.ParseIP(tt.ip)); got != tt.want {
-			t.Errorf("hexIPv4(%s) = %s, want %s", tt.ip, got, tt.want)
-		}
-	}
-	if got := hexIPv6(net.ParseIP("::1")); got != "00000000000000000000000001000000" {
-		t.Errorf("hexIPv6(::1) = %s", got)
-	}
-}
-
-func TestGuestExecDispatch(t *testing.T) {
-	notPython := testGuest()
-	notPython.bytecode.NotPython = true
-	tests := []struct {
-		name   string
-		g      guestView
-		cmd    string
-		argv   []string
-		exit   int
-		stdout string // substring
-		stderr string // exact when set
-	}{
-		{"python version", testGuest(), "python3 --version", nil, 0, "Python 3.12.1\n", ""},
-		{"probe", testGuest(), BytecodeProbePrefix + "eA=='))\"", nil, 0, `"cache_tag":"cpython-312"`, ""},
-		{"probe argv", testGuest(), "", []string{"python3", "-c", "import base64;exec(base64.b64decode('eA=='))"}, 0, `"foreign_tags":[]`, ""},
-		{"probe in sh -c", testGuest(), `sh -c "python3 -c \"import base64;exec(base64.b64decode('eA=='))\""`, nil, 0, `"python":"3.12.1"`, ""},
-		{"no python", notPython, BytecodeProbePrefix + "eA=='))\"", nil, 127, "", "sh: 1: python3: not found\n"},
-		{"unknown", testGuest(), "curl -s localhost", nil, 127, "", "sh: 1: curl: not found\n"},
-		{"cat missing", testGuest(), "cat /nope", nil, 1, "", "cat: /nope: No such file or directory\n"},
-		{"cat both tcp", testGuest(), "cat /proc/net/tcp /proc/net/tcp6", nil, 0, "remote_address", ""},
-		{"printenv one", testGuest(), "printenv FLY_REGION", nil, 0, "ams\n", ""},
-		{"printenv missing", testGuest(), "printenv NOPE", nil, 1, "", ""},
-		{"sh -c argv", testGuest(), "", []string{"sh", "-c", "uname -a"}, 0, "Linux 148ed123456789 ", ""},
-		{"os-release", testGuest(), "cat /etc/os-release", nil, 0, "ID=debian", ""},
-	}
-	for _, tt := range tests {
-		out := tt.g.exec(tt.cmd, tt.argv)
-		if out.ExitCode != tt.exit || !strings.Contains(out.StdOut, tt.stdout) || (tt.stderr != "" && out.StdErr != tt.stderr) {
-			t.Errorf("%s: %+v", tt.name, out)
-		}
-	}
-}
 
 func TestPrintenvNeverShowsSecrets(t *testing.T) {
 	s := New(Options{Seed: 3, NoTraffic: true, History: time.Hour})
@@ -153,7 +14,7 @@ func TestPrintenvNeverShowsSecrets(t *testing.T) {
 	g := s.guestOf(m)
 	secrets := m.app.p.SecretEnv
 	s.mu.Unlock()
-	out := g.exec("printenv", nil).StdOut
+	out := g.Exec("printenv", nil).StdOut
 	for k, v := range secrets {
 		if strings.Contains(out, k+"=") || strings.Contains(out, v) {
 			t.Errorf("printenv shows secret %s", k)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/flysim/guest"
 )
 
 // Volume reads (Volumes_list, Volumes_get_by_id, Volumes_list_snapshots) and
@@ -29,7 +31,6 @@ const (
 	volumeMount             = "/data"
 	volumeName              = "data"
 	volumeSnapshotRetention = 5 // days, Fly's default
-	volumeBlockSize         = 4096
 )
 
 // volumeJSON is a Volume as the spec and fly-go describe it.
@@ -98,10 +99,10 @@ func (s *Sim) mountVolume(m *machine) {
 }
 
 func (s *Sim) wireVolume(a *app, v *volume) volumeJSON {
-	blocks, used := volumeBlocks(v.sizeGB)
+	blocks, used := guest.VolumeBlocks(v.sizeGB)
 	out := volumeJSON{ID: v.id, Name: v.name, State: "created", SizeGB: v.sizeGB, Region: v.region, Zone: v.zone,
 		Encrypted: true, CreatedAt: rfc3339s(v.createdAt), SnapshotRetention: volumeSnapshotRetention,
-		AutoBackupEnabled: true, FSType: "ext4", BlockSize: volumeBlockSize, Blocks: blocks,
+		AutoBackupEnabled: true, FSType: "ext4", BlockSize: guest.VolumeBlockSize, Blocks: blocks,
 		BlocksFree: blocks - used, BlocksAvail: blocks - used, HostStatus: "ok"}
 	if m := a.byID[v.machine]; m != nil && m.state != "destroyed" {
 		id, alloc := m.id, m.instanceID

@@ -16,6 +16,8 @@ import (
 	fly "github.com/superfly/fly-go"
 	"github.com/superfly/fly-go/flaps"
 	"github.com/superfly/fly-go/tokens"
+
+	"github.com/flywake/flywake/sources/flysim/guest"
 )
 
 // Contract tests: the unmodified fly-go v0.5.0 client against flysim,
@@ -399,7 +401,7 @@ func TestContractExec(t *testing.T) {
 	// The argv form, over raw HTTP (fly-go v0.5.0 cannot send it).
 	resp, body := rawDo(t, s, "POST", "/v1/apps/"+DemoScaleToZero+"/machines/"+sleepy+"/exec",
 		`{"command":["cat","/proc/net/tcp"],"timeout":5}`, nil)
-	var ex execJSON
+	var ex guest.Result
 	if err := json.Unmarshal(body, &ex); err != nil || resp.StatusCode != 200 ||
 		!regexp.MustCompile(`(?m)^\s+0: 00000000:1F40 00000000:0000 0A `).MatchString(ex.StdOut) {
 		t.Errorf("argv exec: %d %s", resp.StatusCode, body)

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/flysim/guest"
 )
 
 // event is one entry of a machine's event list. Fly's API adds an "id" that
@@ -75,7 +77,7 @@ type lease struct {
 type app struct {
 	p        AppProfile
 	rng      *rand.Rand // the app's identities and lifecycle draws (stream "app/<name>")
-	fs       *guestFS   // its guest filesystem, built on the first exec
+	fs       *guest.FS  // its image filesystem, built on the first exec
 	id       string
 	machines []*machine
 	byID     map[string]*machine

@@ -1,6 +1,10 @@
 package flysim
 
-import "time"
+import (
+	"time"
+
+	"github.com/flywake/flywake/sources/flysim/guest"
+)
 
 // Span is a duration range a simulated step draws from (seeded).
 type Span struct{ Min, Max time.Duration }
@@ -13,20 +17,12 @@ type Phase struct {
 	Took     Span
 }
 
-// BytecodeImage describes what the bytecode probe finds in the image.
-// NotPython makes `python3` missing, as in a Go or Node image.
-type BytecodeImage struct {
-	NotPython         bool
-	Python            string // "3.14.0"
-	CacheTag          string // "cpython-314"
-	DontWriteBytecode bool
-	SitePy, SitePyc   int
-	SiteForeignPyc    int
-	AppDir            string
-	AppPy, AppPyc     int
-	AppForeignPyc     int
-	ForeignTags       []string
-}
+// BytecodeImage describes what the bytecode probe finds in the image
+// (guest.Bytecode).
+type BytecodeImage = guest.Bytecode
+
+// VolumeFile is one file an app keeps on its volume.
+type VolumeFile = guest.VolumeFile
 
 // AppProfile is everything the simulator needs to play one app. The demo apps
 // (DemoApps) are built from these; tests build their own.
@@ -258,7 +254,7 @@ func DemoApps() []AppProfile {
 			Workers:      4,
 			PollPaths:    []string{"/api/board", "/api/items"},
 			InitialAwake: 2, DeployedAgo: 9 * 24 * time.Hour, ResponseTime: s(0.05, 0.2), Backlog: true, MemAvailPct: 40,
-			VolumeGB: 1, VolumeFiles: []VolumeFile{{"app.db", 0}, {"app.db-shm", 32 << 10}, {"app.db-wal", 4_124_152}}, // app/main.py's SQLite, in WAL mode
+			VolumeGB: 1, VolumeFiles: []VolumeFile{{Name: "app.db"}, {Name: "app.db-shm", Size: 32 << 10}, {Name: "app.db-wal", Size: 4_124_152}}, // app/main.py's SQLite, in WAL mode
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/flywake/flywake/sources/flysim/guest"
 	"github.com/flywake/flywake/sources/flysim/promql"
 )
 
@@ -94,4 +95,34 @@ func (s *Sim) machineRegion(appName, id string) string {
 		return a.p.Region
 	}
 	return ""
+}
+
+// memoryOf is machine m's guest memory under its current config. Callers
+// hold s.mu.
+func memoryOf(m *machine) guest.Memory {
+	memMB, swapMB := 0, 0
+	if m.cfg != nil {
+		if m.cfg.Guest != nil {
+			memMB = m.cfg.Guest.MemoryMB
+		}
+		if m.cfg.Init.SwapSizeMB != nil {
+			swapMB = *m.cfg.Init.SwapSizeMB
+		}
+	}
+	p := &m.app.p
+	return guest.Meminfo(memMB, swapMB, p.MemAvailPct, p.SwapUsedKB)
+}
+
+// instanceGauges are the fly_instance_* series of one started machine, in
+// Fly's units (bytes; fly_instance_up is 1).
+func instanceGauges(m *machine) map[string]float64 {
+	g := memoryOf(m)
+	const kB = 1024
+	return map[string]float64{
+		"fly_instance_up":                   1,
+		"fly_instance_memory_mem_total":     float64(g.MemTotalKB * kB),
+		"fly_instance_memory_mem_available": float64(g.MemAvailableKB * kB),
+		"fly_instance_memory_swap_total":    float64(g.SwapTotalKB * kB),
+		"fly_instance_memory_swap_free":     float64(g.SwapFreeKB * kB),
+	}
 }

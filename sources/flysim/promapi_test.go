@@ -188,7 +188,7 @@ func TestPromQueryGaugesMatchTheGuest(t *testing.T) {
 					continue
 				}
 				started++
-				if want := meminfoField(t, s.guestOf(m).meminfo(), field) * 1024; got != want || !present {
+				if want := meminfoField(t, s.guestOf(m).Exec("cat /proc/meminfo", nil).StdOut, field) * 1024; got != want || !present {
 					t.Errorf("%s{instance=%q} = %v (present %v), guest's %s says %v bytes", metric, m.id, got, present, field, want)
 				}
 			}

@@ -117,13 +117,6 @@ type leaseJSON struct {
 	Data   *leaseDataJSON `json:"data,omitempty"`
 }
 
-type execJSON struct {
-	ExitCode   int    `json:"exit_code"`
-	ExitSignal int    `json:"exit_signal"`
-	StdOut     string `json:"stdout"`
-	StdErr     string `json:"stderr"`
-}
-
 // rfc3339s is Fly's created_at/updated_at shape: seconds, UTC, "Z".
 func rfc3339s(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 

@@ -10,5 +10,5 @@
 // Load keeps going and returns every error it met, never only the first.
 //
 // DemoProject serves the project directories of the four demo apps
-// (scale-to-zero, tuned, crash, backlog), embedded from demoprojects/.
+// (scale-to-zero, tuned, crash, backlog), kept in sources/demoproject.
 package repo

@@ -10,7 +10,7 @@ import (
 // seedFiles adds every fixture file of one name as a fuzz seed.
 func seedFiles(f *testing.F, name string) {
 	f.Helper()
-	paths, _ := filepath.Glob(filepath.Join("demoprojects", "*", name))
+	paths, _ := filepath.Glob(filepath.Join("..", "demoproject", "projects", "*", name))
 	more, _ := filepath.Glob(filepath.Join("testdata", "*", name))
 	for _, p := range append(paths, more...) {
 		if data, err := os.ReadFile(p); err == nil {

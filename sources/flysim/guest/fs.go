@@ -1,4 +1,4 @@
-package flysim
+package guest
 
 import (
 	"bufio"
@@ -9,15 +9,13 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/flywake/flywake/sources/repo"
 )
 
 // The guest's filesystem: what `ls`, `cat`, `df` and the bytecode probe see.
 // It is built once per app from its profile: the demo project's own files
 // under /app (so `cat /app/entrypoint.sh` shows what the checklist reads),
 // synthetic modules and __pycache__ files up to the counts the profile's
-// BytecodeImage gives, a site-packages tree from requirements.txt, and /proc
+// Bytecode gives, a site-packages tree from requirements.txt, and /proc
 // files rendered from the machine's state when read. Nothing on the host is
 // ever read or run.
 
@@ -27,19 +25,19 @@ type vnode struct {
 	dir   bool
 	exec  bool
 	size  int64
-	text  string                   // a regular file's content, when it has any
-	gen   func(g guestView) string // a /proc file: rendered on read
+	text  string              // a regular file's content, when it has any
+	gen   func(g View) string // a /proc file: rendered on read
 	mtime time.Time
 	kids  map[string]*vnode
 }
 
-type guestFS struct {
+type FS struct {
 	root  *vnode
 	bytes int64 // regular files' sizes, for df
 }
 
-func newGuestFS(t time.Time) *guestFS {
-	return &guestFS{root: &vnode{name: "/", dir: true, mtime: t, kids: map[string]*vnode{}}}
+func newFS(t time.Time) *FS {
+	return &FS{root: &vnode{name: "/", dir: true, mtime: t, kids: map[string]*vnode{}}}
 }
 
 // cleanPath makes p absolute against cwd and removes . and .. parts.
@@ -51,7 +49,7 @@ func cleanPath(cwd, p string) string {
 }
 
 // lookup finds an absolute, clean path.
-func (f *guestFS) lookup(p string) *vnode {
+func (f *FS) lookup(p string) *vnode {
 	n := f.root
 	for _, part := range strings.Split(strings.Trim(p, "/"), "/") {
 		if part == "" {
@@ -68,7 +66,7 @@ func (f *guestFS) lookup(p string) *vnode {
 }
 
 // mkdirAll returns the directory at p, creating it and its parents.
-func (f *guestFS) mkdirAll(p string, t time.Time) *vnode {
+func (f *FS) mkdirAll(p string, t time.Time) *vnode {
 	n := f.root
 	for _, part := range strings.Split(strings.Trim(p, "/"), "/") {
 		if part == "" {
@@ -85,7 +83,7 @@ func (f *guestFS) mkdirAll(p string, t time.Time) *vnode {
 }
 
 // put adds a regular file (its parents made as needed).
-func (f *guestFS) put(p string, n *vnode) {
+func (f *FS) put(p string, n *vnode) {
 	dir := f.mkdirAll(path.Dir(p), n.mtime)
 	n.name = path.Base(p)
 	if n.text != "" {
@@ -112,7 +110,7 @@ func (n *vnode) children() []*vnode {
 // file, or for a file whose bytes the simulator does not keep (bytecode, a
 // library) a placeholder of the same kind a real cat would show nothing
 // useful of.
-func (n *vnode) read(g guestView) string {
+func (n *vnode) read(g View) string {
 	switch {
 	case n.gen != nil:
 		return n.gen(g)
@@ -131,39 +129,39 @@ func sizeOf(p string, lo, hi int64) int64 {
 	return lo + int64(h.Sum32())%(hi-lo+1)
 }
 
-// Commands the guest answers, as files in its PATH (see guestcmd.go).
-var guestBin = []string{"cat", "df", "echo", "env", "false", "free", "grep", "head", "hostname", "id", "ls",
+// Commands the guest answers, as files in its PATH (see commands.go).
+var binaries = []string{"cat", "df", "echo", "env", "false", "free", "grep", "head", "hostname", "id", "ls",
 	"mount", "printenv", "ps", "pwd", "sh", "tail", "true", "uname", "uptime", "wc", "which", "whoami"}
 
-// buildGuestFS lays out an app's guest filesystem. built is when its image
-// was built (file times).
-func buildGuestFS(p *AppProfile, built time.Time) *guestFS {
-	f := newGuestFS(built)
+// BuildFS lays out an app's image: Debian's base, Python as b says, the
+// project's files (nil for none) under the app directory, and the modules
+// and bytecode b counts. built is when the image was built (file times).
+func BuildFS(b Bytecode, project fs.FS, built time.Time) *FS {
+	f := newFS(built)
 	for _, d := range []string{"bin", "boot", "dev", "etc", "home", "lib", "lib64", "media", "mnt", "opt", "proc",
 		"root", "run", "sbin", "srv", "sys", "tmp", "usr/bin", "usr/lib", "usr/local/bin", "usr/local/lib", "usr/sbin",
 		"usr/share", "var/log", "var/tmp", ".fly"} {
 		f.mkdirAll("/"+d, built)
 	}
-	for _, c := range guestBin {
+	for _, c := range binaries {
 		f.put("/usr/bin/"+c, &vnode{exec: true, size: sizeOf(c, 30_000, 160_000), mtime: built})
 	}
 	f.put("/.fly/init", &vnode{exec: true, size: 9_437_184, mtime: built})
 	f.put("/.fly/hallpass", &vnode{exec: true, size: 11_534_336, mtime: built})
 	f.put("/etc/os-release", &vnode{text: osRelease, mtime: built})
-	f.put("/etc/hostname", &vnode{gen: func(g guestView) string { return g.id + "\n" }, mtime: built})
+	f.put("/etc/hostname", &vnode{gen: func(g View) string { return g.ID + "\n" }, mtime: built})
 	f.put("/etc/passwd", &vnode{text: "root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n", mtime: built})
 	proc := []struct {
 		name string
-		gen  func(g guestView) string
+		gen  func(g View) string
 	}{
-		{"meminfo", guestView.meminfo}, {"net/tcp", guestView.netTCP}, {"net/tcp6", guestView.netTCP6},
-		{"uptime", guestView.procUptime}, {"loadavg", guestView.procLoadavg}, {"mounts", guestView.procMounts},
-		{"version", func(g guestView) string { return g.uname([]string{"-a"}) + "\n" }},
+		{"meminfo", View.meminfo}, {"net/tcp", View.netTCP}, {"net/tcp6", View.netTCP6},
+		{"uptime", View.procUptime}, {"loadavg", View.procLoadavg}, {"mounts", View.procMounts},
+		{"version", func(g View) string { return g.uname([]string{"-a"}) + "\n" }},
 	}
 	for _, pf := range proc {
 		f.put("/proc/"+pf.name, &vnode{gen: pf.gen, mtime: built})
 	}
-	b := &p.Bytecode
 	if !b.NotPython && b.Python != "" {
 		f.put("/usr/local/bin/python3", &vnode{exec: true, size: 15_264, mtime: built})
 		f.put("/usr/local/bin/python", &vnode{exec: true, size: 15_264, mtime: built})
@@ -172,20 +170,19 @@ func buildGuestFS(p *AppProfile, built time.Time) *guestFS {
 	if appDir == "" {
 		appDir = "/app"
 	}
-	project := putProject(f, p.Project, appDir, built)
+	requirements := putProject(f, project, appDir, built)
 	if !b.NotPython && b.Python != "" {
-		putSitePackages(f, b, appDir, project, built)
-		putAppModules(f, b, appDir, built)
+		putSitePackages(f, &b, appDir, requirements, built)
+		putAppModules(f, &b, appDir, built)
 	}
 	return f
 }
 
-// putProject copies the demo project (sources/repo) into the app directory,
-// as the Dockerfile's COPY . . does, and returns its requirements.txt.
-func putProject(f *guestFS, name, appDir string, t time.Time) string {
+// putProject copies the project into the app directory, as the
+// Dockerfile's COPY . . does, and returns its requirements.txt.
+func putProject(f *FS, fsys fs.FS, appDir string, t time.Time) string {
 	f.mkdirAll(appDir, t)
-	fsys, ok := repo.DemoProject(name)
-	if !ok {
+	if fsys == nil {
 		return ""
 	}
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -206,13 +203,13 @@ func putProject(f *guestFS, name, appDir string, t time.Time) string {
 }
 
 // venvIn reports whether the project installs into /app/.venv.
-func venvIn(f *guestFS, appDir string) bool {
+func venvIn(f *FS, appDir string) bool {
 	n := f.lookup(appDir + "/Dockerfile")
 	return n != nil && strings.Contains(n.text, appDir+"/.venv")
 }
 
 // sitePackagesDir is where pip put the app's dependencies.
-func sitePackagesDir(f *guestFS, b *BytecodeImage, appDir string) string {
+func sitePackagesDir(f *FS, b *Bytecode, appDir string) string {
 	minor := b.Python
 	if parts := strings.Split(b.Python, "."); len(parts) >= 2 {
 		minor = parts[0] + "." + parts[1]
@@ -226,7 +223,7 @@ func sitePackagesDir(f *guestFS, b *BytecodeImage, appDir string) string {
 // putSitePackages spreads SitePy modules (SitePyc of them compiled, the
 // first SiteForeignPyc by a foreign tag) over the packages requirements.txt
 // names, plus pip's own.
-func putSitePackages(f *guestFS, b *BytecodeImage, appDir, requirements string, t time.Time) {
+func putSitePackages(f *FS, b *Bytecode, appDir, requirements string, t time.Time) {
 	dir := sitePackagesDir(f, b, appDir)
 	f.mkdirAll(dir, t)
 	var pkgs []string
@@ -278,7 +275,7 @@ func putSitePackages(f *guestFS, b *BytecodeImage, appDir, requirements string, 
 // putAppModules adds the app's own modules until /app holds AppPy .py files
 // (the project's count first), AppPyc of them compiled in __pycache__ (the
 // first AppForeignPyc by the foreign tag, as a laptop's stray caches are).
-func putAppModules(f *guestFS, b *BytecodeImage, appDir string, t time.Time) {
+func putAppModules(f *FS, b *Bytecode, appDir string, t time.Time) {
 	var existing []string
 	walkFiles(f, appDir, func(p string, n *vnode) {
 		if strings.HasSuffix(p, ".py") && !strings.Contains(p, "/.venv/") {
@@ -319,7 +316,7 @@ func putAppModules(f *guestFS, b *BytecodeImage, appDir string, t time.Time) {
 }
 
 // walkFiles visits every regular file under dir, in name order.
-func walkFiles(f *guestFS, dir string, fn func(p string, n *vnode)) {
+func walkFiles(f *FS, dir string, fn func(p string, n *vnode)) {
 	n := f.lookup(dir)
 	if n == nil || !n.dir {
 		return
@@ -342,7 +339,7 @@ func walkFiles(f *guestFS, dir string, fn func(p string, n *vnode)) {
 // .py files, and .pyc inside __pycache__ without an opt- level; a .pyc whose
 // tag is not want is foreign. skip are directories left out (site-packages
 // inside the app directory).
-func bytecodeCount(f *guestFS, root, want string, skip map[string]bool) (c bytecodeCounts, tags []string) {
+func bytecodeCount(f *FS, root, want string, skip map[string]bool) (c bytecodeCounts, tags []string) {
 	seen := map[string]bool{}
 	walkFiles(f, root, func(p string, n *vnode) {
 		for s := range skip {

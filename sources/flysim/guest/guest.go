@@ -1,4 +1,13 @@
-package flysim
+// Package guest is a simulated Fly Machine's operating system: the image's
+// filesystem, /proc, a POSIX shell and the commands an operator types, each
+// answering what a Debian-based image on a Fly Machine would print. It is a
+// pure function of a View copied out of the machine, so exec runs without
+// holding the platform; nothing on the host is ever read or run.
+//
+// printenv shows the app's env and Fly's FLY_* variables but never its
+// secrets. A real guest's printenv WOULD print secrets (they are plain env
+// vars inside the VM): flywake must never run printenv for display.
+package guest
 
 import (
 	"encoding/json"
@@ -11,80 +20,32 @@ import (
 	fly "github.com/superfly/fly-go"
 )
 
-// The simulated guest answers exec with what a Debian-based image on a Fly
-// Machine would print (contracts.md "Exec"). It is a pure function of a
-// guestView taken under s.mu, so commands run without holding the platform.
-//
-// printenv shows the app's env and Fly's FLY_* variables but never its
-// secrets. A real guest's printenv WOULD print secrets (they are plain env
-// vars inside the VM): flywake must never run printenv for display.
-
 // BytecodeProbePrefix is how the guest recognises the bytecode probe
 // (diagnose.BytecodeProbeCommand()).
 const BytecodeProbePrefix = `python3 -c "import base64;exec(base64.b64decode('`
 
-// guestView is everything the guest needs, copied out of a machine.
-type guestView struct {
-	app, id, region, image, privateIP, group, version string
-	memoryMB, swapMB, cpus, port                      int
-	env                                               map[string]string
-	memAvailPct, swapUsedKB                           int
-	inflight, closeWait                               int
-	serving                                           bool
-	bytecode                                          BytecodeImage
-	bootedAt, now                                     time.Time
-	healthPath                                        string
-	server                                            string // the command the entrypoint execs into
-	workers                                           int
-	fs                                                *guestFS // the app's image, shared read-only
-	volumes                                           []guestVolume
+// View is everything the guest needs, copied out of a machine.
+type View struct {
+	App, ID, Region, Image, PrivateIP, Group, Version string
+	MemoryMB, SwapMB, CPUs, Port                      int
+	Env                                               map[string]string // the config's env (never a secret)
+	MemAvailPct, SwapUsedKB                           int
+	Inflight, CloseWait                               int // the proxy's connections to it
+	Serving                                           bool
+	Bytecode                                          Bytecode
+	BootedAt, Now                                     time.Time
+	HealthPath                                        string
+	Server                                            string // the command the entrypoint execs into
+	Workers                                           int
+	FS                                                *FS // the app's image, shared read-only
+	Volumes                                           []Volume
 }
 
-// guestOf copies what the guest shows of m. Callers hold s.mu.
-func (s *Sim) guestOf(m *machine) guestView {
-	p := &m.app.p
-	if m.app.fs == nil {
-		m.app.fs = buildGuestFS(p, m.app.deployedAt)
-	}
-	g := guestView{
-		app: p.Name, id: m.id, region: m.region, privateIP: m.privateIP, group: p.ProcessGroup,
-		version: m.instanceID, image: fmt.Sprintf("registry.fly.io/%s:%s", p.Image, p.Tag),
-		memoryMB: p.MemoryMB, cpus: p.CPUs, port: p.InternalPort, env: map[string]string{},
-		memAvailPct: p.MemAvailPct, swapUsedKB: p.SwapUsedKB, inflight: m.inflight, closeWait: m.closeWait,
-		serving: m.serving, bytecode: p.Bytecode, bootedAt: m.updatedAt, now: s.now(), healthPath: p.HealthPath,
-		server: p.Server, workers: max(p.Workers, 1), fs: m.app.fs,
-	}
-	if m.bootBegin.IsZero() && !m.servingSince.IsZero() {
-		g.bootedAt = m.servingSince
-	}
-	if c := m.cfg; c != nil {
-		if c.Guest != nil {
-			g.memoryMB, g.cpus = c.Guest.MemoryMB, c.Guest.CPUs
-		}
-		if c.Init.SwapSizeMB != nil {
-			g.swapMB = *c.Init.SwapSizeMB
-		}
-		for k, v := range c.Env {
-			g.env[k] = v
-		}
-		for _, mt := range c.Mounts {
-			v := guestVolume{path: mt.Path, sizeGB: mt.SizeGb, created: m.createdAt, files: p.VolumeFiles}
-			for _, vol := range m.app.volumes {
-				if vol.id == mt.Volume {
-					v.sizeGB, v.created = vol.sizeGB, vol.createdAt
-				}
-			}
-			g.volumes = append(g.volumes, v)
-		}
-	}
-	return g
-}
-
-// exec runs a command line (cmd, as fly-go sends it) or an argv (command).
+// Exec runs a command line (cmd, as fly-go sends it) or an argv (command).
 // Fly documents no splitting rule for cmd; flysim runs it through the guest
 // shell, so `cat /proc/meminfo | head -3` and `sh -c '…'` both work. An argv
 // runs as given, without a shell, as execve would.
-func (g guestView) exec(cmd string, argv []string) execJSON {
+func (g View) Exec(cmd string, argv []string) Result {
 	sh := newShell(g)
 	out, errOut := &limitedBuffer{}, &limitedBuffer{}
 	io := stdio{out: out, err: errOut}
@@ -94,7 +55,15 @@ func (g guestView) exec(cmd string, argv []string) execJSON {
 	} else {
 		code = sh.runScript(cmd, io)
 	}
-	return execJSON{ExitCode: code, StdOut: out.String(), StdErr: errOut.String()}
+	return Result{ExitCode: code, StdOut: out.String(), StdErr: errOut.String()}
+}
+
+// Result is what an exec answers, as the Machines API encodes it.
+type Result struct {
+	ExitCode   int    `json:"exit_code"`
+	ExitSignal int    `json:"exit_signal"`
+	StdOut     string `json:"stdout"`
+	StdErr     string `json:"stderr"`
 }
 
 const osRelease = `PRETTY_NAME="Debian GNU/Linux 13 (trixie)"
@@ -109,33 +78,33 @@ SUPPORT_URL="https://www.debian.org/support"
 BUG_REPORT_URL="https://bugs.debian.org/"
 `
 
-func (g guestView) uname(args []string) string {
+func (g View) uname(args []string) string {
 	if len(args) == 0 || (len(args) == 1 && args[0] == "-s") {
 		return "Linux"
 	}
 	if len(args) == 1 && args[0] == "-r" {
 		return "6.12.34-fly"
 	}
-	return fmt.Sprintf("Linux %s 6.12.34-fly #1 SMP PREEMPT_DYNAMIC Thu Jun 26 19:54:40 UTC 2025 x86_64 GNU/Linux", g.id)
+	return fmt.Sprintf("Linux %s 6.12.34-fly #1 SMP PREEMPT_DYNAMIC Thu Jun 26 19:54:40 UTC 2025 x86_64 GNU/Linux", g.ID)
 }
 
 // environ is the guest's environment minus secrets, sorted.
-func (g guestView) environ() map[string]string {
+func (g View) environ() map[string]string {
 	env := map[string]string{
 		"PATH":                "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 		"HOME":                "/root",
-		"HOSTNAME":            g.id,
-		"FLY_APP_NAME":        g.app,
-		"FLY_MACHINE_ID":      g.id,
-		"FLY_ALLOC_ID":        g.id,
-		"FLY_REGION":          g.region,
-		"FLY_IMAGE_REF":       g.image,
-		"FLY_MACHINE_VERSION": g.version,
-		"FLY_PRIVATE_IP":      g.privateIP,
-		"FLY_PROCESS_GROUP":   g.group,
-		"FLY_VM_MEMORY_MB":    fmt.Sprint(g.memoryMB),
+		"HOSTNAME":            g.ID,
+		"FLY_APP_NAME":        g.App,
+		"FLY_MACHINE_ID":      g.ID,
+		"FLY_ALLOC_ID":        g.ID,
+		"FLY_REGION":          g.Region,
+		"FLY_IMAGE_REF":       g.Image,
+		"FLY_MACHINE_VERSION": g.Version,
+		"FLY_PRIVATE_IP":      g.PrivateIP,
+		"FLY_PROCESS_GROUP":   g.Group,
+		"FLY_VM_MEMORY_MB":    fmt.Sprint(g.MemoryMB),
 	}
-	for k, v := range g.env {
+	for k, v := range g.Env {
 		env[k] = v
 	}
 	return env
@@ -164,15 +133,15 @@ type bytecodeAppPart struct {
 
 // bytecodeProbe is the probe's JSON line, counted on the guest's filesystem
 // the way the probe script counts (diagnose.BytecodeProbeScript).
-func (g guestView) bytecodeProbe() string {
-	b := g.bytecode
+func (g View) bytecodeProbe() string {
+	b := g.Bytecode
 	app := b.AppDir
 	if app == "" {
 		app = "/app"
 	}
-	site := sitePackagesDir(g.fs, &b, app)
-	sc, siteTags := bytecodeCount(g.fs, site, b.CacheTag, nil)
-	ac, appTags := bytecodeCount(g.fs, app, b.CacheTag, map[string]bool{site: true})
+	site := sitePackagesDir(g.FS, &b, app)
+	sc, siteTags := bytecodeCount(g.FS, site, b.CacheTag, nil)
+	ac, appTags := bytecodeCount(g.FS, app, b.CacheTag, map[string]bool{site: true})
 	_ = siteTags
 	rep := bytecodeReport{Python: b.Python, CacheTag: b.CacheTag, DontWriteBytecode: b.DontWriteBytecode,
 		SitePackages: sc, App: bytecodeAppPart{Dir: app, bytecodeCounts: ac, ForeignTags: append([]string{}, appTags...)}}
@@ -183,7 +152,7 @@ func (g guestView) bytecodeProbe() string {
 // meminfo renders /proc/meminfo consistent with the machine's config: the
 // kernel keeps ~6% of guest memory (1024 MB → MemTotal 985220 kB), swap
 // shows its size less one 4 kB page, and availability follows the profile.
-func (g guestView) meminfo() string {
+func (g View) meminfo() string {
 	var b strings.Builder
 	for _, r := range g.meminfoRows() {
 		fmt.Fprintf(&b, "%-16s%8d kB\n", r.k+":", r.v)
@@ -194,7 +163,7 @@ func (g guestView) meminfo() string {
 	fmt.Fprintf(&b, "%-16s%8d kB\n", "Hugepagesize:", 2048)
 	fmt.Fprintf(&b, "%-16s%8d kB\n", "Hugetlb:", 0)
 	fmt.Fprintf(&b, "%-16s%8d kB\n", "DirectMap4k:", 22528)
-	fmt.Fprintf(&b, "%-16s%8d kB\n", "DirectMap2M:", g.memoryMB*1024-22528+2048)
+	fmt.Fprintf(&b, "%-16s%8d kB\n", "DirectMap2M:", g.MemoryMB*1024-22528+2048)
 	return b.String()
 }
 
@@ -205,7 +174,7 @@ type meminfoRow struct {
 
 // meminfoValues are /proc/meminfo's kB figures by name (free and ps read
 // them, so every view of memory agrees).
-func (g guestView) meminfoValues() map[string]int64 {
+func (g View) meminfoValues() map[string]int64 {
 	out := map[string]int64{}
 	for _, r := range g.meminfoRows() {
 		out[r.k] = int64(r.v)
@@ -213,19 +182,19 @@ func (g guestView) meminfoValues() map[string]int64 {
 	return out
 }
 
-func (g guestView) memTotalKB() int { return g.memoryMB * 985220 / 1024 }
+func (g View) memTotalKB() int { return g.MemoryMB * kernelVisibleKBPerGB / 1024 }
 
-func (g guestView) meminfoRows() []meminfoRow {
-	total := g.memoryMB * 985220 / 1024
-	avail := total * g.memAvailPct / 100
+func (g View) meminfoRows() []meminfoRow {
+	total := g.memTotalKB()
+	avail := total * g.MemAvailPct / 100
 	free := avail * 45 / 100
 	buffers := total / 120
 	cached := max(avail-free-buffers, 0) + total/50
 	swapTotal := 0
-	if g.swapMB > 0 {
-		swapTotal = g.swapMB*1024 - 4
+	if g.SwapMB > 0 {
+		swapTotal = g.SwapMB*1024 - 4
 	}
-	swapUsed := min(g.swapUsedKB, swapTotal)
+	swapUsed := min(g.SwapUsedKB, swapTotal)
 	swapFree := swapTotal - swapUsed
 	anon := max(total-avail-total/20, 0)
 	shmem := total / 400
@@ -245,7 +214,7 @@ func (g guestView) meminfoRows() []meminfoRow {
 		{"NFS_Unstable", 0}, {"Bounce", 0}, {"WritebackTmp", 0},
 		{"CommitLimit", total/2 + swapTotal}, {"Committed_AS", anon + total/10},
 		{"VmallocTotal", 34359738367}, {"VmallocUsed", 9856}, {"VmallocChunk", 0},
-		{"Percpu", 448 * max(g.cpus, 1)}, {"HardwareCorrupted", 0},
+		{"Percpu", 448 * max(g.CPUs, 1)}, {"HardwareCorrupted", 0},
 		{"AnonHugePages", 0}, {"ShmemHugePages", 0}, {"ShmemPmdMapped", 0},
 		{"FileHugePages", 0}, {"FilePmdMapped", 0},
 	}
@@ -265,14 +234,14 @@ type sock struct {
 }
 
 // seed is a stable per-machine number for ports and inodes.
-func (g guestView) seed() uint32 {
+func (g View) seed() uint32 {
 	h := fnv.New32a()
-	h.Write([]byte(g.id))
+	h.Write([]byte(g.ID))
 	return h.Sum32()
 }
 
 // vmIPv4 is the machine's internal IPv4, the address fly-proxy reaches it on.
-func (g guestView) vmIPv4() net.IP {
+func (g View) vmIPv4() net.IP {
 	sd := g.seed()
 	return net.IPv4(172, 19, byte(sd>>8)%250+1, byte(sd)%250+2)
 }
@@ -280,25 +249,25 @@ func (g guestView) vmIPv4() net.IP {
 // sockets4 are the app's IPv4 sockets: its listener once it serves, one
 // connection per in-flight request plus an idle keep-alive from the proxy,
 // and the sockets the app left in CLOSE_WAIT.
-func (g guestView) sockets4() []sock {
+func (g View) sockets4() []sock {
 	sd := int(g.seed())
 	inode := 20000 + sd%10000
 	var out []sock
-	if g.serving {
-		out = append(out, sock{local: net.IPv4zero, lport: g.port, remote: net.IPv4zero, st: tcpListen, inode: inode})
+	if g.Serving {
+		out = append(out, sock{local: net.IPv4zero, lport: g.Port, remote: net.IPv4zero, st: tcpListen, inode: inode})
 	}
 	local := g.vmIPv4()
 	proxy := net.IPv4(172, 16, byte(sd>>16)%250+1, byte(sd>>4)%250+2)
 	established := 0
-	if g.serving {
-		established = g.inflight + 1
+	if g.Serving {
+		established = g.Inflight + 1
 	}
 	for i := 0; i < established; i++ {
-		out = append(out, sock{local: local, lport: g.port, remote: proxy, rport: 40000 + (sd+i*7919)%20000,
+		out = append(out, sock{local: local, lport: g.Port, remote: proxy, rport: 40000 + (sd+i*7919)%20000,
 			st: tcpEstablished, inode: inode + 1 + i})
 	}
-	for i := 0; i < g.closeWait; i++ {
-		out = append(out, sock{local: local, lport: g.port, remote: proxy, rport: 40000 + (sd+(i+established)*7919)%20000,
+	for i := 0; i < g.CloseWait; i++ {
+		out = append(out, sock{local: local, lport: g.Port, remote: proxy, rport: 40000 + (sd+(i+established)*7919)%20000,
 			st: tcpCloseWait, inode: 0, rxq: 1})
 	}
 	return out
@@ -307,7 +276,7 @@ func (g guestView) sockets4() []sock {
 const tcpHeader = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
 const tcp6Header = "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
 
-func (g guestView) netTCP() string {
+func (g View) netTCP() string {
 	var b strings.Builder
 	b.WriteString(tcpHeader)
 	for i, s := range g.sockets4() {
@@ -318,10 +287,10 @@ func (g guestView) netTCP() string {
 }
 
 // netTCP6 holds the init's SSH listener (hallpass) on the 6PN address.
-func (g guestView) netTCP6() string {
+func (g View) netTCP6() string {
 	var b strings.Builder
 	b.WriteString(tcp6Header)
-	ip := net.ParseIP(g.privateIP)
+	ip := net.ParseIP(g.PrivateIP)
 	if ip == nil {
 		return b.String()
 	}
@@ -351,8 +320,8 @@ func hexIPv6(ip net.IP) string {
 	return b.String()
 }
 
-// guestProc is one process of the guest.
-type guestProc struct {
+// proc is one process of the guest.
+type proc struct {
 	pid, ppid    int
 	cmd, dir     string
 	stat         string
@@ -370,59 +339,59 @@ const execPID = 712
 // it serves, the entrypoint itself while it boots — and, when self is set,
 // the exec's own command. Resident memory adds up to what /proc/meminfo
 // shows in use.
-func (g guestView) procs(self string) []guestProc {
+func (g View) procs(self string) []proc {
 	up := g.uptime()
 	used := int(g.meminfoValues()["AnonPages"])
-	out := []guestProc{
+	out := []proc{
 		{pid: 1, cmd: "/.fly/init", dir: "/", stat: "Ss", rssKB: 4096, cpuSec: int(up.Seconds() / 900)},
 		{pid: 314, ppid: 1, cmd: "/.fly/hallpass", dir: "/", stat: "Sl", rssKB: 12288, cpuSec: int(up.Seconds() / 3600),
 			startedAfter: 40 * time.Millisecond,
-			listen:       []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("[%s]:22", g.privateIP)}}},
+			listen:       []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("[%s]:22", g.PrivateIP)}}},
 	}
 	appRSS := max(used-4096-12288, 8192)
 	switch {
-	case g.serving && g.server != "":
-		workers := max(g.workers, 1)
+	case g.Serving && g.Server != "":
+		workers := max(g.Workers, 1)
 		master := appRSS / (4 * workers)
-		out = append(out, guestProc{pid: 637, ppid: 1, cmd: g.server, dir: "/app", stat: "Ss", rssKB: master,
+		out = append(out, proc{pid: 637, ppid: 1, cmd: g.Server, dir: "/app", stat: "Ss", rssKB: master,
 			cpuSec: 2, startedAfter: 250 * time.Millisecond,
-			listen: []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("0.0.0.0:%d", g.port)}}})
+			listen: []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("0.0.0.0:%d", g.Port)}}})
 		for i := 0; i < workers; i++ {
-			out = append(out, guestProc{pid: 650 + i, ppid: 637, cmd: g.server, dir: "/app", stat: "Sl",
+			out = append(out, proc{pid: 650 + i, ppid: 637, cmd: g.Server, dir: "/app", stat: "Sl",
 				rssKB: (appRSS - master) / workers, cpuSec: 4 + int(up.Seconds()/600), startedAfter: 300 * time.Millisecond})
 		}
 	default:
 		var listen []fly.ListenSocket
-		if g.serving {
-			listen = []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("0.0.0.0:%d", g.port)}}
+		if g.Serving {
+			listen = []fly.ListenSocket{{Proto: "tcp", Address: fmt.Sprintf("0.0.0.0:%d", g.Port)}}
 		}
-		out = append(out, guestProc{pid: 637, ppid: 1, cmd: "/bin/sh /app/entrypoint.sh", dir: "/app", stat: "Ss",
+		out = append(out, proc{pid: 637, ppid: 1, cmd: "/bin/sh /app/entrypoint.sh", dir: "/app", stat: "Ss",
 			rssKB: appRSS, cpuSec: 1, startedAfter: 250 * time.Millisecond, listen: listen})
 	}
 	if self != "" {
-		out = append(out, guestProc{pid: execPID, ppid: 1, cmd: self, dir: "/app", stat: "R", rssKB: 3200,
+		out = append(out, proc{pid: execPID, ppid: 1, cmd: self, dir: "/app", stat: "R", rssKB: 3200,
 			startedAfter: up})
 	}
 	return out
 }
 
 // uptime is how long the guest has run.
-func (g guestView) uptime() time.Duration { return max(g.now.Sub(g.bootedAt), 0) }
+func (g View) uptime() time.Duration { return max(g.Now.Sub(g.BootedAt), 0) }
 
-func (g guestView) procUptime() string {
+func (g View) procUptime() string {
 	up := g.uptime().Seconds()
-	return fmt.Sprintf("%.2f %.2f\n", up, up*float64(max(g.cpus, 1))*0.97)
+	return fmt.Sprintf("%.2f %.2f\n", up, up*float64(max(g.CPUs, 1))*0.97)
 }
 
 // procLoadavg follows the requests in flight.
-func (g guestView) procLoadavg() string {
-	l := float64(g.inflight) / float64(max(g.cpus, 1))
-	return fmt.Sprintf("%.2f %.2f %.2f 1/%d %d\n", l, l*0.8, l*0.6, 60+g.workers*4, 700+int(g.seed()%50))
+func (g View) procLoadavg() string {
+	l := float64(g.Inflight) / float64(max(g.CPUs, 1))
+	return fmt.Sprintf("%.2f %.2f %.2f 1/%d %d\n", l, l*0.8, l*0.6, 60+g.Workers*4, 700+int(g.seed()%50))
 }
 
-// processes is GET /ps: the same table ps prints.
-func (g guestView) processes(now time.Time) fly.MachinePsResponse {
-	g.now = now
+// Processes is GET /ps: the same table ps prints.
+func (g View) Processes(now time.Time) fly.MachinePsResponse {
+	g.Now = now
 	var out fly.MachinePsResponse
 	for _, p := range g.procs("") {
 		listen := p.listen

@@ -1,4 +1,4 @@
-package flysim
+package guest
 
 import (
 	"fmt"
@@ -13,19 +13,34 @@ import (
 // /proc/mounts, mount and the directory tree (ls /) all read this one list,
 // so none of them can show a mount the others do not.
 
-// guestMount is one mounted filesystem; a size of 0 is a pseudo
+// mount is one mounted filesystem; a size of 0 is a pseudo
 // filesystem (proc, sysfs), which df leaves out as the real one does.
-type guestMount struct {
+type mount struct {
 	device, path, fstype, options string
 	sizeKB, usedKB, availKB       int64
 }
 
-// guestVolume is a volume the machine's config mounts (config.mounts).
-type guestVolume struct {
-	path    string
-	sizeGB  int
-	created time.Time
-	files   []VolumeFile // what the app keeps on it (AppProfile.VolumeFiles)
+// Volume is a volume the machine's config mounts (config.mounts).
+type Volume struct {
+	Path    string
+	SizeGB  int
+	Created time.Time
+	Files   []VolumeFile // what the app keeps on it
+}
+
+// Bytecode describes what the bytecode probe finds in the image.
+// NotPython makes `python3` missing, as in a Go or Node image.
+type Bytecode struct {
+	NotPython         bool
+	Python            string // "3.14.0"
+	CacheTag          string // "cpython-314"
+	DontWriteBytecode bool
+	SitePy, SitePyc   int
+	SiteForeignPyc    int
+	AppDir            string
+	AppPy, AppPyc     int
+	AppForeignPyc     int
+	ForeignTags       []string
 }
 
 // VolumeFile is one file an app keeps on its volume.
@@ -34,6 +49,10 @@ type VolumeFile struct {
 	Size int64 // bytes; 0: what the app's other files leave of the volume's used part
 }
 
+// VolumeBlockSize is the block size of a volume's ext4, as the Volumes
+// API reports it.
+const VolumeBlockSize = 4096
+
 // rootfsKB is the root filesystem's size (an 8 GB rootfs as Fly gives).
 const rootfsKB = 8154588
 
@@ -41,22 +60,22 @@ const rootfsKB = 8154588
 // app's own files.
 const rootfsBaseKB = 148_412
 
-// volumeBlocks is a volume's size and its used part in blocks of
-// volumeBlockSize, for the API's record and the guest's df alike: the app's
+// VolumeBlocks is a volume's size and its used part in blocks of
+// VolumeBlockSize, for the API's record and the guest's df alike: the app's
 // files take a seventh of it.
-func volumeBlocks(sizeGB int) (blocks, used int) {
-	blocks = sizeGB << 30 / volumeBlockSize
+func VolumeBlocks(sizeGB int) (blocks, used int) {
+	blocks = sizeGB << 30 / VolumeBlockSize
 	return blocks, blocks / 7
 }
 
 // mounts lists what the guest has mounted, in /proc/mounts order.
-func (g guestView) mounts() []guestMount {
+func (g View) mounts() []mount {
 	memKB := int64(g.memTotalKB())
 	rootUsed := int64(rootfsBaseKB)
-	if g.fs != nil {
-		rootUsed += g.fs.bytes / 1024
+	if g.FS != nil {
+		rootUsed += g.FS.bytes / 1024
 	}
-	out := []guestMount{
+	out := []mount{
 		// ext4 keeps 5 % of the root filesystem for root.
 		{"/dev/vda", "/", "ext4", "rw,relatime", rootfsKB, rootUsed, rootfsKB - rootUsed - rootfsKB/20},
 		{"devtmpfs", "/dev", "devtmpfs", fmt.Sprintf("rw,relatime,size=%dk,nr_inodes=%d,mode=755", memKB/2, memKB/8), memKB / 2, 0, memKB / 2},
@@ -65,18 +84,18 @@ func (g guestView) mounts() []guestMount {
 		{"shm", "/dev/shm", "tmpfs", "rw,nosuid,nodev", memKB / 2, 0, memKB / 2},
 		{"tmpfs", "/run", "tmpfs", "rw,nosuid,nodev,size=" + fmt.Sprint(memKB/10) + "k,mode=755", memKB / 10, 76, memKB/10 - 76},
 	}
-	for i, v := range g.volumes {
-		blocks, used := volumeBlocks(v.sizeGB)
-		kb := int64(volumeBlockSize / 1024)
-		out = append(out, guestMount{fmt.Sprintf("/dev/vd%c", 'b'+i), v.path, "ext4", "rw,relatime",
+	for i, v := range g.Volumes {
+		blocks, used := VolumeBlocks(v.SizeGB)
+		kb := int64(VolumeBlockSize / 1024)
+		out = append(out, mount{fmt.Sprintf("/dev/vd%c", 'b'+i), v.Path, "ext4", "rw,relatime",
 			int64(blocks) * kb, int64(used) * kb, int64(blocks-used) * kb})
 	}
 	return out
 }
 
 // mountOf is the mount holding the absolute, clean path p.
-func (g guestView) mountOf(p string) guestMount {
-	var best guestMount
+func (g View) mountOf(p string) mount {
+	var best mount
 	for _, m := range g.mounts() {
 		if (p == m.path || strings.HasPrefix(p, strings.TrimSuffix(m.path, "/")+"/")) && len(m.path) >= len(best.path) {
 			best = m
@@ -86,7 +105,7 @@ func (g guestView) mountOf(p string) guestMount {
 }
 
 // procMounts renders /proc/mounts.
-func (g guestView) procMounts() string {
+func (g View) procMounts() string {
 	var b strings.Builder
 	for _, m := range g.mounts() {
 		fmt.Fprintf(&b, "%s %s %s %s 0 0\n", m.device, m.path, m.fstype, m.options)
@@ -96,21 +115,21 @@ func (g guestView) procMounts() string {
 
 // volumeDir is a volume's tree as mounted: ext4's lost+found and the app's
 // files, which together fill the volume's used blocks.
-func volumeDir(v guestVolume) *vnode {
-	dir := &vnode{dir: true, mtime: v.created, kids: map[string]*vnode{
-		"lost+found": {name: "lost+found", dir: true, mtime: v.created, kids: map[string]*vnode{}},
+func volumeDir(v Volume) *vnode {
+	dir := &vnode{dir: true, mtime: v.Created, kids: map[string]*vnode{
+		"lost+found": {name: "lost+found", dir: true, mtime: v.Created, kids: map[string]*vnode{}},
 	}}
-	_, used := volumeBlocks(v.sizeGB)
-	left := int64(used)*volumeBlockSize - 16<<10 // lost+found's blocks
-	for _, f := range v.files {
+	_, used := VolumeBlocks(v.SizeGB)
+	left := int64(used)*VolumeBlockSize - 16<<10 // lost+found's blocks
+	for _, f := range v.Files {
 		left -= f.Size
 	}
-	for _, f := range v.files {
+	for _, f := range v.Files {
 		size := f.Size
 		if size == 0 {
 			size = max(left, 0)
 		}
-		dir.kids[f.Name] = &vnode{name: f.Name, size: size, mtime: v.created}
+		dir.kids[f.Name] = &vnode{name: f.Name, size: size, mtime: v.Created}
 	}
 	return dir
 }
@@ -118,15 +137,15 @@ func volumeDir(v guestVolume) *vnode {
 // withVolumes is f with each volume's tree at its mount point: the nodes
 // along the way are copied, so the image every machine of the app shares is
 // left as it was. Its bytes stay the image's (df counts volumes apart).
-func (f *guestFS) withVolumes(vols []guestVolume) *guestFS {
+func (f *FS) withVolumes(vols []Volume) *FS {
 	if len(vols) == 0 {
 		return f
 	}
 	root := *f.root
 	root.kids = maps.Clone(f.root.kids)
-	out := &guestFS{root: &root, bytes: f.bytes}
+	out := &FS{root: &root, bytes: f.bytes}
 	for _, v := range vols {
-		parts := strings.Split(strings.Trim(path.Clean(v.path), "/"), "/")
+		parts := strings.Split(strings.Trim(path.Clean(v.Path), "/"), "/")
 		if parts[0] == "" {
 			continue // a volume over / is not something Fly mounts
 		}
@@ -137,7 +156,7 @@ func (f *guestFS) withVolumes(vols []guestVolume) *guestFS {
 				c = *k
 				c.kids = maps.Clone(k.kids)
 			} else {
-				c = vnode{name: part, dir: true, mtime: v.created, kids: map[string]*vnode{}}
+				c = vnode{name: part, dir: true, mtime: v.Created, kids: map[string]*vnode{}}
 			}
 			n.kids[part] = &c
 			n = &c

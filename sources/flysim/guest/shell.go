@@ -1,4 +1,4 @@
-package flysim
+package guest
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // words (quotes, $VARS, globs against the guest filesystem, $(…)); this file
 // evaluates the tree: lists, && and ||, pipes, ( ) and { }, !, assignments
 // and the redirections an operator types (2>&1, >/dev/null, < file). Every
-// command is one of guestcmd.go's, answered from the simulated machine:
+// command is one of commands.go's, answered from the simulated machine:
 // nothing on the host is read or run. It has no loops or functions, so every
 // script ends; output is capped.
 
@@ -28,8 +28,8 @@ const (
 
 // shell is one run of a command line in a guest.
 type shell struct {
-	g      guestView
-	fs     *guestFS
+	g      View
+	fs     *FS
 	vars   map[string]string // the environment (no secrets) plus shell variables
 	cwd    string
 	status int
@@ -55,11 +55,11 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 
 func (b *limitedBuffer) WriteString(s string) (int, error) { return b.Write([]byte(s)) }
 
-func newShell(g guestView) *shell {
-	if g.fs == nil { // a guest made up without an app (unit tests): its image from its bytecode alone
-		g.fs = buildGuestFS(&AppProfile{Name: g.app, Bytecode: g.bytecode}, g.bootedAt)
+func newShell(g View) *shell {
+	if g.FS == nil { // a guest made up without an app (unit tests): its image from its bytecode alone
+		g.FS = BuildFS(g.Bytecode, nil, g.BootedAt)
 	}
-	sh := &shell{g: g, fs: g.fs.withVolumes(g.volumes), vars: g.environ(), cwd: "/app"}
+	sh := &shell{g: g, fs: g.FS.withVolumes(g.Volumes), vars: g.environ(), cwd: "/app"}
 	if sh.fs.lookup(sh.cwd) == nil {
 		sh.cwd = "/"
 	}

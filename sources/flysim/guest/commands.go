@@ -1,4 +1,4 @@
-package flysim
+package guest
 
 import (
 	"fmt"
@@ -11,23 +11,23 @@ import (
 )
 
 // The commands of the simulated guest, each answered from the machine's
-// state and its filesystem (guestfs.go) the way Debian's coreutils, procps
+// state and its filesystem (fs.go) the way Debian's coreutils, procps
 // and grep print them. Options beyond the common ones answer a usage error
 // rather than a guess.
 
-type guestCmd func(sh *shell, args []string, io stdio) int
+type command func(sh *shell, args []string, io stdio) int
 
-var guestCmds map[string]guestCmd
+var commands map[string]command
 
 func init() {
-	guestCmds = map[string]guestCmd{
+	commands = map[string]command{
 		"cat": cmdCat, "head": cmdHead, "tail": cmdTail, "grep": cmdGrep, "wc": cmdWc,
 		"ls": cmdLs, "ps": cmdPs, "df": cmdDf, "free": cmdFree, "mount": cmdMount,
 		"printenv": cmdPrintenv, "env": cmdPrintenv, "echo": cmdEcho,
 		"true": func(*shell, []string, stdio) int { return 0 }, ":": func(*shell, []string, stdio) int { return 0 },
 		"false":    func(*shell, []string, stdio) int { return 1 },
 		"uname":    func(sh *shell, a []string, io stdio) int { io.out.WriteString(sh.g.uname(a[1:]) + "\n"); return 0 },
-		"hostname": func(sh *shell, _ []string, io stdio) int { io.out.WriteString(sh.g.id + "\n"); return 0 },
+		"hostname": func(sh *shell, _ []string, io stdio) int { io.out.WriteString(sh.g.ID + "\n"); return 0 },
 		"whoami":   func(_ *shell, _ []string, io stdio) int { io.out.WriteString("root\n"); return 0 },
 		"id": func(_ *shell, _ []string, io stdio) int {
 			io.out.WriteString("uid=0(root) gid=0(root) groups=0(root)\n")
@@ -50,8 +50,8 @@ func (sh *shell) run(args []string, io stdio) int {
 			return 127
 		}
 	}
-	fn := guestCmds[base]
-	if fn == nil || (isPythonName(base) && (sh.g.bytecode.NotPython || sh.g.bytecode.Python == "")) {
+	fn := commands[base]
+	if fn == nil || (isPythonName(base) && (sh.g.Bytecode.NotPython || sh.g.Bytecode.Python == "")) {
 		fmt.Fprintf(io.err, "sh: 1: %s: not found\n", name)
 		return 127
 	}
@@ -361,7 +361,7 @@ func cmdLs(sh *shell, args []string, io stdio) int {
 				}
 			}
 		}
-		fmt.Fprintf(io.out, "%s %d root root %s %s %s\n", modeString(n), links, size, lsTime(n.mtime, sh.g.now), name)
+		fmt.Fprintf(io.out, "%s %d root root %s %s %s\n", modeString(n), links, size, lsTime(n.mtime, sh.g.Now), name)
 	}
 	code := 0
 	var files, dirs []string
@@ -478,7 +478,7 @@ func cmdPs(sh *shell, args []string, io stdio) int {
 	}
 	procs := sh.g.procs(strings.Join(args, " "))
 	if !all {
-		var own []guestProc
+		var own []proc
 		for _, p := range procs {
 			if p.pid >= execPID {
 				own = append(own, p)
@@ -495,13 +495,13 @@ func cmdPs(sh *shell, args []string, io stdio) int {
 			pct := float64(p.cpuSec) / max(up.Seconds(), 1) * 100
 			fmt.Fprintf(io.out, "root  %10d %4.1f %4.1f %6d %5d ?        %-4s %5s %3d:%02d %s\n", p.pid, pct,
 				float64(p.rssKB)*100/float64(max(totalKB, 1)), p.rssKB*3, p.rssKB, p.stat,
-				sh.g.bootedAt.Add(p.startedAfter).UTC().Format("15:04"), p.cpuSec/60, p.cpuSec%60, p.cmd)
+				sh.g.BootedAt.Add(p.startedAfter).UTC().Format("15:04"), p.cpuSec/60, p.cpuSec%60, p.cmd)
 		}
 	case "ef":
 		io.out.WriteString("UID          PID    PPID  C STIME TTY          TIME CMD\n")
 		for _, p := range procs {
 			fmt.Fprintf(io.out, "root  %10d %7d  0 %s ?        %s %s\n", p.pid, p.ppid,
-				sh.g.bootedAt.Add(p.startedAfter).UTC().Format("15:04"), psTime(p.cpuSec), p.cmd)
+				sh.g.BootedAt.Add(p.startedAfter).UTC().Format("15:04"), psTime(p.cpuSec), p.cmd)
 		}
 	default:
 		io.out.WriteString("    PID TTY          TIME CMD\n")
@@ -514,7 +514,7 @@ func cmdPs(sh *shell, args []string, io stdio) int {
 
 func psTime(sec int) string { return fmt.Sprintf("%02d:%02d:%02d", sec/3600, sec/60%60, sec%60) }
 
-// cmdDf: every mount with a size (guestmounts.go), or the one holding each
+// cmdDf: every mount with a size (mounts.go), or the one holding each
 // path named.
 func cmdDf(sh *shell, args []string, io stdio) int {
 	human := false
@@ -530,7 +530,7 @@ func cmdDf(sh *shell, args []string, io stdio) int {
 			paths = append(paths, a)
 		}
 	}
-	var rows []guestMount
+	var rows []mount
 	code := 0
 	if len(paths) == 0 {
 		for _, m := range sh.g.mounts() {
@@ -706,7 +706,7 @@ func cmdExit(sh *shell, args []string, io stdio) int {
 
 func cmdUptime(sh *shell, _ []string, io stdio) int {
 	up := sh.g.uptime()
-	fmt.Fprintf(io.out, " %s up %s,  0 users,  load average: %s\n", sh.g.now.UTC().Format("15:04:05"),
+	fmt.Fprintf(io.out, " %s up %s,  0 users,  load average: %s\n", sh.g.Now.UTC().Format("15:04:05"),
 		uptimeText(up), strings.Join(strings.Fields(sh.g.procLoadavg())[:3], ", "))
 	return 0
 }
@@ -784,7 +784,7 @@ func cmdSh(sh *shell, args []string, io stdio) int {
 var probeCode = strings.TrimPrefix(BytecodeProbePrefix, `python3 -c "`)
 
 func cmdPython(sh *shell, args []string, io stdio) int {
-	b := sh.g.bytecode
+	b := sh.g.Bytecode
 	switch {
 	case len(args) == 3 && args[1] == "-c" && strings.HasPrefix(args[2], probeCode):
 		io.out.WriteString(sh.g.bytecodeProbe() + "\n")
