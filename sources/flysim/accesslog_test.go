@@ -27,7 +27,7 @@ func TestAccessLogShowsTheScanner(t *testing.T) {
 	}
 	probes, polls := newTally(), newTally()
 	s.mu.Lock()
-	for _, ln := range s.logs.byApp[DemoScaleToZero] {
+	for _, ln := range s.logs.Lines(DemoScaleToZero) {
 		if ln.Provider != "app" || ln.Time.Before(from) || !ln.Time.Before(to) {
 			continue
 		}

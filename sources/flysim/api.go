@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/flywake/flywake/sources/flysim/logs"
 )
 
 // apiState is the Machines API's own bookkeeping: protocol state that lives
@@ -55,6 +57,7 @@ func (s *Sim) Handler() http.Handler {
 	byOrg := func(r *http.Request) string { return r.PathValue("org") }
 	perAction, getMachine := &defaultLimit, &getMachineLimit
 	prom := s.promAPI()
+	logsAPI := &logs.API{Store: s.logs, Now: s.now, PageSize: s.opts.LogsPageSize, Known: s.hasApp}
 	handle := func(pattern string, ri routeInfo, h http.HandlerFunc) {
 		mux.Handle(pattern, s.wrap(ri, h))
 	}
@@ -102,7 +105,7 @@ func (s *Sim) Handler() http.Handler {
 
 		// The logs and Prometheus APIs share auth, headers, counters and faults
 		// but not the Machines API's rate limits.
-		{"GET /api/v1/apps/{app}/logs", routeInfo{"Logs_list", "logs", byApp, nil}, s.serveLogs},
+		{"GET /api/v1/apps/{app}/logs", routeInfo{"Logs_list", "logs", byApp, nil}, logsAPI.ServeHTTP},
 		{"GET /prometheus/{org}/api/v1/query", routeInfo{"Prometheus_query", "prom", byOrg, nil}, prom.Query},
 		{"GET /prometheus/{org}/api/v1/query_range", routeInfo{"Prometheus_query_range", "prom", byOrg, nil}, prom.QueryRange},
 	}

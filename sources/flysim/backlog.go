@@ -96,7 +96,7 @@ func (s *Sim) backlogTick(ae *appEdge, m *machine, dt time.Duration) {
 			// abandoned by its client was done for nobody.
 			close(e.done)
 			if e.expired {
-				s.metrics.addApp(ae.a.p.Name, m.id, 200, now, float64(k))
+				s.metrics.AddApp(ae.a.p.Name, m.region, m.id, 200, now, float64(k))
 			}
 		} else {
 			s.countServed(ae, m, e.cls, k, !e.expired)

@@ -23,7 +23,7 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 	defer s.mu.Unlock()
 	var f dayFigures
 	begun := map[string]time.Time{}
-	for _, ln := range s.logs.byApp[app] {
+	for _, ln := range s.logs.Lines(app) {
 		if ln.Time.Before(from) || ln.Time.After(to) {
 			continue
 		}
@@ -41,18 +41,18 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 			f.appErrLines++
 		}
 	}
-	f.logLines = len(s.logs.byApp[app])
+	f.logLines = len(s.logs.Lines(app))
 	st := s.px.apps[app].stats
 	f.polled = st.Served[clsPoll] + st.Failed[clsPoll]
 	f.polledFailed = st.Failed[clsPoll]
-	for _, c := range s.metrics.edge[app] {
-		f.edgeTotal += c.total
+	for _, n := range s.metrics.EdgeTotals(app) {
+		f.edgeTotal += n
 	}
-	for _, byStatus := range s.metrics.app[app] {
-		for status, c := range byStatus {
-			f.appTotal += c.total
+	for _, byStatus := range s.metrics.AppTotals(app) {
+		for status, n := range byStatus {
+			f.appTotal += n
 			if status >= 500 {
-				f.appErrSeries += c.total
+				f.appErrSeries += n
 			}
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/logs"
 )
 
 // The edge: one loopback listener per app standing in for
@@ -250,7 +252,7 @@ func (s *Sim) serveEdge(ae *appEdge, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.metrics.addEdge(ae.a.p.Name, fail.status, s.now(), 1)
+	s.metrics.AddEdge(ae.a.p.Name, ae.a.p.Region, fail.status, s.now(), 1)
 	s.proxyError(ae, fail, r.Method, r.URL.Path, false)
 	s.mu.Unlock()
 	w.Header().Set("content-type", "text/plain; charset=utf-8")
@@ -268,13 +270,13 @@ func (s *Sim) proxyError(ae *appEdge, f *edgeFailure, method, path string, sampl
 		}
 		ae.errLogged[f.code] = now
 	}
-	ln := LogLine{ID: ulid(s.ids, now), Time: now, App: ae.a.p.Name, Region: ae.a.p.Region, Provider: "proxy",
+	ln := logs.Line{App: ae.a.p.Name, Region: ae.a.p.Region, Provider: "proxy",
 		Level: "error", Message: f.msg, ErrorCode: f.code, ErrorMsg: strings.TrimSpace(strings.TrimPrefix(f.msg, "["+f.code+"]")),
 		Method: method, Path: path, Status: f.status}
 	if f.machine != nil {
 		ln.Machine, ln.Region = f.machine.id, f.machine.region
 	}
-	s.logs.add(ln)
+	s.logLine(ln)
 }
 
 // acquire finds the machine that answers the request and counts the request
@@ -435,8 +437,8 @@ func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, 
 		return 0, "", &edgeFailure{status: http.StatusBadGateway, msg: msgClosedInFlight, machine: m}
 	}
 	status, body := appAnswer(p, path)
-	s.metrics.addEdge(p.Name, status, now, 1)
-	s.metrics.addApp(p.Name, m.id, status, now, 1)
+	s.metrics.AddEdge(p.Name, p.Region, status, now, 1)
+	s.metrics.AddApp(p.Name, m.region, m.id, status, now, 1)
 	s.logRequest(m, client, host, method, path, status, len(body), took)
 	return status, body, nil
 }
@@ -477,8 +479,7 @@ func writeAppResponse(w http.ResponseWriter, app, path string, status int, body 
 // logRequest logs the app's access line (accesslog.go) for a request a
 // machine answered.
 func (s *Sim) logRequest(m *machine, client, host, method, path string, status, bytes int, took time.Duration) {
-	now := s.now()
-	s.logs.add(LogLine{ID: ulid(s.ids, now), Time: now, App: m.app.p.Name, Machine: m.id, Region: m.region,
+	s.logLine(logs.Line{App: m.app.p.Name, Machine: m.id, Region: m.region,
 		Provider: "app", Level: "info", Method: method, Path: path, Status: status,
 		Message: accessMessage(client, host, method, path, status, bytes, took)})
 }

@@ -147,7 +147,7 @@ func countLines(s *Sim, app, provider, contains string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for _, ln := range s.logs.byApp[app] {
+	for _, ln := range s.logs.Lines(app) {
 		if ln.Provider == provider && strings.Contains(ln.Message, contains) {
 			n++
 		}
@@ -186,12 +186,10 @@ func TestEdgeHeadersAndAnswers(t *testing.T) {
 			t.Errorf("%s: headers %v", tt.path, h)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if got := s.metrics.edge[DemoScaleToZero][301].total; got != 4 {
+	if got := s.metrics.EdgeTotals(DemoScaleToZero)[301]; got != 4 {
 		t.Errorf("edge 301s = %v, want 4", got)
 	}
-	if got := s.metrics.app[DemoScaleToZero][up.id][200].total; got != 3 {
+	if got := s.metrics.AppTotals(DemoScaleToZero)[up.id][200]; got != 3 {
 		t.Errorf("app 200s on %s = %v, want 3", up.id, got)
 	}
 }

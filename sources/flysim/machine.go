@@ -7,6 +7,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/flysim/guest"
+	"github.com/flywake/flywake/sources/flysim/logs"
 )
 
 // event is one entry of a machine's event list. Fly's API adds an "id" that
@@ -120,12 +121,16 @@ func (s *Sim) newRun(m *machine) func() bool {
 	return func() bool { return m.run == r }
 }
 
-func (s *Sim) log(m *machine, provider, msg string) {
-	s.logs.add(LogLine{ID: ulid(s.ids, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
-		Region: m.region, Provider: provider, Level: "info", Message: msg})
-}
+func (s *Sim) log(m *machine, provider, msg string) { s.logLevel(m, provider, "info", msg) }
 
 func (s *Sim) logLevel(m *machine, provider, level, msg string) {
-	s.logs.add(LogLine{ID: ulid(s.ids, s.now()), Time: s.now(), App: m.app.p.Name, Machine: m.id,
-		Region: m.region, Provider: provider, Level: level, Message: msg})
+	s.logLine(logs.Line{App: m.app.p.Name, Machine: m.id, Region: m.region, Provider: provider, Level: level, Message: msg})
+}
+
+// logLine stamps ln with the platform's time and a line id (from the ids
+// stream machine events draw from too) and keeps it.
+func (s *Sim) logLine(ln logs.Line) {
+	now := s.now()
+	ln.ID, ln.Time = ulid(s.ids, now), now
+	s.logs.Add(ln)
 }

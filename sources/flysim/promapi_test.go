@@ -79,12 +79,12 @@ func TestPromQueryShowsEdgeOnlyErrors(t *testing.T) {
 	inst := []string{s.apps["x"].machines[0].id, s.apps["x"].machines[1].id}
 	feed := func(ago time.Duration, status, edge, onMachine0, onMachine1 int) {
 		at := now.Add(-ago)
-		s.metrics.addEdge("x", status, at, float64(edge))
+		s.metrics.AddEdge("x", x.Region, status, at, float64(edge))
 		if onMachine0 > 0 {
-			s.metrics.addApp("x", inst[0], status, at, float64(onMachine0))
+			s.metrics.AddApp("x", x.Region, inst[0], status, at, float64(onMachine0))
 		}
 		if onMachine1 > 0 {
-			s.metrics.addApp("x", inst[1], status, at, float64(onMachine1))
+			s.metrics.AddApp("x", x.Region, inst[1], status, at, float64(onMachine1))
 		}
 	}
 	feed(5*time.Hour, 200, 40, 30, 10) // outside [1h], inside [24h]

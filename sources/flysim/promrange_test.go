@@ -75,10 +75,10 @@ func TestPromQueryRangeAgreesWithInstantQueries(t *testing.T) {
 	inst := s.apps["x"].machines[0].id
 	// At hour-3h+10m, +10m30s and +11m: two minutes; a 502 burst the app never saw.
 	for _, at := range []time.Duration{10 * time.Minute, 10*time.Minute + 30*time.Second, 11 * time.Minute} {
-		s.metrics.addEdge("x", 200, hour.Add(-3*time.Hour+at), 5)
-		s.metrics.addApp("x", inst, 200, hour.Add(-3*time.Hour+at), 5)
+		s.metrics.AddEdge("x", x.Region, 200, hour.Add(-3*time.Hour+at), 5)
+		s.metrics.AddApp("x", x.Region, inst, 200, hour.Add(-3*time.Hour+at), 5)
 	}
-	s.metrics.addEdge("x", 502, hour.Add(-2*time.Hour+59*time.Minute), 7)
+	s.metrics.AddEdge("x", x.Region, 502, hour.Add(-2*time.Hour+59*time.Minute), 7)
 	s.mu.Unlock()
 
 	perMinute := url.Values{

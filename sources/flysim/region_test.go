@@ -197,7 +197,7 @@ func TestDemoTunedTwoRegions(t *testing.T) {
 		}
 		woken := 0
 		s.mu.Lock()
-		for _, ln := range s.logs.byApp[DemoTuned] {
+		for _, ln := range s.logs.Lines(DemoTuned) {
 			if ln.Region == "ord" && ln.Provider == "proxy" && ln.Message == "Starting machine" {
 				woken++
 			}

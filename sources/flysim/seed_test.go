@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/logs"
 )
 
 // TestContractSeedReproducible: the same seed lives the same day whatever the
@@ -65,7 +67,7 @@ func seedFingerprint(t *testing.T, seed uint64, wall time.Time) string {
 		token := strconv.FormatInt(now.Add(-24*time.Hour).UnixNano(), 10)
 		lines := 0
 		for page := 0; page < 500; page++ {
-			var doc logsDoc
+			var doc logs.Doc
 			_, body := rawDo(t, s, "GET", "/api/v1/apps/"+app+"/logs?next_token="+token, "", nil)
 			if err := json.Unmarshal(body, &doc); err != nil {
 				t.Fatalf("logs page: %v: %.200s", err, body)

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/flysim/logs"
+	"github.com/flywake/flywake/sources/flysim/metrics"
 )
 
 // Options configure a simulated platform. The zero value is the demo.
@@ -112,8 +115,8 @@ type Sim struct {
 	firing   bool // a timer's callback is running: the clock is held at its time
 	apps     map[string]*app
 	appOrder []string
-	logs     *logStore
-	metrics  *metricStore
+	logs     *logs.Store
+	metrics  *metrics.Store
 	ips      int
 	started  bool // Start ran: history can no longer be lived at once
 
@@ -148,8 +151,8 @@ func New(opts Options) *Sim {
 		rng:      stream(opts.Seed, "platform"),
 		faults:   stream(opts.Seed, "faults"),
 		apps:     map[string]*app{},
-		logs:     newLogStore(opts.MaxLogLines),
-		metrics:  newMetricStore(26 * time.Hour),
+		logs:     logs.NewStore(opts.MaxLogLines),
+		metrics:  metrics.NewStore(26 * time.Hour),
 		kick:     make(chan struct{}, 1),
 		closing:  make(chan struct{}),
 		loopDone: make(chan struct{}),
@@ -261,6 +264,12 @@ func (s *Sim) Apps() []string {
 }
 
 func (s *Sim) now() time.Time { return s.clock.Now() }
+
+func (s *Sim) hasApp(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.apps[name] != nil
+}
 
 func (s *Sim) onServing(m *machine) {
 	for _, f := range s.hooks.onServing {

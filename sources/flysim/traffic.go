@@ -372,9 +372,9 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 		if pt.n == 0 {
 			continue
 		}
-		s.metrics.addApp(p.Name, m.id, pt.status, now, float64(pt.n))
+		s.metrics.AddApp(p.Name, m.region, m.id, pt.status, now, float64(pt.n))
 		if toClient {
-			s.metrics.addEdge(p.Name, pt.status, now, float64(pt.n))
+			s.metrics.AddEdge(p.Name, p.Region, pt.status, now, float64(pt.n))
 			if ae.stats.ByStatus == nil {
 				ae.stats.ByStatus = map[int]int{}
 			}
@@ -422,7 +422,7 @@ func (s *Sim) failFluid(ae *appEdge, m *machine, c cohort, status int, code, msg
 		ae.stats.ByStatus = map[int]int{}
 	}
 	ae.stats.ByStatus[status] += c.n
-	s.metrics.addEdge(ae.a.p.Name, status, s.now(), float64(c.n))
+	s.metrics.AddEdge(ae.a.p.Name, ae.a.p.Region, status, s.now(), float64(c.n))
 	path := "/"
 	if c.cls == clsScan {
 		path = scannerPaths[0]

@@ -68,7 +68,7 @@ func TestSettledAtStart(t *testing.T) {
 			}
 		}
 		for _, app := range s.appOrder {
-			if n := len(s.logs.byApp[app]); n > 50_000 {
+			if n := len(s.logs.Lines(app)); n > 50_000 {
 				t.Errorf("seed %d: %s logged %d lines in a day, want ≤ 50k", seed, app, n)
 			}
 		}
@@ -121,11 +121,9 @@ func TestTrafficKeepsRunning(t *testing.T) {
 			t.Fatal(err)
 		}
 		edgeTotal := func() float64 {
-			s.mu.Lock()
-			defer s.mu.Unlock()
 			sum := 0.0
-			for _, c := range s.metrics.edge[DemoScaleToZero] {
-				sum += c.total
+			for _, n := range s.metrics.EdgeTotals(DemoScaleToZero) {
+				sum += n
 			}
 			return sum
 		}

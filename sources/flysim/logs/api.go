@@ -1,6 +1,7 @@
-package flysim
+package logs
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -15,8 +16,8 @@ const (
 	logsTailWindow = 24 * time.Hour
 )
 
-// logsDoc is the JSON:API document fly-go's GetAppLogs decodes.
-type logsDoc struct {
+// Doc is the JSON:API document fly-go's GetAppLogs decodes.
+type Doc struct {
 	Data []logsResource `json:"data"`
 	Meta struct {
 		NextToken string `json:"next_token"`
@@ -65,8 +66,18 @@ type logsMeta struct {
 	} `json:"url"`
 }
 
-// serveLogs answers Fly's logs API (JSON:API, nanosecond next_token).
-func (s *Sim) serveLogs(w http.ResponseWriter, r *http.Request) {
+// API serves GET /api/v1/apps/{app}/logs from a Store.
+type API struct {
+	Store *Store
+	Now   func() time.Time
+	// PageSize is the most lines one page returns after a next_token.
+	PageSize int
+	// Known reports whether the platform has the app.
+	Known func(app string) bool
+}
+
+// ServeHTTP answers Fly's logs API (JSON:API, nanosecond next_token).
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	appName := r.PathValue("app")
 	q := r.URL.Query()
 	after, hasToken, err := parseNextToken(q.Get("next_token"))
@@ -75,35 +86,31 @@ func (s *Sim) serveLogs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	instance, region := q.Get("instance"), q.Get("region")
-
-	s.mu.Lock()
-	if _, ok := s.apps[appName]; !ok {
-		s.mu.Unlock()
+	if !a.Known(appName) {
 		writeError(w, http.StatusNotFound, "Could not find App")
 		return
 	}
-	now := s.now()
-	var lines []LogLine
+	now := a.Now()
+	var lines []Line
 	if hasToken {
-		lines = s.logs.page(appName, after, instance, region, s.opts.LogsPageSize)
+		lines = a.Store.page(appName, after, instance, region, a.PageSize)
 	} else {
-		lines = s.logs.tail(appName, now.Add(-logsTailWindow), instance, region, logsTailLines)
+		lines = a.Store.Tail(appName, now.Add(-logsTailWindow), instance, region, logsTailLines)
 	}
-	s.mu.Unlock()
 
-	var doc logsDoc
+	var doc Doc
 	doc.Data = make([]logsResource, 0, len(lines))
 	for _, ln := range lines {
 		doc.Data = append(doc.Data, logsResourceOf(ln))
 	}
 	switch {
 	case len(lines) > 0:
-		doc.Meta.NextToken = formatNextToken(lines[len(lines)-1].Time)
+		doc.Meta.NextToken = NextToken(lines[len(lines)-1].Time)
 	case hasToken:
 		// An empty page hands back the same cursor so pollers can continue.
-		doc.Meta.NextToken = formatNextToken(after)
+		doc.Meta.NextToken = NextToken(after)
 	default:
-		doc.Meta.NextToken = formatNextToken(now)
+		doc.Meta.NextToken = NextToken(now)
 	}
 	writeJSON(w, http.StatusOK, doc)
 }
@@ -112,7 +119,9 @@ func (s *Sim) serveLogs(w http.ResponseWriter, r *http.Request) {
 // limit of them — except that a page never ends between two lines sharing a
 // nanosecond: the virtual clock stamps every line of one event alike, and a
 // cursor that fell between them would lose the rest of the group.
-func (l *logStore) page(app string, after time.Time, instance, region string, limit int) []LogLine {
+func (l *Store) page(app string, after time.Time, instance, region string, limit int) []Line {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if limit < 1 {
 		limit = 1
 	}
@@ -139,7 +148,7 @@ func (l *logStore) page(app string, after time.Time, instance, region string, li
 	}
 }
 
-func logsResourceOf(ln LogLine) logsResource {
+func logsResourceOf(ln Line) logsResource {
 	a := logsAttrs{
 		Timestamp: ln.Time.UTC().Format(time.RFC3339Nano),
 		Message:   ln.Message,
@@ -193,4 +202,22 @@ func parseNextToken(tok string) (after time.Time, ok bool, err error) {
 	return time.Unix(0, ns), true, nil
 }
 
-func formatNextToken(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }
+// NextToken is the cursor of a page ending at t: t in unix nanoseconds.
+func NextToken(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{msg})
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
