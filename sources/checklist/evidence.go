@@ -29,9 +29,12 @@ type Evidence struct {
 
 // ColdStart summarises boots until serving (boot history or a wake test).
 type ColdStart struct {
-	P50, P95, Max       time.Duration
-	Boots               int // boots measured
-	PerDay              int // boots a day (0 = unknown)
+	P50, P95, Max time.Duration
+	Boots         int // boots measured
+	PerDay        int // boots a day (0 = unknown)
+	// CrashRestarts are starts that crashed or restarted after a crash:
+	// never among Boots, so they neither pass nor fail the item.
+	CrashRestarts       int
 	Dominant            string
 	DominantDur         time.Duration
 	DominantReleaseWork bool // the slowest phase is release work (migrate, collectstatic…)

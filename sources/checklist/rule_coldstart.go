@@ -16,6 +16,11 @@ func coldStartRule(e Evidence, opts Options) Item {
 		limit, limitName = opts.CDNOriginTimeout, fmt.Sprintf("the CDN's origin timeout (%s)", dur(opts.CDNOriginTimeout))
 	}
 	cs := e.ColdStart
+	if cs != nil && cs.Boots == 0 && cs.CrashRestarts > 0 {
+		b.judge(Unknown, cs.Source, "no cold boot measured: every start in 24 h (%s) crashed or was the platform's restart after a crash, which times the crash, not a wake (see crash loop)",
+			count(cs.CrashRestarts))
+		return b.done()
+	}
 	if cs == nil || cs.Boots == 0 {
 		b.judge(Unknown, "", "no boot measured yet: needs boot history in the logs or a wake test")
 		return b.done()
@@ -26,6 +31,10 @@ func coldStartRule(e Evidence, opts Options) Item {
 	}
 	b.note(cs.Source, "boot until serving: p50 %s, p95 %s, max %s over %s%s",
 		dur(cs.P50), dur(cs.P95), dur(cs.Max), words.Count(cs.Boots, "boot", "boots"), perDay)
+	if cs.CrashRestarts > 0 {
+		b.note(cs.Source, "%s left out: they time the crash, not a wake (see crash loop)",
+			words.Count(cs.CrashRestarts, "crash restart", "crash restarts"))
+	}
 	if cs.Dominant != "" {
 		kind := ""
 		if cs.DominantReleaseWork {

@@ -34,6 +34,8 @@ func TestRules(t *testing.T) {
 		{"cold start a third of patience", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 10 * s, P95: 11 * s, Max: 11 * s, Boots: 2}}, Warn, "over a third"},
 		{"cold start quick", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 250 * time.Millisecond, P95: 435 * time.Millisecond, Max: time.Second, Boots: 3}}, Pass, "p95 435 ms"},
 		{"cold start no boots", coldRule(0), nil, Evidence{ColdStart: &ColdStart{}}, Unknown, "no boot measured"},
+		{"cold start only crash restarts", coldRule(0), nil, Evidence{ColdStart: &ColdStart{CrashRestarts: 385}}, Unknown, "every start in 24 h (385) crashed"},
+		{"cold start crash restarts beside quick boots", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 2 * s, P95: 3 * s, Max: 3 * s, Boots: 2, CrashRestarts: 383}}, Pass, "383 crash restarts left out"},
 
 		// release_work
 		{"release work in CMD", releaseWorkRule, map[string]string{"Dockerfile": "FROM python:3.14\nCMD python manage.py migrate && exec gunicorn app.wsgi\n"}, Evidence{}, Fail, "migrations: `python manage.py migrate` runs before the server"},

@@ -48,19 +48,46 @@ type Boot struct {
 	Phases  []PhaseSpan
 	// Complete: the machine served. An incomplete boot is live unless Abandoned.
 	Complete bool
-	// Abandoned: another boot of the same machine began before this one served
-	// (a crash, a stop, or logs we missed).
+	// Abandoned: the app crashed, or another boot of the same machine began,
+	// before this one served (a stop, or logs we missed).
 	Abandoned bool
 	// LastSeen is the time of the last log line attributed to this boot.
 	LastSeen time.Time
+	// CrashedAt: the app this boot started died on its own (a non-zero exit,
+	// the OOM killer) at this time, before the machine's next boot; zero if
+	// it did not.
+	CrashedAt time.Time
+	// AfterCrash: the boot began within CrashRestartWithin of the machine's
+	// previous run crashing — the platform restarting it.
+	AfterCrash bool
 }
+
+// CrashRestartWithin is how soon after a crash a boot counts as its
+// restart: the platform restarts a crashed machine within a second or two
+// (fly-platform's restart policy), while a start by hand or by a request
+// minutes later is a boot of its own.
+const CrashRestartWithin = time.Minute
+
+// CrashRestart reports whether b belongs to a crash loop: its app crashed,
+// or it is the platform's restart after a crash. Such a boot measures the
+// crash, not how long a sleeping machine takes to wake, so every count of
+// cold boots leaves it out and counts it apart.
+func (b Boot) CrashRestart() bool { return !b.CrashedAt.IsZero() || b.AfterCrash }
 
 // ColdIn reports whether b is a cold boot begun in (since, now]: the one rule
 // for counting boots over a window, so the cold-start counts, the Traffic
-// pane's cause and its chart agree on the same window.
+// pane's cause and its chart agree on the same window. Crash restarts are
+// not cold boots (CrashRestartIn counts them).
 func (b Boot) ColdIn(since, now time.Time) bool {
-	return !b.Resume && b.Begin.After(since) && !b.Begin.After(now)
+	return !b.Resume && !b.CrashRestart() && b.in(since, now)
 }
+
+// CrashRestartIn reports whether b is a crash restart begun in (since, now].
+func (b Boot) CrashRestartIn(since, now time.Time) bool {
+	return b.CrashRestart() && b.in(since, now)
+}
+
+func (b Boot) in(since, now time.Time) bool { return b.Begin.After(since) && !b.Begin.After(now) }
 
 // Elapsed is the boot's length: begin→serving when complete, begin→last line
 // when abandoned, and begin→now (a live timer) otherwise.
@@ -111,15 +138,31 @@ func (t *BootTracker) Add(lines []LogLine) {
 		mi := matchMarker(markers, line)
 		b := t.current[line.Machine]
 		if mi >= 0 && (markers[mi].Kind == BootBegin || markers[mi].Kind == ResumeBegin) {
-			if b != nil && !b.boot.Complete {
+			if b != nil && b.boot.Live() {
 				b.abandon()
 			}
+			prev := b
 			b = newBootBuilder(line, markers[mi])
+			if prev != nil && !prev.boot.CrashedAt.IsZero() && line.Time.Sub(prev.boot.CrashedAt) <= CrashRestartWithin {
+				b.boot.AfterCrash = true
+			}
 			t.current[line.Machine] = b
 			t.done = append(t.done, b.boot)
 			continue
 		}
-		if b == nil || b.boot.Complete {
+		// A crash ends the run whether or not the boot had served yet; one
+		// that had not never will (no live timer for a dead app).
+		if mi >= 0 && markers[mi].Kind == Crash {
+			if b != nil && b.boot.CrashedAt.IsZero() {
+				b.boot.CrashedAt = line.Time
+				if b.boot.Live() {
+					b.boot.LastSeen = line.Time
+					b.abandon()
+				}
+			}
+			continue
+		}
+		if b == nil || !b.boot.Live() {
 			continue
 		}
 		b.boot.LastSeen = line.Time

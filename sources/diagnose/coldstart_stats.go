@@ -29,11 +29,15 @@ type DominantPhase struct {
 
 // ColdStartStats is what the cold-start pane shows.
 type ColdStartStats struct {
-	Spread          // cold boots (from stopped) begun in [since, now]
-	Resumes  Spread // resumes from suspend in the same window, kept apart: they are a different animal
-	PerHour  int    // cold boots begun in the hour before now
-	PerDay   int    // cold boots begun in the 24 hours before now
-	Dominant DominantPhase
+	Spread         // cold boots (from stopped) begun in [since, now]
+	Resumes Spread // resumes from suspend in the same window, kept apart: they are a different animal
+	PerHour int    // cold boots begun in the hour before now
+	PerDay  int    // cold boots begun in the 24 hours before now
+	// CrashRestarts are the boots of the same window that crashed or were
+	// the platform's restart after a crash (Boot.CrashRestart): in neither
+	// spread nor the counts above, since they time a crash loop, not a wake.
+	CrashRestarts int
+	Dominant      DominantPhase
 }
 
 // Summarize computes the stats over boots begun in [since, now].
@@ -50,9 +54,12 @@ func Summarize(boots []Boot, since, now time.Time) ColdStartStats {
 		if b.Begin.Before(since) || b.Begin.After(now) {
 			continue
 		}
-		if b.Resume {
+		switch {
+		case b.CrashRestart():
+			s.CrashRestarts++
+		case b.Resume:
 			resumes = append(resumes, b)
-		} else {
+		default:
 			cold = append(cold, b)
 		}
 	}
@@ -160,7 +167,7 @@ func BootsPerHour(boots []Boot, now time.Time, hours int) []int {
 	}
 	counts := make([]int, hours)
 	for _, b := range boots {
-		if b.Resume || b.Begin.After(now) {
+		if b.Resume || b.CrashRestart() || b.Begin.After(now) {
 			continue
 		}
 		// Buckets are (now-(k+1)h, now-kh], matching PerHour for the last one.

@@ -382,3 +382,120 @@ func boots(lines []LogLine, markers []Marker) []Boot {
 	t.Add(sorted)
 	return t.Boots()
 }
+
+// crashyBoot is a start whose app serves, then exits 1 (the platform
+// restarts it after restart seconds when restart >= 0).
+func crashyBoot(crashAt float64) []at {
+	return []at{
+		{0, "runner", "Configuring firecracker"},
+		{0.8, "runner", "Machine started in 800ms"},
+		{1.0, "app", "[INFO] Starting uvicorn (workers 1)"},
+		{2.0, "app", "[INFO] Listening at: http://0.0.0.0:8080"},
+		{2.7, "health", "Health check on port 8080 is now passing."},
+		{crashAt, "app", "ImportError: cannot import name 'settings' from 'config' (/app/config/__init__.py)"},
+		{crashAt, "app", " INFO Main child exited normally with code: 1"},
+		{crashAt + 0.1, "app", " INFO Starting clean up."},
+	}
+}
+
+func TestBootsCrashRestarts(t *testing.T) {
+	clean := []at{
+		{0, "runner", "Configuring firecracker"},
+		{1, "runner", "Machine started in 1.0s"},
+		{2, "health", "Health check on port 8080 is now passing."},
+	}
+	stop := []at{{0, "app", " INFO Sending signal SIGINT to main child process w/ PID 637"}, {0.2, "app", " INFO Main child exited normally with code: 0"}}
+	oom := []at{
+		{0, "runner", "Configuring firecracker"},
+		{1, "runner", "Machine started in 1.0s"},
+		{1.5, "app", "[    2.1] Out of memory: Killed process 321 (python3) total-vm:1203400kB"},
+	}
+	type want struct{ crashed, afterCrash, complete, live bool }
+	for _, tc := range []struct {
+		name  string
+		lines []LogLine
+		want  []want
+	}{
+		{"a clean boot is no crash restart", linesFor("m", t0, clean), []want{{complete: true}}},
+		{"a clean stop (exit 0) is no crash", append(linesFor("m", t0, clean), linesFor("m", t0.Add(time.Minute), stop)...), []want{{complete: true}}},
+		{
+			"served, crashed, restarted: both belong to the loop",
+			append(linesFor("m", t0, crashyBoot(3.3)), linesFor("m", t0.Add(secs(3.9)), crashyBoot(3.3))...),
+			[]want{{crashed: true, complete: true}, {crashed: true, afterCrash: true, complete: true}},
+		},
+		{
+			"a restart that stays up is still the crash's restart",
+			append(linesFor("m", t0, crashyBoot(3.3)), linesFor("m", t0.Add(secs(4)), clean)...),
+			[]want{{crashed: true, complete: true}, {afterCrash: true, complete: true}},
+		},
+		{
+			"a boot long after the crash is a boot of its own",
+			append(linesFor("m", t0, crashyBoot(3.3)), linesFor("m", t0.Add(10*time.Minute), clean)...),
+			[]want{{crashed: true, complete: true}, {complete: true}},
+		},
+		{"killed by the OOM killer before serving: no live timer", linesFor("m", t0, oom), []want{{crashed: true}}},
+		{"another machine's crash is not this one's", append(linesFor("a", t0, crashyBoot(3.3)), linesFor("b", t0.Add(secs(4)), clean)...), []want{{crashed: true, complete: true}, {complete: true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := boots(tc.lines, DefaultMarkers())
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d boots, want %d: %+v", len(got), len(tc.want), got)
+			}
+			for i, w := range tc.want {
+				b := got[i]
+				g := want{!b.CrashedAt.IsZero(), b.AfterCrash, b.Complete, b.Live()}
+				if g != w {
+					t.Errorf("boot %d: crashed/afterCrash/complete/live = %+v, want %+v", i, g, w)
+				}
+				if b.CrashRestart() != (w.crashed || w.afterCrash) {
+					t.Errorf("boot %d: CrashRestart = %v", i, b.CrashRestart())
+				}
+			}
+		})
+	}
+}
+
+func TestSummarizeCountsCrashRestartsApart(t *testing.T) {
+	now := t0.Add(2 * time.Hour)
+	var lines []LogLine
+	// Two healthy cold boots of 2 s, then a crash loop of 10 starts on
+	// another machine, each serving after 2.7 s and crashing at 3.3 s.
+	lines = append(lines, linesFor("ok", t0.Add(time.Minute), []at{{0, "runner", "Configuring firecracker"}, {2, "health", "Health check on port 8080 is now passing."}})...)
+	lines = append(lines, linesFor("ok", t0.Add(time.Hour), []at{{0, "runner", "Configuring firecracker"}, {2, "health", "Health check on port 8080 is now passing."}})...)
+	for i := range 10 {
+		lines = append(lines, linesFor("crashy", now.Add(-30*time.Minute).Add(time.Duration(i)*4*time.Second), crashyBoot(3.3))...)
+	}
+	all := boots(lines, DefaultMarkers())
+	for _, tc := range []struct {
+		name      string
+		boots     []Boot
+		count     int
+		crashes   int
+		perHour   int
+		perDay    int
+		p95       time.Duration
+		chartLast int
+	}{
+		{"healthy boots and a crash loop", all, 2, 10, 0, 2, secs(2), 0},
+		{"only the crash loop", all[2:], 0, 10, 0, 0, 0, 0},
+		{"only healthy boots", all[:2], 2, 0, 0, 2, secs(2), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Summarize(tc.boots, now.Add(-24*time.Hour), now)
+			got := []any{s.Count, s.CrashRestarts, s.PerHour, s.PerDay, s.P95}
+			want := []any{tc.count, tc.crashes, tc.perHour, tc.perDay, tc.p95}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("count/crash restarts/per hour/per day/p95 = %v, want %v", got, want)
+					break
+				}
+			}
+			if h := BootsPerHour(tc.boots, now, 1); h[0] != tc.chartLast {
+				t.Errorf("BootsPerHour last hour = %d, want %d", h[0], tc.chartLast)
+			}
+			if bl := CorrelateBoots(nil, tc.boots, now.Add(-24*time.Hour), now); bl.Boots != tc.count {
+				t.Errorf("CorrelateBoots.Boots = %d, want %d", bl.Boots, tc.count)
+			}
+		})
+	}
+}

@@ -16,6 +16,10 @@ const (
 	MachineStarted
 	// Serving: the machine answered a real request (or passed its health check).
 	Serving
+	// Crash: the app's main process died on its own (a non-zero exit, the
+	// kernel's OOM killer): the boot that started it belongs to a crash loop,
+	// not to a wake.
+	Crash
 )
 
 // Marker recognises one kind of log line.
@@ -69,5 +73,7 @@ func DefaultMarkers() []Marker {
 		{Name: PhaseListening, Provider: "app", Pattern: regexp.MustCompile(`Listening at:|Listening on|Uvicorn running on`)},
 		{Name: "first 2xx", Kind: Serving, Provider: "app", Pattern: requestLine2xx},
 		{Name: "health passing", Kind: Serving, Provider: "health", Pattern: regexp.MustCompile(`is now passing`)},
+		// Fly's init logs the main process's exit; code 0 is a clean stop.
+		{Name: "crashed", Kind: Crash, Provider: "app", Pattern: regexp.MustCompile(`Main child exited normally with code: [1-9]|Out of memory: Killed process`)},
 	}
 }

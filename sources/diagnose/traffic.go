@@ -185,7 +185,7 @@ func MedianHour(hours []TrafficHour) float64 {
 // BootLoss relates the lost requests to the cold boots, minute by minute:
 // the edge's counters say when a request was answered, the boot timelines
 // (from the logs) when a machine was booting. A minute counts as booting when
-// any cold boot's window (begin → serving, or → its last line if it never
+// any cold boot's (not a crash restart's) window (begin → serving, or → its last line if it never
 // served, or → now while it runs) overlaps it.
 type BootLoss struct {
 	Lost        float64 // requests lost in the minutes with data
@@ -211,7 +211,7 @@ func CorrelateBoots(minutes []TrafficMinute, boots []Boot, since, now time.Time)
 	var windows []window
 	var served []time.Duration
 	for _, b := range boots {
-		if b.Resume || b.Begin.After(now) {
+		if b.Resume || b.CrashRestart() || b.Begin.After(now) {
 			continue
 		}
 		end := b.Begin.Add(b.Elapsed(now))

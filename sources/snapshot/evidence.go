@@ -17,20 +17,29 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 	cfgM := a.serviceMachine()
 
 	cs := a.ColdStarts(now)
+	crashes := ""
+	if cs.CrashRestarts > 0 {
+		crashes = fmt.Sprintf("; %d crash restarts counted apart", cs.CrashRestarts)
+	}
 	switch {
 	case cs.Served > 0:
 		ev.ColdStart = &checklist.ColdStart{
-			P50: cs.P50, P95: cs.P95, Max: cs.Max, Boots: cs.Served, PerDay: cs.PerDay,
+			P50: cs.P50, P95: cs.P95, Max: cs.Max, Boots: cs.Served, PerDay: cs.PerDay, CrashRestarts: cs.CrashRestarts,
 			Dominant: cs.Dominant.Name, DominantDur: cs.Dominant.Duration, DominantReleaseWork: cs.Dominant.ReleaseWork,
-			Source: fmt.Sprintf("logs (24 h): %d cold boots", cs.Served),
+			Source: fmt.Sprintf("logs (24 h): %d cold boots%s", cs.Served, crashes),
 		}
 	case cs.Resumes.Served > 0:
 		// A suspended app wakes by resuming: that is the wait its users see.
 		r := cs.Resumes
 		ev.ColdStart = &checklist.ColdStart{
-			P50: r.P50, P95: r.P95, Max: r.Max, Boots: r.Served, PerDay: r.Count,
+			P50: r.P50, P95: r.P95, Max: r.Max, Boots: r.Served, PerDay: r.Count, CrashRestarts: cs.CrashRestarts,
 			Dominant: diagnose.PhaseResume, DominantDur: r.P50,
-			Source: fmt.Sprintf("logs (24 h): %d resumes from suspend, no cold boot", r.Served),
+			Source: fmt.Sprintf("logs (24 h): %d resumes from suspend, no cold boot%s", r.Served, crashes),
+		}
+	case cs.CrashRestarts > 0:
+		ev.ColdStart = &checklist.ColdStart{
+			CrashRestarts: cs.CrashRestarts,
+			Source:        fmt.Sprintf("logs (24 h): %d crash restarts, no cold boot", cs.CrashRestarts),
 		}
 	}
 	if rw := a.releaseWorkLogs(now); rw != nil {

@@ -295,11 +295,14 @@ type OrgRow struct {
 
 	BootsKnown bool
 	BootsErr   string
-	Boots24h   int
-	P95        time.Duration
-	Slowest    time.Duration
-	Booting    int
-	ColdLevel  diagnose.Level
+	Boots24h   int // cold boots, crash restarts left out
+	// CrashRestarts24h: boots of the day that crashed or restarted after a
+	// crash, counted apart from Boots24h and P95.
+	CrashRestarts24h int
+	P95              time.Duration
+	Slowest          time.Duration
+	Booting          int
+	ColdLevel        diagnose.Level
 
 	LossKnown        bool
 	Lost1h, Edge1h   float64
@@ -479,6 +482,7 @@ func baseRow(a *App, now time.Time, patience time.Duration) OrgRow {
 func setBoots(r *OrgRow, cs diagnose.ColdStartStats, live int, patience time.Duration) {
 	r.BootsKnown = true
 	r.Boots24h, r.P95, r.Slowest, r.Booting = cs.PerDay, cs.P95, cs.Max, live
+	r.CrashRestarts24h = cs.CrashRestarts
 	r.ColdLevel = diagnose.NA
 	if cs.Served > 0 {
 		r.ColdLevel = diagnose.ColdStartLevel(cs.P95, cs.Max, patience)

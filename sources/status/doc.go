@@ -55,6 +55,8 @@
 //	      "p50_s": 28.5, "p95_s": 32.1, "max_s": 33.0, // null when no boot served
 //	      "resumes_24h": 0,
 //	      "resume_p50_s": null, "resume_p95_s": null, "resume_max_s": null,
+//	      "crash_restarts_24h": 0,       // starts that crashed or were the platform's restart
+//	                                     // after a crash: in none of the figures above
 //	      "dominant_phase": {            // null when no cold boot completed
 //	        "name": "migrations",        // null: no phase marker matched
 //	        "median_s": 10.2, "of_median_s": 28.5, "release_work": true,

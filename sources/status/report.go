@@ -84,20 +84,23 @@ type Crash struct {
 
 // ColdStarts summarises a day of boots from the logs.
 type ColdStarts struct {
-	Boots24h      int            `json:"boots_24h"`
-	BootsLastHour int            `json:"boots_last_hour"`
-	Served        int            `json:"served"`
-	BootingNow    int            `json:"booting_now"`
-	Abandoned     int            `json:"abandoned"`
-	P50Seconds    *float64       `json:"p50_s"`
-	P95Seconds    *float64       `json:"p95_s"`
-	MaxSeconds    *float64       `json:"max_s"`
-	Resumes24h    int            `json:"resumes_24h"`
-	ResumeP50     *float64       `json:"resume_p50_s"`
-	ResumeP95     *float64       `json:"resume_p95_s"`
-	ResumeMax     *float64       `json:"resume_max_s"`
-	Dominant      *DominantPhase `json:"dominant_phase"`
-	Summary       string         `json:"summary"`
+	Boots24h      int      `json:"boots_24h"`
+	BootsLastHour int      `json:"boots_last_hour"`
+	Served        int      `json:"served"`
+	BootingNow    int      `json:"booting_now"`
+	Abandoned     int      `json:"abandoned"`
+	P50Seconds    *float64 `json:"p50_s"`
+	P95Seconds    *float64 `json:"p95_s"`
+	MaxSeconds    *float64 `json:"max_s"`
+	Resumes24h    int      `json:"resumes_24h"`
+	ResumeP50     *float64 `json:"resume_p50_s"`
+	ResumeP95     *float64 `json:"resume_p95_s"`
+	ResumeMax     *float64 `json:"resume_max_s"`
+	// CrashRestarts24h are the starts that crashed or were the platform's
+	// restart after a crash: in none of the counts or percentiles above.
+	CrashRestarts24h int            `json:"crash_restarts_24h"`
+	Dominant         *DominantPhase `json:"dominant_phase"`
+	Summary          string         `json:"summary"`
 }
 
 // DominantPhase is the boot phase with the longest median.
@@ -190,8 +193,8 @@ func coldStarts(a *snapshot.App, now time.Time) ColdStarts {
 	out := ColdStarts{
 		Boots24h: cs.PerDay, BootsLastHour: cs.PerHour,
 		Served: cs.Served, BootingNow: len(a.LiveBoots()), Abandoned: cs.Abandoned,
-		Resumes24h: cs.Resumes.Count,
-		Summary:    cs.DominantSentence(),
+		Resumes24h: cs.Resumes.Count, CrashRestarts24h: cs.CrashRestarts,
+		Summary: cs.DominantSentence(),
 	}
 	if cs.Served > 0 {
 		out.P50Seconds, out.P95Seconds, out.MaxSeconds = seconds(cs.P50), seconds(cs.P95), seconds(cs.Max)

@@ -29,9 +29,13 @@ func (a App) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s  release %s  at %s\n", a.App, release, a.ObservedAt.Format(time.RFC3339))
 	a.table.write(w, "  ")
 	cs := a.ColdStarts
-	fmt.Fprintf(w, "  cold starts (24 h, from logs): %s, %d in the last hour, p50 %s p95 %s max %s; %s; %d booting now\n",
+	crashes := ""
+	if cs.CrashRestarts24h > 0 {
+		crashes = "; " + words.Count(cs.CrashRestarts24h, "crash restart", "crash restarts") + " (not counted as boots)"
+	}
+	fmt.Fprintf(w, "  cold starts (24 h, from logs): %s, %d in the last hour, p50 %s p95 %s max %s; %s%s; %d booting now\n",
 		words.Count(cs.Boots24h, "boot", "boots"), cs.BootsLastHour, secs(cs.P50Seconds), secs(cs.P95Seconds), secs(cs.MaxSeconds),
-		words.Count(cs.Resumes24h, "resume", "resumes"), cs.BootingNow)
+		words.Count(cs.Resumes24h, "resume", "resumes"), crashes, cs.BootingNow)
 	if cs.Summary != "" {
 		fmt.Fprintf(w, "    %s\n", cs.Summary)
 	}

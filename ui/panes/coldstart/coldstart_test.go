@@ -43,6 +43,9 @@ func TestColdStartSummaryAndHistory(t *testing.T) {
 	var tl logs
 	tl.resume("d8901234567890", t0.Add(-10*time.Minute), sec(0.28))
 	tl.resume("d8901234567890", t0.Add(-5*time.Minute), sec(0.31))
+	crashy := []*fly.Machine{machine("c7a5c7a5c7a5c7", "started")}
+	var cl logs
+	cl.crashLoop("c7a5c7a5c7a5c7", t0.Add(-time.Minute), 12)
 
 	cases := []struct {
 		name    string
@@ -71,6 +74,14 @@ func TestColdStartSummaryAndHistory(t *testing.T) {
 			"R resume",
 		}, []string{"✗ fail", "! warn"}},
 		{"no boots", ms, nil, []string{emptyText}, []string{"history"}},
+		{"a crash loop: its starts are crash restarts, not cold boots", crashy, cl, []string{
+			"cold boots (24 h): none",
+			"cold: 0 in 1 h · 0 in 24 h",
+			"crash restarts (24 h): 12 · starts that crashed or restarted after a crash",
+			"where the time goes: no completed cold start yet",
+			"history · 12 boots in 24 h",
+			"c7a5c7a5c7a5c7 11:59:16 crash",
+		}, []string{"p95", " cold  "}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -62,3 +62,16 @@ func app(ms []*fly.Machine, l logs) *snapshot.App {
 func newPane(t *theme.Theme) *Pane {
 	return New(pane.Context{Theme: t})
 }
+
+// crashLoop writes n starts of machine m, one every 4 s from begin, each
+// serving after 2.7 s and exiting 1 at 3.3 s (the demo's crashy app).
+func (l *logs) crashLoop(m string, begin time.Time, n int) {
+	for i := range n {
+		b := begin.Add(time.Duration(i) * 4 * time.Second)
+		l.add(b, m, "runner", "Configuring firecracker")
+		l.add(b.Add(sec(0.8)), m, "runner", "Machine started in 800ms")
+		l.add(b.Add(sec(1)), m, "app", "[INFO] Starting uvicorn (workers 1)")
+		l.add(b.Add(sec(2.7)), m, "health", "Health check on port 8080 is now passing.")
+		l.add(b.Add(sec(3.3)), m, "app", " INFO Main child exited normally with code: 1")
+	}
+}

@@ -34,12 +34,15 @@ const (
 
 // historyRow is one boot in the history list, derived in SetData.
 type historyRow struct {
-	Machine  string
-	Begin    time.Time
-	Resume   bool
-	Status   bootStatus
-	Total    time.Duration // served: begin→serving; otherwise begin→last line or now
-	Segments []segment
+	Machine string
+	Begin   time.Time
+	Resume  bool
+	// CrashRestart: the boot crashed or restarted after a crash (counted
+	// apart from cold boots).
+	CrashRestart bool
+	Status       bootStatus
+	Total        time.Duration // served: begin→serving; otherwise begin→last line or now
+	Segments     []segment
 }
 
 // derived is everything the pane shows, computed once per SetData.
@@ -70,7 +73,7 @@ func derive(a *snapshot.App, now time.Time) derived {
 		if b.Begin.Before(since) || b.Begin.After(now) {
 			continue
 		}
-		row := historyRow{Machine: b.Machine, Begin: b.Begin, Resume: b.Resume, Total: b.Elapsed(now)}
+		row := historyRow{Machine: b.Machine, Begin: b.Begin, Resume: b.Resume, CrashRestart: b.CrashRestart(), Total: b.Elapsed(now)}
 		switch {
 		case b.Complete:
 			row.Status = bootServed

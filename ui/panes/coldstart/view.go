@@ -95,8 +95,11 @@ func (p *Pane) liveLines(width, height int, now time.Time) []string {
 			break
 		}
 		state, kind := "starting", "cold boot"
-		if b.Resume {
+		switch {
+		case b.Resume:
 			state, kind = "resuming", "resume"
+		case b.AfterCrash:
+			kind = "crash restart"
 		}
 		look := p.theme.State(state)
 		line := fmt.Sprintf("%s %s %s · %s", look.Render(), cell.Sanitize(b.Machine),
@@ -148,7 +151,12 @@ func (p *Pane) summaryLines(width int) []string {
 	if lvl, ok := dominantLevel(s); ok {
 		dominant = p.theme.Level(lvl).Render() + " " + s.DominantSentence()
 	}
-	return []string{cold, counts, resumes, dominant, p.sparkLine(width)}
+	lines := []string{cold, counts, resumes}
+	if n := s.CrashRestarts; n > 0 {
+		lines = append(lines, p.theme.Fail.Render(fmt.Sprintf("crash restarts (24 h): %s", cell.Thousands(n)))+
+			" · starts that crashed or restarted after a crash, left out of the cold boots above")
+	}
+	return append(lines, dominant, p.sparkLine(width))
 }
 
 // sparkLine is boots per hour over 24 h, oldest left, with its peak.
@@ -243,7 +251,10 @@ func historyTitle(n, offset, last, rows, width int) string {
 
 func (p *Pane) historyRow(r historyRow, c columns, selected bool) string {
 	kind := "cold"
-	if r.Resume {
+	switch {
+	case r.CrashRestart:
+		kind = "crash"
+	case r.Resume:
 		kind = "resume"
 	}
 	total := seconds(r.Total)

@@ -76,6 +76,14 @@ func fixture(t *testing.T) *snapshot.Org {
 	}
 	o.ApplyBootLogs("sleepy-api", lines, "123", nil, t0.Add(-30*time.Second))
 	o.ApplyBootLogs("steady-web", nil, "124", nil, t0.Add(-30*time.Second))
+	// crashy-api's machine c serves, then crashes, and the platform restarts it.
+	var crashLines []diagnose.LogLine
+	for i := range 30 {
+		b := coldBoot("c", t0.Add(-10*time.Minute).Add(time.Duration(i)*4*time.Second), sec(2.7))
+		crashLines = append(crashLines, append(b, diagnose.LogLine{Time: b[0].Time.Add(sec(3.3)), Machine: "c", Provider: "app",
+			Message: " INFO Main child exited normally with code: 1"})...)
+	}
+	o.ApplyBootLogs("crashy-api", crashLines, "125", nil, t0.Add(-30*time.Second))
 	o.ApplyMetrics(snapshot.OrgMetrics{At: t0.Add(-10 * time.Second),
 		Edge1h:  map[string]map[string]float64{"sleepy-api": {"200": 990, "502": 10}, "steady-web": {"200": 500}},
 		App1h:   map[string]map[string]float64{"sleepy-api": {"200": 990}, "steady-web": {"200": 500}},
@@ -106,8 +114,9 @@ func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
 	}
 	out := uitest.PlainView(p, 120, 20, true, t0)
 	uitest.AssertMentions(t, out, []string{
-		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 2/5",
+		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 3/5",
 		"✗ 1 gave up", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web", "live",
+		"✗30 0", // crashy-api: 30 crash restarts, no cold boot, no p95
 		"2 of each other app's every 5m00s",
 	}, nil)
 	// new-app: nothing read yet, every cell says so.

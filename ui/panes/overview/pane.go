@@ -52,7 +52,7 @@ var columns = []table.Column{
 	{Title: "APP", Width: 14}, // widened to the longest name in SetData
 	{Title: "MACHINES", Width: 13},
 	{Title: "CRASH", Width: 11},
-	{Title: "BOOTS/DAY", Width: 9, Align: table.AlignRight, Drop: 1},
+	{Title: "BOOTS/DAY", Width: 11, Align: table.AlignRight, Drop: 1},
 	{Title: "P95", Width: 7, Align: table.AlignRight},
 	// Narrow, the last hour's loss goes before the backlog: at 80 columns a
 	// drowning app must still show the cell that fails it.
@@ -237,6 +237,9 @@ func (p *Pane) cells(r snapshot.OrgRow, now time.Time) []string {
 	switch {
 	case r.BootsKnown:
 		boots = words.Thousands(r.Boots24h)
+		if r.CrashRestarts24h > 0 { // apart: a start that crashed times the crash, not a wake
+			boots = t.Fail.Render("✗"+words.Thousands(r.CrashRestarts24h)) + " " + boots
+		}
 		if r.Booting > 0 {
 			boots = t.Warn.Render(fmt.Sprintf("▲%d ", r.Booting)) + boots
 		}
@@ -358,7 +361,7 @@ func (p *Pane) legendLines() []string {
 		"sorted worst first · background apps listed every " + every(watch.OrgListEvery) +
 			", the open app (▸) at its own pace · … not read yet · ? could not be read",
 		"BOOTS/DAY, P95: cold boots until serving, from each app's logs, read one app at a time (every " +
-			every(watch.OrgBootsEvery) + " per app) · LOST: edge minus app responses, one query for the org each minute" +
+			every(watch.OrgBootsEvery) + " per app; ✗N: crash restarts, left out of both) · LOST: edge minus app responses, one query for the org each minute" +
 			" · BACKLOG: CLOSE_WAIT sockets, the most on one machine (all the open app's; " +
 			fmt.Sprintf("%d of each other app's every %s", watch.OrgSocketSample, every(watch.OrgSocketsEvery)) + "; – none running)",
 	}
