@@ -17,7 +17,7 @@ func TestRenderers(t *testing.T) {
 		"2. ✗ FAIL    Release work run on every boot",
 		"[entrypoint.sh:6]",
 		"migrations + collectstatic run on every boot: 92 boots, 1 release in 24 h",
-		"edge saw 1,184 requests in 24 h that the app never answered (21.9 % of 5,406)",
+		"the edge answered 1,184 requests the app never saw in 24 h (21.9 %)",
 		"site-packages holds 5,707 .py files and 0 .pyc",
 		"fix: ",
 	} {

@@ -10,7 +10,11 @@ import (
 
 const edgeOriginFix = "Stop reading app logs for these: the requests died in front of the app. Look at the proxy: cold starts longer than its patience (cold start), machines stopped or suspended while requests queue (sleep and wake), no hard limit (concurrency). Compare fly_edge_http_responses_count with fly_app_http_responses_count again after each fix."
 
-// edgeOriginRule: responses the edge counted that the app never answered.
+const edgeUnclaimedFix = "The app worked through requests whose clients had already given up: a queue in front of the workers. Let the proxy hold the excess instead (a hard limit, and a cap on in-flight requests per worker; see concurrency and backlog)."
+
+// edgeOriginRule: the edge's responses against the app's, both ways — what
+// the edge counted that the app never answered (lost in front of it), and
+// what the app answered that reached no client (a backlog).
 func edgeOriginRule(e Evidence) Item {
 	b := newItem(IDEdgeOrigin)
 	eo := e.EdgeOrigin
@@ -20,7 +24,6 @@ func edgeOriginRule(e Evidence) Item {
 	}
 	edgeWindow(b, eo.Source, "24 h", eo.Day)
 	edgeWindow(b, eo.Source, "the last hour", eo.Hour)
-	b.fix(edgeOriginFix)
 	return b.done()
 }
 
@@ -28,37 +31,45 @@ func edgeWindow(b *itemBuilder, source, window string, c *StatusCounts) {
 	if c == nil {
 		return
 	}
-	total := diagnose.StatusCounts(c.Edge).Total()
-	lost := diagnose.LostByClass(c.Edge, c.App)
-	died := 0.0
-	var gaps []string
-	classes := make([]string, 0, len(lost))
-	for class := range lost {
-		classes = append(classes, class)
-	}
-	slices.Sort(classes)
-	for _, class := range classes {
-		if gap := lost[class]; gap >= 0.5 {
-			died += gap
-			gaps = append(gaps, fmt.Sprintf("%s +%s", class, countf(gap)))
+	g := diagnose.CompareEdge(c.Edge, c.App)
+	for _, v := range g.Verdicts(window) {
+		line := v.Line
+		if strings.HasSuffix(line, "a backlog") {
+			line += ": see concurrency and backlog"
 		}
+		b.judge(v.Level, source, "%s", line)
 	}
-	if total < 0.5 {
-		b.judge(Unknown, source, "the edge counted no requests in %s", window)
+	if g.Agree() {
 		return
 	}
-	share := died / total
-	detail := ""
-	if len(gaps) > 0 {
-		detail = " (edge minus app by status: " + strings.Join(gaps, ", ") + ")"
+	detail := fmt.Sprintf("edge %s · app %s in %s", countf(g.Edge), countf(g.App), window)
+	if gaps := classGaps(diagnose.LostByClass(c.Edge, c.App)); gaps != "" {
+		detail += "; edge minus app by status: " + gaps
 	}
-	// The thresholds are the Traffic pane's.
-	switch diagnose.LossLevel(died, total) {
-	case diagnose.Fail:
-		b.judge(Fail, source, "edge saw %s requests in %s that the app never answered (%s of %s)%s", countf(died), window, percent(share), countf(total), detail)
-	case diagnose.Warn:
-		b.judge(Warn, source, "edge saw %s requests in %s that the app never answered (%s of %s)%s", countf(died), window, percent(share), countf(total), detail)
-	default:
-		b.judge(Pass, source, "edge and app agree in %s: %s requests, %s lost in between", window, countf(total), countf(died))
+	if gaps := classGaps(diagnose.LostByClass(c.App, c.Edge)); gaps != "" {
+		detail += "; app minus edge by status: " + gaps
 	}
+	b.note(source, "%s", detail)
+	if g.Lost >= 0.5 {
+		b.fix(edgeOriginFix)
+	}
+	if g.Unclaimed >= 0.5 {
+		b.fix(edgeUnclaimedFix)
+	}
+}
+
+// classGaps lists a class-by-class gap: "5xx +900".
+func classGaps(gap map[string]float64) string {
+	classes := make([]string, 0, len(gap))
+	for class, n := range gap {
+		if n >= 0.5 {
+			classes = append(classes, class)
+		}
+	}
+	slices.Sort(classes)
+	parts := make([]string, len(classes))
+	for i, class := range classes {
+		parts[i] = fmt.Sprintf("%s +%s", class, countf(gap[class]))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -62,8 +62,13 @@ func TestRules(t *testing.T) {
 		{"no fly.toml", sleepWakeRule, map[string]string{"Dockerfile": "FROM python:3.14\n"}, Evidence{}, NA, "no fly.toml"},
 
 		// edge_origin
-		{"edge gap small", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Hour: &StatusCounts{Edge: map[string]float64{"2xx": 9980, "5xx": 20}, App: map[string]float64{"2xx": 9980}}}}, Warn, "edge saw 20 requests in the last hour that the app never answered (0.2 % of 10,000)"},
-		{"edge agrees", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Day: &StatusCounts{Edge: map[string]float64{"200": 100, "500": 2}, App: map[string]float64{"200": 100, "500": 2}}}}, Pass, "102 requests, 0 lost"},
+		{"edge gap small", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Hour: &StatusCounts{Edge: map[string]float64{"2xx": 9980, "5xx": 20}, App: map[string]float64{"2xx": 9980}}}}, Warn, "the edge answered 20 requests the app never saw in the last hour (0.2 %)"},
+		{"edge gap by status", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Hour: &StatusCounts{Edge: map[string]float64{"200": 9980, "502": 20}, App: map[string]float64{"200": 9980}}}}, Warn, "edge 10,000 · app 9,980 in the last hour; edge minus app by status: 5xx +20"},
+		{"edge agrees", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Day: &StatusCounts{Edge: map[string]float64{"200": 100, "500": 2}, App: map[string]float64{"200": 100, "500": 2}}}}, Pass, "edge and app agree: 102 requests in 24 h"},
+		{"edge behind the app: a backlog", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Day: &StatusCounts{Edge: map[string]float64{"200": 6365}, App: map[string]float64{"200": 7938}}}}, Fail,
+			"the app answered 1,573 requests in 24 h that no client received (19.8 % of its 7,938): their clients had gone before the answer came back — a backlog: see concurrency and backlog"},
+		{"edge behind the app: both figures", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Day: &StatusCounts{Edge: map[string]float64{"200": 6365}, App: map[string]float64{"200": 7938}}}}, Fail,
+			"edge 6,365 · app 7,938 in 24 h; app minus edge by status: 2xx +1,573"},
 		{"edge no traffic", edgeOriginRule, nil, Evidence{EdgeOrigin: &EdgeOrigin{Day: &StatusCounts{}}}, Unknown, "no requests"},
 
 		// crash_loop

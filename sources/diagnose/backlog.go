@@ -107,6 +107,28 @@ func (m BacklogMachine) Level() Level {
 	return CloseWaitLevel(m.CloseWait(), m.Conc.Hard > 0)
 }
 
+// Reason says why the machine's backlog is graded as it is, with its
+// CLOSE_WAIT count and its limits: what an ALERT "backlog" stands for.
+func (m BacklogMachine) Reason() string {
+	cw := words.Count(m.CloseWait(), "socket", "sockets") + " in CLOSE_WAIT"
+	limits := fmt.Sprintf("soft limit %s %s", words.Thousands(m.Conc.SoftLimit()), m.Conc.Kind())
+	switch lvl := m.Level(); {
+	case lvl == NA:
+		return "no service: the proxy routes no traffic here"
+	case lvl == Unknown && m.ProbeErr != "":
+		return "sockets not read: " + m.ProbeErr
+	case lvl == Unknown:
+		return "sockets not probed in this boot"
+	case lvl == Fail:
+		return fmt.Sprintf("%s, no hard limit (%s): the proxy keeps feeding a machine that is drowning", cw, limits)
+	case lvl == Warn && m.Conc.Hard > 0:
+		return fmt.Sprintf("%s despite a hard limit of %s (%s): clients give up before the app answers", cw, m.Conc.HardLimit(), limits)
+	case lvl == Warn:
+		return fmt.Sprintf("%s, no hard limit (%s): clients give up before the app answers", cw, limits)
+	}
+	return fmt.Sprintf("%s; hard limit %s, %s", cw, m.Conc.HardLimit(), limits)
+}
+
 // BacklogVerdict is the Backlog pane's one line over every machine, e.g.
 // "no hard limit: the proxy keeps feeding machines that are drowning — 969
 // sockets in CLOSE_WAIT on 2 machines".

@@ -1,6 +1,9 @@
 package diagnose
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCloseWaitLevel(t *testing.T) {
 	for _, tc := range []struct {
@@ -80,5 +83,31 @@ func TestSocketStates(t *testing.T) {
 	got := SocketStates(map[string]int{"ESTABLISHED": 25, "LISTEN": 1, "CLOSE_WAIT": 434, "TIME_WAIT": 25, "SYN_SENT": 0})
 	if want := "CLOSE_WAIT 434 · ESTABLISHED 25 · TIME_WAIT 25 · LISTEN 1"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestBacklogReasonCarriesSocketsAndLimits(t *testing.T) {
+	noHard := Concurrency{Type: "connections", Soft: 25}
+	hard := Concurrency{Type: "requests", Soft: 20, Hard: 25}
+	probed := func(c Concurrency, closeWait int) BacklogMachine {
+		return BacklogMachine{ID: "m", State: "started", Served: true, Conc: c, Sockets: map[string]int{"CLOSE_WAIT": closeWait}}
+	}
+	for _, tc := range []struct {
+		name string
+		m    BacklogMachine
+		want string
+	}{
+		{"drowning without a hard limit", probed(noHard, 463), "463 sockets in CLOSE_WAIT, no hard limit (soft limit 25 connections): the proxy keeps feeding a machine that is drowning"},
+		{"backed up despite a hard limit", probed(hard, 12), "12 sockets in CLOSE_WAIT despite a hard limit of 25 (soft limit 20 requests): clients give up"},
+		{"backed up, no hard limit", probed(noHard, 12), "12 sockets in CLOSE_WAIT, no hard limit (soft limit 25 connections): clients give up"},
+		{"calm", probed(hard, 0), "0 sockets in CLOSE_WAIT; hard limit 25, soft limit 20 requests"},
+		{"default limits", probed(Concurrency{}, 60), "60 sockets in CLOSE_WAIT, no hard limit (soft limit 20 connections)"},
+		{"not probed", BacklogMachine{Served: true}, "sockets not probed in this boot"},
+		{"probe failed", BacklogMachine{Served: true, ProbeErr: "exec: timeout"}, "sockets not read: exec: timeout"},
+		{"no service", BacklogMachine{}, "no service"},
+	} {
+		if got := tc.m.Reason(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: Reason = %q, want it to begin %q", tc.name, got, tc.want)
+		}
 	}
 }

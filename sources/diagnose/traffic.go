@@ -77,6 +77,69 @@ func Lost(edge, app StatusCounts) float64 {
 	return t
 }
 
+// EdgeGap is one window of the edge's counts against the app's, in both
+// directions: each has its own cause, and a class where one counted more
+// cannot hide another class where the other did.
+type EdgeGap struct {
+	Edge, App float64 // every response each counted
+	// Lost: responses the edge counted beyond the app's, class by class —
+	// requests that died in front of the app.
+	Lost float64
+	// Unclaimed: responses the app counted beyond the edge's, class by
+	// class — answers no client received, for clients that had already
+	// gone: the backlog's work (CLOSE_WAIT sockets).
+	Unclaimed float64
+}
+
+// CompareEdge compares one window's counts.
+func CompareEdge(edge, app StatusCounts) EdgeGap {
+	return EdgeGap{Edge: edge.Total(), App: app.Total(), Lost: Lost(edge, app), Unclaimed: Lost(app, edge)}
+}
+
+// Agree reports whether the two counts match in every class (to the
+// nearest request).
+func (g EdgeGap) Agree() bool { return g.Lost < 0.5 && g.Unclaimed < 0.5 }
+
+// Level grades both directions at the same shares (LossWarn, LossFail):
+// the lost against the edge's total, the unclaimed against the app's.
+// Unknown when neither counted anything.
+func (g EdgeGap) Level() Level {
+	if g.Edge < 0.5 && g.App < 0.5 {
+		return Unknown
+	}
+	lvl := Pass
+	if g.Edge >= 0.5 {
+		lvl = Worse(lvl, LossLevel(g.Lost, g.Edge))
+	}
+	return Worse(lvl, LossLevel(g.Unclaimed, g.App))
+}
+
+// Verdicts say the gap in words with the numbers, one verdict per
+// direction that has one, each graded by Level's shares; "agree" only when
+// both counts match.
+func (g EdgeGap) Verdicts(window string) []Verdict {
+	if g.Edge < 0.5 && g.App < 0.5 {
+		return []Verdict{{Unknown, "the edge counted no requests in " + window}}
+	}
+	if g.Agree() {
+		return []Verdict{{Pass, fmt.Sprintf("edge and app agree: %s requests in %s, none lost in between", words.Thousands(round(g.Edge)), window)}}
+	}
+	var out []Verdict
+	if line := LossSentence(g.Lost, g.Edge, window); line != "" {
+		out = append(out, Verdict{LossLevel(g.Lost, g.Edge), line})
+	} else if g.Edge < 0.5 {
+		out = append(out, Verdict{Unknown, "the edge counted no requests in " + window})
+	}
+	if g.Unclaimed >= 0.5 {
+		out = append(out, Verdict{LossLevel(g.Unclaimed, g.App), fmt.Sprintf(
+			"the app answered %s requests in %s that no client received (%s of its %s): their clients had gone before the answer came back — a backlog",
+			words.Thousands(round(g.Unclaimed)), window, Percent(g.Unclaimed/g.App), words.Thousands(round(g.App)))})
+	}
+	return out
+}
+
+func round(f float64) int { return int(f + 0.5) }
+
 // Shares of the edge's responses lost in between at which the loss warns
 // and fails (the checklist's item 5 and the Traffic pane).
 const (
@@ -262,7 +325,7 @@ func LossSentence(lost, edgeTotal float64, window string) string {
 		return ""
 	}
 	return fmt.Sprintf("the edge answered %s requests the app never saw in %s (%s): they died in front of the app — read the proxy, not the app logs",
-		words.Thousands(int(lost+0.5)), window, Percent(lost/edgeTotal))
+		words.Thousands(round(lost)), window, Percent(lost/edgeTotal))
 }
 
 // Sentence names the cause beside the symptom, with what the figure

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -142,5 +143,54 @@ func TestLossSentence(t *testing.T) {
 		if got := LossSentence(tc.lost, tc.total, "24 h"); got != tc.want {
 			t.Errorf("LossSentence(%v, %v)\n got %q\nwant %q", tc.lost, tc.total, got, tc.want)
 		}
+	}
+}
+
+func TestEdgeGapNamesBothDirections(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		edge, app       StatusCounts
+		lost, unclaimed float64
+		level           Level
+		want            []string // in the sentences, in order
+	}{
+		{"nothing counted", nil, nil, 0, 0, Unknown, []string{"the edge counted no requests in 24 h"}},
+		{"both agree", StatusCounts{"200": 47867}, StatusCounts{"200": 47867}, 0, 0, Pass, []string{"edge and app agree: 47,867 requests in 24 h"}},
+		{"lost in front of the app", StatusCounts{"200": 9000, "502": 1000}, StatusCounts{"200": 9000}, 1000, 0, Fail,
+			[]string{"the edge answered 1,000 requests the app never saw in 24 h (10.0 %)"}},
+		{"the backlog: the app answered more than the edge delivered", StatusCounts{"200": 6365}, StatusCounts{"200": 7938}, 0, 1573, Fail,
+			[]string{"the app answered 1,573 requests in 24 h that no client received (19.8 % of its 7,938)", "a backlog"}},
+		{"a few unclaimed is not agreement", StatusCounts{"200": 10000}, StatusCounts{"200": 10003}, 0, 3, Pass,
+			[]string{"the app answered 3 requests in 24 h that no client received"}},
+		{"equal totals, different classes: both ways", StatusCounts{"200": 90, "502": 10}, StatusCounts{"200": 100}, 10, 10, Fail,
+			[]string{"the edge answered 10 requests the app never saw", "the app answered 10 requests in 24 h that no client received"}},
+		{"only the app counted", nil, StatusCounts{"200": 40}, 0, 40, Fail,
+			[]string{"the edge counted no requests in 24 h", "the app answered 40 requests"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := CompareEdge(tc.edge, tc.app)
+			if g.Lost != tc.lost || g.Unclaimed != tc.unclaimed || g.Level() != tc.level {
+				t.Errorf("lost/unclaimed/level = %v/%v/%v, want %v/%v/%v", g.Lost, g.Unclaimed, g.Level(), tc.lost, tc.unclaimed, tc.level)
+			}
+			var lines []string
+			for _, v := range g.Verdicts("24 h") {
+				lines = append(lines, v.Line)
+				if worse := Worse(v.Level, g.Level()); worse != g.Level() {
+					t.Errorf("%q is graded %v, worse than the gap's %v", v.Line, v.Level, g.Level())
+				}
+			}
+			text := strings.Join(lines, " | ")
+			at := 0
+			for _, w := range tc.want {
+				i := strings.Index(text[at:], w)
+				if i < 0 {
+					t.Fatalf("sentences %q lack %q (in order)", text, w)
+				}
+				at += i + len(w)
+			}
+			if agrees := strings.Contains(text, "agree"); agrees != (tc.lost == 0 && tc.unclaimed == 0 && g.Edge > 0) {
+				t.Errorf("says agree = %v for edge %v, app %v: %q", agrees, tc.edge, tc.app, text)
+			}
+		})
 	}
 }

@@ -12,12 +12,14 @@ import (
 func (a *App) BacklogMachines() []diagnose.BacklogMachine {
 	out := make([]diagnose.BacklogMachine, 0, len(a.Machines))
 	for _, m := range a.Machines {
-		out = append(out, a.backlogOf(m))
+		out = append(out, a.BacklogOf(m))
 	}
 	return out
 }
 
-func (a *App) backlogOf(m Machine) diagnose.BacklogMachine {
+// BacklogOf is what the backlog verdict weighs for m (one entry of
+// BacklogMachines): status reports it beside the machine's alerts.
+func (a *App) BacklogOf(m Machine) diagnose.BacklogMachine {
 	bm := diagnose.BacklogMachine{ID: m.ID, State: m.State, Served: m.serves(), Conc: concurrencyOf(m.Config)}
 	p, ok := a.Sockets[m.ID]
 	if !ok || m.State != "started" || p.Key != bootKey(m) {
@@ -62,7 +64,7 @@ func (a *App) BacklogVerdict() diagnose.Verdict {
 // column draws and `status --json` reports.
 func (a *App) Alerts(m Machine) []Alert {
 	out := m.Alerts()
-	switch bm := a.backlogOf(m); bm.Level() {
+	switch bm := a.BacklogOf(m); bm.Level() {
 	case diagnose.Fail, diagnose.Warn:
 		out = append(out, Alert{"backlog", bm.Level(), "backlog"})
 		// Most severe first, as Machine.Alerts orders them.
@@ -86,6 +88,6 @@ func (a *App) BacklogLevel(id string) (diagnose.Level, int) {
 	if !ok {
 		return diagnose.Unknown, -1
 	}
-	bm := a.backlogOf(m)
+	bm := a.BacklogOf(m)
 	return bm.Level(), bm.CloseWait()
 }

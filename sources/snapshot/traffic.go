@@ -105,6 +105,8 @@ type TrafficSummary struct {
 	Known            bool // the edge/origin counters were read
 	Lost1h, Edge1h   float64
 	Lost24h, Edge24h float64
+	// Both directions of the same windows (EdgeOrigin.Gaps).
+	Gap1h, Gap24h diagnose.EdgeGap
 	// The 24 h counts by status class, for the chart's totals: the same
 	// figures as Lost24h and Edge24h, split.
 	Edge24hByClass, App24hByClass map[string]float64
@@ -143,6 +145,7 @@ func (a *App) TrafficSummary(now time.Time) TrafficSummary {
 			s.Known = true
 			s.Lost1h, s.Edge1h = Died(eo.Edge1h, eo.App1h)
 			s.Lost24h, s.Edge24h = Died(eo.Edge24h, eo.App24h)
+			s.Gap1h, s.Gap24h = eo.Gaps()
 			s.Edge24hByClass = diagnose.StatusCounts(eo.Edge24h).ByClass()
 			s.App24hByClass = diagnose.StatusCounts(eo.App24h).ByClass()
 		}

@@ -217,6 +217,13 @@ func cleanLabels(m map[string]float64) map[string]float64 {
 	return out
 }
 
+// Gaps compares the edge with the app over the last hour and the day, in
+// both directions (diagnose.EdgeGap): what the Traffic pane, the
+// checklist's item 5 and status say about edge and origin.
+func (eo EdgeOrigin) Gaps() (hour, day diagnose.EdgeGap) {
+	return diagnose.CompareEdge(eo.Edge1h, eo.App1h), diagnose.CompareEdge(eo.Edge24h, eo.App24h)
+}
+
 // Died is how many requests the edge answered that no machine did
 // (diagnose.Lost, class by class), and the edge's total.
 func Died(edge, app map[string]float64) (died, total float64) {

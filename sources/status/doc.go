@@ -48,6 +48,13 @@
 //	                                     // severe first: crash_loop, gave_up, crashed,
 //	                                     // host_unreachable, host_unknown, backlog (CLOSE_WAIT
 //	                                     // over the Backlog pane's thresholds); [] when none
+//	      "backlog": {                   // why a backlog alert says what it says; null: no service
+//	        "level": "fail",             // the machine's, as its alert
+//	        "close_wait": 463,           // sockets in CLOSE_WAIT; null: not probed in this boot
+//	        "probed_at": "…",            // null: not probed
+//	        "limit_type": "connections", "soft_limit": 25, // in force (Fly's defaults when unset)
+//	        "hard_limit": null,          // null: none (Fly sets no hard limit by default)
+//	        "reason": "463 sockets in CLOSE_WAIT, no hard limit (soft limit 25 connections): …"}
 //	    }],
 //	    "cold_starts": {                 // boots from the logs over the 24 h before observed_at
 //	      "boots_24h": 92, "boots_last_hour": 4,
@@ -68,8 +75,16 @@
 //	    "edge_origin": {                 // null: not queried
 //	      "at": "…",
 //	      "died_1h": 12, "edge_1h": 40, "died_24h": 300, "edge_24h": 1371, // null when the query failed
-//	      "error": null                  // why the query failed
-//	    }
+//	      "error": null,                 // why the query failed
+//	      "app_1h": 28, "app_24h": 1071, // the app's responses; null when the query failed
+//	      "answered_too_late_1h": 0, "answered_too_late_24h": 0, // the app's beyond the edge's, by
+//	                                     // status class: answers no client received (a backlog);
+//	                                     // null when the query failed
+//	      "verdicts_24h": [{"level": "fail", "line": "the edge answered 300 requests …"}],
+//	      "verdicts_1h": [{"level": "fail", "line": "…"}] // one per direction with a gap ("agree"
+//	                                     // only when both counts match); [] when the query failed
+//	    },
+//	    "backlog": {"level": "fail", "line": "no hard limit: …"} // the Backlog pane's verdict
 //	  }]
 //	}
 package status

@@ -30,6 +30,9 @@ type App struct {
 	Swap       Verdict     `json:"swap"`
 	Bytecode   Verdict     `json:"bytecode"`
 	EdgeOrigin *EdgeOrigin `json:"edge_origin"`
+	// Backlog is the Backlog pane's verdict over every machine; each
+	// machine's own figures are in its Backlog.
+	Backlog Verdict `json:"backlog"`
 
 	table textTable // the machines table WriteText prints; not part of the JSON
 }
@@ -56,6 +59,19 @@ type Machine struct {
 	NewestEvent      *Event           `json:"newest_event"`
 	Crash            Crash            `json:"crash"`
 	Alerts           []snapshot.Alert `json:"alerts"`
+	Backlog          *MachineBacklog  `json:"backlog"`
+}
+
+// MachineBacklog is why a machine's backlog alert says what it says: its
+// CLOSE_WAIT sockets against the limits its service applies.
+type MachineBacklog struct {
+	Level     diagnose.Level `json:"level"`
+	CloseWait *int           `json:"close_wait"`
+	ProbedAt  *time.Time     `json:"probed_at"`
+	LimitType string         `json:"limit_type"`
+	SoftLimit int            `json:"soft_limit"`
+	HardLimit *int           `json:"hard_limit"`
+	Reason    string         `json:"reason"`
 }
 
 // Check is one health check's last result.
@@ -119,7 +135,8 @@ type Verdict struct {
 	Line  string         `json:"line"`
 }
 
-// EdgeOrigin is what died between the edge and the app.
+// EdgeOrigin compares the edge's responses with the app's, both ways: what
+// died between them, and what the app answered that no client received.
 type EdgeOrigin struct {
 	At      *time.Time `json:"at"`
 	Died1h  *float64   `json:"died_1h"`
@@ -127,6 +144,13 @@ type EdgeOrigin struct {
 	Died24h *float64   `json:"died_24h"`
 	Edge24h *float64   `json:"edge_24h"`
 	Error   *string    `json:"error"`
+
+	App1h       *float64  `json:"app_1h"`
+	App24h      *float64  `json:"app_24h"`
+	TooLate1h   *float64  `json:"answered_too_late_1h"`
+	TooLate24h  *float64  `json:"answered_too_late_24h"`
+	Verdicts24h []Verdict `json:"verdicts_24h"`
+	Verdicts1h  []Verdict `json:"verdicts_1h"`
 }
 
 // BuildApp is one app's look at platform time now.
@@ -137,6 +161,7 @@ func BuildApp(a *snapshot.App, now time.Time) App {
 		Machines:   []Machine{},
 		ColdStarts: coldStarts(a, now),
 		Swap:       verdict(a.Swap()), Bytecode: verdict(a.BytecodeVerdict()),
+		Backlog: verdict(a.BacklogVerdict()),
 	}
 	for _, m := range a.Machines {
 		out.Machines = append(out.Machines, machine(a, m))
@@ -144,11 +169,17 @@ func BuildApp(a *snapshot.App, now time.Time) App {
 	sort.SliceStable(out.Machines, func(i, j int) bool { return out.Machines[i].ID < out.Machines[j].ID })
 	out.table = machinesTable(a, now)
 	if eo := a.Metrics; eo != nil {
-		e := &EdgeOrigin{At: timeOrNull(eo.At), Error: orNull(eo.Err)}
+		e := &EdgeOrigin{At: timeOrNull(eo.At), Error: orNull(eo.Err), Verdicts24h: []Verdict{}, Verdicts1h: []Verdict{}}
 		if eo.Err == "" {
-			d1, t1 := snapshot.Died(eo.Edge1h, eo.App1h)
-			d24, t24 := snapshot.Died(eo.Edge24h, eo.App24h)
-			e.Died1h, e.Edge1h, e.Died24h, e.Edge24h = &d1, &t1, &d24, &t24
+			h, d := eo.Gaps()
+			e.Died1h, e.Edge1h, e.App1h, e.TooLate1h = &h.Lost, &h.Edge, &h.App, &h.Unclaimed
+			e.Died24h, e.Edge24h, e.App24h, e.TooLate24h = &d.Lost, &d.Edge, &d.App, &d.Unclaimed
+			for _, v := range d.Verdicts("24 h") {
+				e.Verdicts24h = append(e.Verdicts24h, verdict(v))
+			}
+			for _, v := range h.Verdicts("the last hour") {
+				e.Verdicts1h = append(e.Verdicts1h, verdict(v))
+			}
 		}
 		out.EdgeOrigin = e
 	}
@@ -171,6 +202,20 @@ func machine(a *snapshot.App, m snapshot.Machine) Machine {
 	}
 	if out.Alerts == nil {
 		out.Alerts = []snapshot.Alert{}
+	}
+	if bm := a.BacklogOf(m); bm.Served {
+		b := &MachineBacklog{
+			Level: bm.Level(), ProbedAt: timeOrNull(bm.ProbedAt), Reason: bm.Reason(),
+			LimitType: bm.Conc.Kind(), SoftLimit: bm.Conc.SoftLimit(),
+		}
+		if n := bm.CloseWait(); n >= 0 {
+			b.CloseWait = &n
+		}
+		if bm.Conc.Hard > 0 {
+			h := bm.Conc.Hard
+			b.HardLimit = &h
+		}
+		out.Backlog = b
 	}
 	if m.Config != nil {
 		out.ConfigIncomplete = m.Config.Incomplete

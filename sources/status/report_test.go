@@ -2,6 +2,7 @@ package status
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/columns"
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
@@ -112,6 +114,8 @@ func TestDocumentedSchemaMatches(t *testing.T) {
 	r := oddReport(t)
 	name, med := "migrations", 10.0
 	r.Apps[0].ColdStarts.Dominant = &DominantPhase{Name: &name, Median: med}
+	r.Apps[0].Machines[0].Backlog = &MachineBacklog{}
+	r.Apps[0].EdgeOrigin.Verdicts24h = []Verdict{{}}
 	b, _ := json.Marshal(r)
 	var v any
 	_ = json.Unmarshal(b, &v)
@@ -194,5 +198,129 @@ func TestTextTableIsTheSharedDefinition(t *testing.T) {
 				t.Errorf("%s %s: %q, the definition says %q", m.ID, h, r[i], want)
 			}
 		}
+	}
+}
+
+// backlogApp is backlog-web as status sees it: two machines behind a
+// service with no hard limit, one drowning in CLOSE_WAIT and one backing
+// up, and an app that answered more than the edge delivered.
+func backlogApp(t *testing.T) *snapshot.App {
+	t.Helper()
+	web := func(id string) *fly.Machine {
+		return &fly.Machine{ID: id, Name: "web-" + id[:4], State: "started", Region: "iad",
+			Config: &fly.MachineConfig{Metadata: map[string]string{"fly_release_version": "19", "fly_process_group": "app"},
+				Services: []fly.MachineService{{Protocol: "tcp", InternalPort: 8080,
+					Concurrency: &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: 25}}}},
+			Events: []*fly.MachineEvent{{Type: "start", Status: "started", Source: "flyd", Timestamp: observed.Add(-time.Hour).UnixMilli()}}}
+	}
+	a := snapshot.New("odd-org", "backlog-web", nil)
+	a.ApplyMachines([]*fly.Machine{web("2de0d70d8992ac"), web("a683c41fa9a67f"), {ID: "0c0c0c0c0c0c0c", State: "started", Region: "iad",
+		Config: &fly.MachineConfig{Metadata: map[string]string{"fly_release_version": "19", "fly_process_group": "worker"}}}}, observed)
+	closeWait := map[string]int{"2de0d70d8992ac": 463, "a683c41fa9a67f": 12, "0c0c0c0c0c0c0c": 0}
+	for _, req := range a.ProbesDue(observed) {
+		if req.Kind != snapshot.ProbeSockets {
+			continue
+		}
+		rows := "  sl  local_address rem_address   st\n"
+		for i := range closeWait[req.Machine] {
+			rows += fmt.Sprintf("%4d: 0100007F:1F90 0100007F:%04X 08 00000000:00000000 00:00000000 00000000 0 0 %d 1\n", i, 40000+i, 1000+i)
+		}
+		a.ApplyProbe(req, snapshot.ExecResult{Stdout: rows}, observed)
+	}
+	a.ApplyEdgeOrigin(snapshot.EdgeOrigin{At: observed,
+		Edge1h: map[string]float64{"200": 113}, App1h: map[string]float64{"200": 140},
+		Edge24h: map[string]float64{"200": 6365}, App24h: map[string]float64{"200": 7938}})
+	return a
+}
+
+// Why a machine is flagged "backlog", in JSON and in text: its sockets,
+// its limits, and the edge/app gap the backlog explains, byte for byte
+// (go test ./sources/status -update rewrites the golden files).
+func TestBacklogReasonGolden(t *testing.T) {
+	app := BuildApp(backlogApp(t), observed)
+	t.Run("json", func(t *testing.T) {
+		b, err := json.MarshalIndent(app, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden.RequireEqual(t, append(b, '\n'))
+	})
+	t.Run("text", func(t *testing.T) {
+		var b strings.Builder
+		app.WriteText(&b)
+		golden.RequireEqual(t, []byte(b.String()))
+	})
+}
+
+// The reason travels with the flag: every machine whose alerts say backlog
+// carries its CLOSE_WAIT count, hard limit and reason; the text says them.
+func TestBacklogFlagCarriesItsReason(t *testing.T) {
+	app := BuildApp(backlogApp(t), observed)
+	var text strings.Builder
+	app.WriteText(&text)
+	for _, tc := range []struct {
+		id        string
+		alert     bool
+		closeWait int
+		reason    string
+	}{
+		{"2de0d70d8992ac", true, 463, "463 sockets in CLOSE_WAIT, no hard limit (soft limit 25 connections)"},
+		{"a683c41fa9a67f", true, 12, "12 sockets in CLOSE_WAIT, no hard limit (soft limit 25 connections)"},
+	} {
+		var m *Machine
+		for i := range app.Machines {
+			if app.Machines[i].ID == tc.id {
+				m = &app.Machines[i]
+			}
+		}
+		if m == nil {
+			t.Fatalf("%s missing", tc.id)
+		}
+		flagged := false
+		for _, a := range m.Alerts {
+			flagged = flagged || a.Kind == "backlog"
+		}
+		b := m.Backlog
+		if flagged != tc.alert || b == nil || b.CloseWait == nil || *b.CloseWait != tc.closeWait || b.HardLimit != nil || !strings.HasPrefix(b.Reason, tc.reason) {
+			t.Errorf("%s: flagged %v, backlog %+v", tc.id, flagged, b)
+		}
+		if !strings.Contains(text.String(), tc.id+": "+tc.reason) {
+			t.Errorf("text does not say why %s is flagged:\n%s", tc.id, text.String())
+		}
+	}
+	if app.Backlog.Level != diagnose.Fail || !strings.Contains(app.Backlog.Line, "no hard limit") {
+		t.Errorf("app backlog %+v", app.Backlog)
+	}
+	for _, m := range app.Machines {
+		if m.ID == "0c0c0c0c0c0c0c" && m.Backlog != nil {
+			t.Errorf("a worker without a service has a backlog: %+v", m.Backlog)
+		}
+	}
+}
+
+// status never says "agree" when the edge and the app counted differently.
+func TestEdgeOriginNamesBothDirections(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		edge, app map[string]float64
+		want      string
+	}{
+		{"agree", map[string]float64{"200": 100}, map[string]float64{"200": 100}, "edge/app [pass] edge and app agree: 100 requests in 24 h"},
+		{"lost", map[string]float64{"200": 90, "502": 10}, map[string]float64{"200": 90}, "edge/app [fail] the edge answered 10 requests the app never saw in 24 h"},
+		{"too late", map[string]float64{"200": 6365}, map[string]float64{"200": 7938}, "edge/app [fail] the app answered 1,573 requests in 24 h that no client received"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := snapshot.New("o", "a", nil)
+			a.ApplyEdgeOrigin(snapshot.EdgeOrigin{At: observed, Edge24h: tc.edge, App24h: tc.app})
+			var b strings.Builder
+			BuildApp(a, observed).WriteText(&b)
+			out := b.String()
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("text lacks %q:\n%s", tc.want, out)
+			}
+			if agrees := strings.Contains(out, "agree"); agrees != (tc.name == "agree") {
+				t.Errorf("says agree = %v:\n%s", agrees, out)
+			}
+		})
 	}
 }

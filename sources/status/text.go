@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/words"
 )
 
@@ -41,6 +42,12 @@ func (a App) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  swap     [%s] %s\n", a.Swap.Level, a.Swap.Line)
 	fmt.Fprintf(w, "  bytecode [%s] %s\n", a.Bytecode.Level, a.Bytecode.Line)
+	fmt.Fprintf(w, "  backlog  [%s] %s\n", a.Backlog.Level, a.Backlog.Line)
+	for _, m := range a.Machines {
+		if b := m.Backlog; b != nil && (b.Level == diagnose.Warn || b.Level == diagnose.Fail) {
+			fmt.Fprintf(w, "    %s: %s\n", m.ID, b.Reason)
+		}
+	}
 	if a.CrashLoop != nil {
 		fmt.Fprintf(w, "  CRASH LOOP: %s\n", *a.CrashLoop)
 	}
@@ -51,8 +58,16 @@ func (a App) WriteText(w io.Writer) {
 		if e.Error != nil {
 			fmt.Fprintf(w, "  edge vs origin: unavailable (%s)\n", strings.TrimSpace(*e.Error))
 		} else {
-			fmt.Fprintf(w, "  edge vs origin: %s of %s requests died between the edge and the app in 24 h (%s in the last hour)\n",
-				count(e.Died24h), count(e.Edge24h), count(e.Died1h))
+			for _, v := range e.Verdicts24h {
+				line := v.Line
+				if strings.HasSuffix(line, "a backlog") {
+					line += " (see backlog above)"
+				}
+				fmt.Fprintf(w, "  edge/app [%s] %s\n", v.Level, line)
+			}
+			fmt.Fprintf(w, "    24 h: edge %s · app %s, %s lost in between, %s answered too late; last hour: edge %s · app %s, %s lost, %s too late\n",
+				count(e.Edge24h), count(e.App24h), count(e.Died24h), count(e.TooLate24h),
+				count(e.Edge1h), count(e.App1h), count(e.Died1h), count(e.TooLate1h))
 		}
 	}
 }

@@ -27,6 +27,7 @@ type day struct {
 	scanAt   time.Duration   // before t0; 0 = no scanner
 	proxy    map[string]int  // proxy error lines by code
 	herd     float64         // extra 200s a minute for the half hour after the first boot
+	late     float64         // 200s a minute the app answered for clients already gone (app only)
 }
 
 var brief = day{
@@ -39,6 +40,10 @@ var brief = day{
 }
 
 var quiet = day{perMin: 40}
+
+// backlogged is backlog-web's day: the app answers more than the edge
+// delivered, for clients that gave up while their requests queued.
+var backlogged = day{perMin: 4, late: 1}
 
 // build is the model of the day: machines, logs (boots, access lines, the
 // scanner, proxy errors), the per-minute counters and the instant queries.
@@ -99,6 +104,9 @@ func build(d day) *snapshot.App {
 		tm := diagnose.TrafficMinute{Start: m, Edge: diagnose.StatusCounts{"200": d.perMin}, App: diagnose.StatusCounts{"200": d.perMin}}
 		if booting[m.Unix()/60] {
 			tm.Edge["502"] = d.lostBoot
+		}
+		if d.late > 0 {
+			tm.App["200"] += d.late
 		}
 		if !herdFrom.IsZero() && !m.Before(herdFrom) && m.Before(herdFrom.Add(30*time.Minute)) {
 			tm.Edge["200"] += d.herd

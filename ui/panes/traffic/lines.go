@@ -29,12 +29,21 @@ func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 		out = append(out, wrap(style, lead, cell.Sanitize(text), width)...)
 	}
 
-	level, verdict := lossVerdict(s)
+	level, verdicts := lossVerdict(s)
 	look := t.Level(level)
-	add(look.Style, look.Render()+" ", verdict)
+	add(look.Style, look.Render()+" ", verdicts[0].Line)
+	for _, more := range verdicts[1:] {
+		add(t.Level(more.Level).Style, "  ", more.Line)
+	}
 	if s.Known {
-		add(t.Dim, "  ", fmt.Sprintf("last hour: %s of %s lost · 24 h: %s of %s lost",
-			words.Thousands(round(s.Lost1h)), words.Thousands(round(s.Edge1h)), words.Thousands(round(s.Lost24h)), words.Thousands(round(s.Edge24h))))
+		window := func(name string, lost, edge float64, g diagnose.EdgeGap) string {
+			line := fmt.Sprintf("%s: %s of %s lost", name, words.Thousands(round(lost)), words.Thousands(round(edge)))
+			if g.Unclaimed >= 0.5 {
+				line += fmt.Sprintf(", %s answered too late", words.Thousands(round(g.Unclaimed)))
+			}
+			return line
+		}
+		add(t.Dim, "  ", window("last hour", s.Lost1h, s.Edge1h, s.Gap1h)+" · "+window("24 h", s.Lost24h, s.Edge24h, s.Gap24h))
 	}
 	if line := s.Boots.Sentence("24 h"); line != "" && s.Lost24h >= 0.5 {
 		add(t.Warn, "  ", "cause: "+line)
@@ -81,21 +90,22 @@ func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 	return out
 }
 
-// lossVerdict is the head line: the rule in words with the numbers when the
-// edge counted what the app never saw.
-func lossVerdict(s snapshot.TrafficSummary) (diagnose.Level, string) {
+// lossVerdict is the head line and the lines under it: the day's gap in
+// words with the numbers, each direction apart (diagnose.EdgeGap); answers
+// no client received point at the backlog they come from.
+func lossVerdict(s snapshot.TrafficSummary) (diagnose.Level, []diagnose.Verdict) {
 	switch {
 	case s.MetricsErr != "":
-		return diagnose.Unknown, "edge and app counters not read: " + s.MetricsErr
+		return diagnose.Unknown, []diagnose.Verdict{{Level: diagnose.Unknown, Line: "edge and app counters not read: " + s.MetricsErr}}
 	case !s.Known:
-		return diagnose.Unknown, "reading fly_edge_http_responses_count and fly_app_http_responses_count…"
-	case s.Edge24h < 0.5:
-		return diagnose.Unknown, "the edge counted no requests in 24 h"
+		return diagnose.Unknown, []diagnose.Verdict{{Level: diagnose.Unknown, Line: "reading fly_edge_http_responses_count and fly_app_http_responses_count…"}}
 	}
-	if line := diagnose.LossSentence(s.Lost24h, s.Edge24h, "24 h"); line != "" {
-		return diagnose.LossLevel(s.Lost24h, s.Edge24h), line
+	g := s.Gap24h
+	verdicts := g.Verdicts("24 h")
+	if g.Unclaimed >= 0.5 {
+		verdicts[len(verdicts)-1].Line += ": see the Backlog pane"
 	}
-	return diagnose.Pass, fmt.Sprintf("edge and app agree: %s requests in 24 h, none lost in between", words.Thousands(round(s.Edge24h)))
+	return g.Level(), verdicts
 }
 
 // legend says how to read the chart at width, for the rows it drew, and the

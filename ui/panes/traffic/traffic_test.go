@@ -11,7 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/status"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
@@ -73,6 +75,33 @@ func TestTrafficWithoutLoss(t *testing.T) {
 	out := plain(p, 160, 48)
 	uitest.AssertMentions(t, out, []string{"✓ pass edge and app agree: 57,600 requests in 24 h, none lost in between"},
 		[]string{"cause:", "\nlost ", "scanner", "proxy errors"})
+}
+
+// The head line says "agree" only when the edge and the app counted the
+// same; each direction of a gap is named with its own cause.
+func TestTrafficNeverSaysAgreeWhenTheyDiffer(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		day     day
+		want    []string
+		notWant []string
+	}{
+		{"the same counts agree", quiet, []string{"✓ pass edge and app agree: 57,600 requests in 24 h", "24 h: 0 of 57,600 lost"},
+			[]string{"too late", "no client received"}},
+		{"lost in front of the app", brief, []string{"✗ fail the edge answered 900 requests the app never saw in 24 h"},
+			[]string{"agree", "too late"}},
+		{"the app answered more than the edge delivered", backlogged, []string{
+			"✗ fail the app answered 1,440 requests in 24 h that no client received (20.0 % of its 7,200): their clients had gone before the answer came back — a backlog: see the Backlog pane",
+			"last hour: 0 of 240 lost, 60 answered too late · 24 h: 0 of 5,760 lost, 1,440 answered too late",
+		}, []string{"agree", "none lost"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPane(theme.New(true))
+			p.SetData(build(tc.day), t0)
+			out := strings.Join(strings.Fields(plain(p, 220, 48)), " ")
+			uitest.AssertMentions(t, out, tc.want, tc.notWant)
+		})
+	}
 }
 
 // Before the counters are read, and when they cannot be, the pane says so;
@@ -302,4 +331,53 @@ func TestTrafficNumbersAgreeOnTheirWindow(t *testing.T) {
 	s.Known = false
 	out := ansi.Strip(strings.Join(screen(theme.New(true), s, 160), "\n"))
 	uitest.AssertMentions(t, out, []string{"totals over 24 h", "9 cold boots"}, []string{"edge 900", "900 lost"})
+}
+
+var dayAgrees = regexp.MustCompile(`agree\b[^|\n]*24 h`)
+
+// One model, every surface that compares the edge with the app: the Traffic
+// pane, the checklist's item 5 and status say "agree" only when the counts
+// match, and all name the app answering more than the edge delivered.
+func TestNoSurfaceSaysAgreeWhenTheCountsDiffer(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		day   day
+		agree bool
+		say   string
+	}{
+		{"same counts", quiet, true, "edge and app agree"},
+		{"lost in front of the app", brief, false, "requests the app never saw in 24 h"},
+		{"answered for clients already gone", backlogged, false, "that no client received"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := build(tc.day)
+			p := newPane(theme.New(true))
+			p.SetData(a, t0)
+			var item checklist.Item
+			for _, it := range checklist.Evaluate(a.Evidence(t0, nil, nil), checklist.Options{}) {
+				if it.ID == checklist.IDEdgeOrigin {
+					item = it
+				}
+			}
+			var itemText []string
+			for _, f := range item.Evidence {
+				itemText = append(itemText, f.Text)
+			}
+			var st strings.Builder
+			status.BuildApp(a, t0).WriteText(&st)
+			for surface, text := range map[string]string{
+				"traffic pane": strings.Join(strings.Fields(plain(p, 160, 48)), " "),
+				"checklist":    strings.Join(itemText, " | "),
+				"status":       st.String(),
+			} {
+				// The day's counts (the fixtures' last hour may well agree).
+				if agrees := dayAgrees.MatchString(text); agrees != tc.agree {
+					t.Errorf("%s says the day agrees = %v:\n%s", surface, agrees, text)
+				}
+				if !strings.Contains(text, tc.say) {
+					t.Errorf("%s lacks %q:\n%s", surface, tc.say, text)
+				}
+			}
+		})
+	}
 }
