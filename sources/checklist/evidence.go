@@ -44,12 +44,15 @@ type ColdStart struct {
 // ReleaseWorkLogs counts boots whose logs show release work, against the
 // number of releases in the same window.
 type ReleaseWorkLogs struct {
-	Boots         int
+	Boots         int // cold boots that served (crash restarts among them: they run the entrypoint too)
 	BootsWithWork int
-	Releases      int
-	Kinds         []string // e.g. "migrations", "collectstatic"
-	Window        string   // e.g. "24 h"
-	Source        string
+	// Resumes from suspend in the same window: read, but a resume runs no
+	// entrypoint, so none of them can show release work.
+	Resumes  int
+	Releases int
+	Kinds    []string // e.g. "migrations", "collectstatic"
+	Window   string   // e.g. "24 h"
+	Source   string
 }
 
 // Bytecode is the summary of the image probe on one machine.

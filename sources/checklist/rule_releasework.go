@@ -75,6 +75,11 @@ func releaseWorkLogs(b *itemBuilder, l *ReleaseWorkLogs) {
 	if window == "" {
 		window = "the window"
 	}
+	if l.Boots == 0 && l.Resumes > 0 {
+		b.judge(Unknown, l.Source, "no cold boot in %s to count release work in: the logs hold %s, and a resume runs no entrypoint",
+			window, words.Count(l.Resumes, "resume from suspend", "resumes from suspend"))
+		return
+	}
 	if l.Boots == 0 {
 		b.judge(Unknown, l.Source, "no boots in %s", window)
 		return

@@ -43,6 +43,7 @@ func TestRules(t *testing.T) {
 		{"release work logs: once per release", releaseWorkRule, nil, Evidence{ReleaseWork: &ReleaseWorkLogs{Boots: 10, BootsWithWork: 2, Releases: 2, Window: "24 h"}}, Pass, "2 of 10 boots, once per release"},
 		{"release work logs: some boots", releaseWorkRule, nil, Evidence{ReleaseWork: &ReleaseWorkLogs{Boots: 10, BootsWithWork: 4, Releases: 1, Kinds: []string{"migrations"}, Window: "24 h"}}, Fail, "migrations ran on 4 of 10 boots, 1 release in 24 h"},
 		{"release work logs: no boots", releaseWorkRule, nil, Evidence{ReleaseWork: &ReleaseWorkLogs{}}, Unknown, "no boots"},
+		{"release work logs: resumes only", releaseWorkRule, nil, Evidence{ReleaseWork: &ReleaseWorkLogs{Resumes: 41, Window: "24 h"}}, Unknown, "no cold boot in 24 h to count release work in: the logs hold 41 resumes from suspend"},
 		{"release work no Dockerfile", releaseWorkRule, map[string]string{"fly.toml": "app = 'x'\n"}, Evidence{}, NA, "no Dockerfile"},
 
 		// bytecode

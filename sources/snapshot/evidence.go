@@ -132,13 +132,24 @@ func (a *App) serviceMachine() *Machine {
 }
 
 func (a *App) releaseWorkLogs(now time.Time) *checklist.ReleaseWorkLogs {
+	if a.Boots == nil {
+		return nil // no logs read
+	}
 	rw := &checklist.ReleaseWorkLogs{Window: "24 h", Source: "logs (24 h)"}
 	kinds := map[string]bool{}
+	crashes := 0
 	for _, b := range a.Boots {
-		if b.Resume || !b.Complete || b.Begin.Before(now.Add(-24*time.Hour)) {
+		if !b.Complete || b.Begin.Before(now.Add(-24*time.Hour)) {
+			continue
+		}
+		if b.Resume {
+			rw.Resumes++
 			continue
 		}
 		rw.Boots++
+		if b.CrashRestart() {
+			crashes++
+		}
 		work := false
 		for _, ph := range b.Phases {
 			if ph.ReleaseWork {
@@ -150,8 +161,8 @@ func (a *App) releaseWorkLogs(now time.Time) *checklist.ReleaseWorkLogs {
 			rw.BootsWithWork++
 		}
 	}
-	if rw.Boots == 0 {
-		return nil
+	if crashes > 0 { // item 1 counts them apart: say how these boots add up
+		rw.Source = fmt.Sprintf("logs (24 h): %d cold boots and %d crash restarts", rw.Boots-crashes, crashes)
 	}
 	releases := map[string]bool{}
 	for _, m := range a.Machines {
