@@ -26,7 +26,7 @@ func TestAccessLogShowsTheScanner(t *testing.T) {
 		return &tally{clients: map[string]bool{}, hosts: map[string]bool{}, statuses: map[string]int{}, paths: map[string]int{}}
 	}
 	probes, polls := newTally(), newTally()
-	s.mu.Lock()
+	s.sched.Lock()
 	for _, ln := range s.logs.Lines(DemoScaleToZero) {
 		if ln.Provider != "app" || ln.Time.Before(from) || !ln.Time.Before(to) {
 			continue
@@ -50,7 +50,7 @@ func TestAccessLogShowsTheScanner(t *testing.T) {
 		tl.statuses[m[5]]++
 		tl.paths[m[4]]++
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	t.Logf("probes: %d lines, %d clients, %d hosts, %v; polls: %d lines, %d clients, %d hosts",
 		probes.lines, len(probes.clients), len(probes.hosts), probes.statuses, polls.lines, len(polls.clients), len(polls.hosts))
 	if probes.lines < 4000 || probes.lines > 5200 {

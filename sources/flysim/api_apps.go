@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/flysim/gate"
 )
 
 // serveListApps answers GET /v1/apps?org_slug=. The platform hosts one org,
@@ -11,31 +13,31 @@ import (
 // personal org) or none list its apps; another org's slug lists nothing.
 func (s *Sim) serveListApps(w http.ResponseWriter, r *http.Request) {
 	out := appsJSON{Apps: []appJSON{}}
-	s.mu.Lock()
+	s.sched.Lock()
 	if slug := r.URL.Query().Get("org_slug"); slug == "" || slug == s.opts.Org || slug == "personal" {
 		for _, name := range s.appOrder {
 			out.Apps = append(out.Apps, s.wireApp(s.apps[name], false))
 		}
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	out.TotalApps = len(out.Apps)
-	writeJSON(w, http.StatusOK, out)
+	gate.WriteJSON(w, http.StatusOK, out)
 }
 
 // serveGetApp answers GET /v1/apps/{app}.
 func (s *Sim) serveGetApp(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
+	s.sched.Lock()
 	a := s.apps[r.PathValue("app")]
 	var out appJSON
 	if a != nil {
 		out = s.wireApp(a, true)
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if a == nil {
-		writeError(w, http.StatusNotFound, "app not found")
+		gate.WriteError(w, http.StatusNotFound, "app not found")
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	gate.WriteJSON(w, http.StatusOK, out)
 }
 
 type regionsJSON struct {
@@ -56,5 +58,5 @@ var platformRegions = []fly.Region{
 
 // serveRegions answers GET /v1/platform/regions.
 func (s *Sim) serveRegions(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, regionsJSON{Regions: platformRegions, Nearest: s.apiRegion()})
+	gate.WriteJSON(w, http.StatusOK, regionsJSON{Regions: platformRegions, Nearest: s.apiRegion()})
 }

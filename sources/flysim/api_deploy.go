@@ -63,14 +63,14 @@ func (s *Sim) serveCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	nonce := ""
 	if in.LeaseTTL > 0 {
-		nonce = s.newNonce()
+		nonce = s.gate.Nonce()
 	}
-	s.mu.Lock()
+	s.sched.Lock()
 	var rp reply
 	// One platform instant, as withMachine's: the launch event and the boot
 	// it schedules start at the same time.
-	s.instant(func() { rp = s.createReply(r, in, nonce) })
-	s.mu.Unlock()
+	s.sched.Instant(func() { rp = s.createReply(r, in, nonce) })
+	s.sched.Unlock()
 	rp.write(w)
 }
 

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/gate"
 )
 
 // Leases (reference/fly-platform.md §1.2, the docs' machines-resource page):
@@ -104,20 +106,20 @@ func (s *Sim) serveAcquireLease(w http.ResponseWriter, r *http.Request) {
 	var in leaseRequest
 	if body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16)); len(body) > 0 {
 		if err := json.Unmarshal(body, &in); err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
+			gate.WriteError(w, http.StatusBadRequest, err.Error())
 			return
 		}
 	}
 	if v := r.URL.Query().Get("ttl"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, "invalid ttl")
+			gate.WriteError(w, http.StatusBadRequest, "invalid ttl")
 			return
 		}
 		in.TTL = n
 	}
 	ttl := leaseTTL(in.TTL)
-	nonce := s.newNonce()
+	nonce := s.gate.Nonce()
 	s.withMachine(w, r, func(m *machine) reply {
 		if m.state == "destroyed" {
 			return errReply(http.StatusPreconditionFailed, "failed_precondition: machine destroyed")
@@ -172,22 +174,14 @@ func (s *Sim) serveReleaseLease(w http.ResponseWriter, r *http.Request) {
 // leaseOwner is the (only) user of the simulated org, an email as on Fly.
 func (s *Sim) leaseOwner() string { return "you@" + s.opts.Org + ".example" }
 
-func (s *Sim) newNonce() string {
-	st := &s.apist
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
-	return randomHex(st.rng, 12)
-}
-
 // HoldLease takes the lease of app's machine id as someone else would (a
 // deploy in another terminal): owner and description as given, ttl of wall
 // time. It returns the nonce. Tests and demos use it to show what a held
 // lease does to flywake's own actions.
 func (s *Sim) HoldLease(app, id, owner, description string, ttl time.Duration) (string, error) {
-	nonce := s.newNonce()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	nonce := s.gate.Nonce()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	a := s.apps[app]
 	if a == nil || a.byID[id] == nil {
 		return "", fmt.Errorf("flysim: no machine %s in app %q", id, app)
@@ -206,8 +200,8 @@ func (s *Sim) HoldLease(app, id, owner, description string, ttl time.Duration) (
 // Lease reports app's machine id lease holder and wall-clock expiry; ok is
 // false when the machine is not leased.
 func (s *Sim) Lease(app, id string) (owner string, expires time.Time, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	a := s.apps[app]
 	if a == nil || a.byID[id] == nil {
 		return "", time.Time{}, false

@@ -12,6 +12,7 @@ import (
 
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/flysim/gate"
 	"github.com/flywake/flywake/sources/flysim/guest"
 )
 
@@ -31,11 +32,11 @@ func (s *Sim) serveListMachines(w http.ResponseWriter, r *http.Request) {
 			meta[key] = v[0]
 		}
 	}
-	s.mu.Lock()
+	s.sched.Lock()
 	a := s.apps[r.PathValue("app")]
 	if a == nil {
-		s.mu.Unlock()
-		writeError(w, http.StatusNotFound, "app not found")
+		s.sched.Unlock()
+		gate.WriteError(w, http.StatusNotFound, "app not found")
 		return
 	}
 	out := make([]machineJSON, 0, len(a.machines))
@@ -51,8 +52,8 @@ func (s *Sim) serveListMachines(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, s.wireMachine(m))
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	s.sched.Unlock()
+	gate.WriteJSON(w, http.StatusOK, out)
 }
 
 func metadataMatches(have, want map[string]string) bool {
@@ -143,7 +144,7 @@ func decodeStop(r *http.Request) (stopRequest, error) {
 func (s *Sim) serveStop(w http.ResponseWriter, r *http.Request) {
 	in, err := decodeStop(r)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	s.withMachine(w, r, func(m *machine) reply {
@@ -180,7 +181,7 @@ func (s *Sim) serveRestart(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("invalid timeout %q", v))
+			gate.WriteError(w, http.StatusBadRequest, fmt.Sprintf("invalid timeout %q", v))
 			return
 		}
 		timeout = d
@@ -199,7 +200,7 @@ func (s *Sim) serveRestart(w http.ResponseWriter, r *http.Request) {
 // startWhenStopped polls (in platform time) until the stop of run finishes,
 // then starts the machine; anything else happening to it first cancels.
 func (s *Sim) startWhenStopped(m *machine, run uint64) {
-	s.after(250*time.Millisecond, func() {
+	s.sched.After(250*time.Millisecond, func() {
 		switch {
 		case m.run != run:
 		case m.state == "stopped":
@@ -240,13 +241,13 @@ func (s *Sim) serveWait(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, st := range want {
 		if !waitStates[st] {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("invalid state %q", st))
+			gate.WriteError(w, http.StatusBadRequest, fmt.Sprintf("invalid state %q", st))
 			return
 		}
 	}
 	timeout, err := waitTimeout(q.Get("timeout"))
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	version := q.Get("version")
@@ -256,30 +257,30 @@ func (s *Sim) serveWait(w http.ResponseWriter, r *http.Request) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
-		s.mu.Lock()
+		s.sched.Lock()
 		m, rp := s.lookupMachine(r)
 		if m == nil {
-			s.mu.Unlock()
+			s.sched.Unlock()
 			rp.write(w)
 			return
 		}
 		state, changed := m.state, m.changed
 		replaced := version != "" && version != m.instanceID
-		s.mu.Unlock()
+		s.sched.Unlock()
 		if stateReached(state, want) || (replaced && (inList(want, "stopped") || inList(want, "destroyed") || inList(want, "settled"))) {
-			writeJSON(w, http.StatusOK, okJSON{OK: true})
+			gate.WriteJSON(w, http.StatusOK, okJSON{OK: true})
 			return
 		}
 		select {
 		case <-changed:
 		case <-deadline.C:
-			writeError(w, http.StatusRequestTimeout, fmt.Sprintf(
+			gate.WriteError(w, http.StatusRequestTimeout, fmt.Sprintf(
 				"deadline_exceeded: machine failed to reach desired state, %s, currently %s", strings.Join(want, "|"), state))
 			return
 		case <-r.Context().Done():
 			return
 		case <-s.closing:
-			writeError(w, http.StatusServiceUnavailable, "platform shutting down")
+			gate.WriteError(w, http.StatusServiceUnavailable, "platform shutting down")
 			return
 		}
 	}
@@ -327,7 +328,7 @@ func (s *Sim) serveSetMetadata(w http.ResponseWriter, r *http.Request) {
 		Value string `json:"value"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	key := r.PathValue("key")
@@ -378,14 +379,14 @@ func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
 		Timeout int      `json:"timeout"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&in); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if in.Cmd == "" && len(in.Command) == 0 {
-		writeError(w, http.StatusBadRequest, "cmd or command is required")
+		gate.WriteError(w, http.StatusBadRequest, "cmd or command is required")
 		return
 	}
-	s.mu.Lock()
+	s.sched.Lock()
 	m, rp := s.lookupMachine(r)
 	var g guest.View
 	if m != nil {
@@ -396,12 +397,12 @@ func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
 			g = s.guestOf(m)
 		}
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if m == nil {
 		rp.write(w)
 		return
 	}
-	if f, ok := s.faultFor("exec"); ok && f.ExecTimeout {
+	if f, ok := s.gate.FaultFor("exec"); ok && f.ExecTimeout {
 		timeout := time.Duration(in.Timeout) * time.Second
 		if timeout <= 0 {
 			timeout = 30 * time.Second
@@ -410,11 +411,11 @@ func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
 		defer t.Stop()
 		select {
 		case <-t.C:
-			writeError(w, http.StatusRequestTimeout, "deadline_exceeded: exec timed out")
+			gate.WriteError(w, http.StatusRequestTimeout, "deadline_exceeded: exec timed out")
 		case <-r.Context().Done():
 		case <-s.closing:
 		}
 		return
 	}
-	writeJSON(w, http.StatusOK, g.Exec(in.Cmd, in.Command))
+	gate.WriteJSON(w, http.StatusOK, g.Exec(in.Cmd, in.Command))
 }

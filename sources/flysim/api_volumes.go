@@ -11,7 +11,9 @@ import (
 
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/flysim/gate"
 	"github.com/flywake/flywake/sources/flysim/guest"
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // Volume reads (Volumes_list, Volumes_get_by_id, Volumes_list_snapshots) and
@@ -78,9 +80,9 @@ func (s *Sim) attachVolumes(a *app) {
 	if a.p.VolumeGB <= 0 {
 		return
 	}
-	rng := volumeRNG(s.opts.Seed, a.p.Name)
+	draw := volumeRNG(s.opts.Seed, a.p.Name)
 	for _, m := range a.machines {
-		v := &volume{id: "vol_" + randomHex(rng, 16), name: volumeName, zone: randomHex(rng, 4),
+		v := &volume{id: "vol_" + rng.Hex(draw, 16), name: volumeName, zone: rng.Hex(draw, 4),
 			region: m.region, sizeGB: a.p.VolumeGB, machine: m.id, createdAt: m.createdAt}
 		a.volumes = append(a.volumes, v)
 		s.mountVolume(m)
@@ -113,7 +115,7 @@ func (s *Sim) wireVolume(a *app, v *volume) volumeJSON {
 
 // serveListVolumes answers GET /v1/apps/{app}/volumes.
 func (s *Sim) serveListVolumes(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
+	s.sched.Lock()
 	a := s.apps[r.PathValue("app")]
 	var out []volumeJSON
 	if a != nil {
@@ -122,17 +124,17 @@ func (s *Sim) serveListVolumes(w http.ResponseWriter, r *http.Request) {
 			out = append(out, s.wireVolume(a, v))
 		}
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if a == nil {
-		writeError(w, http.StatusNotFound, "app not found")
+		gate.WriteError(w, http.StatusNotFound, "app not found")
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	gate.WriteJSON(w, http.StatusOK, out)
 }
 
 // withVolume finds {app}/{vol} and answers fn's reply.
 func (s *Sim) withVolume(w http.ResponseWriter, r *http.Request, fn func(a *app, v *volume) reply) {
-	s.mu.Lock()
+	s.sched.Lock()
 	rp := errReply(http.StatusNotFound, "app not found")
 	if a := s.apps[r.PathValue("app")]; a != nil {
 		rp = errReply(http.StatusNotFound, "volume not found")
@@ -142,7 +144,7 @@ func (s *Sim) withVolume(w http.ResponseWriter, r *http.Request, fn func(a *app,
 			}
 		}
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	rp.write(w)
 }
 
@@ -155,7 +157,7 @@ func (s *Sim) serveGetVolume(w http.ResponseWriter, r *http.Request) {
 // snapshots of the retention window, oldest first.
 func (s *Sim) serveVolumeSnapshots(w http.ResponseWriter, r *http.Request) {
 	s.withVolume(w, r, func(a *app, v *volume) reply {
-		rng := volumeRNG(s.opts.Seed, v.id)
+		draw := volumeRNG(s.opts.Seed, v.id)
 		day := s.now().UTC().Truncate(24 * time.Hour)
 		out := []volumeSnapshotJSON{}
 		for d := volumeSnapshotRetention; d >= 1; d-- {
@@ -163,8 +165,8 @@ func (s *Sim) serveVolumeSnapshots(w http.ResponseWriter, r *http.Request) {
 			if at.Before(v.createdAt) {
 				continue
 			}
-			out = append(out, volumeSnapshotJSON{ID: "vs_" + randomHex(rng, 16), Size: 40<<20 + rng.IntN(8<<20),
-				VolumeSize: v.sizeGB << 30, Digest: randomHex(rng, 32), CreatedAt: rfc3339s(at),
+			out = append(out, volumeSnapshotJSON{ID: "vs_" + rng.Hex(draw, 16), Size: 40<<20 + draw.IntN(8<<20),
+				VolumeSize: v.sizeGB << 30, Digest: rng.Hex(draw, 32), CreatedAt: rfc3339s(at),
 				Status: "created", RetentionDays: volumeSnapshotRetention})
 		}
 		return reply{http.StatusOK, out}
@@ -184,7 +186,7 @@ type secretJSON struct {
 // app's secrets. Values are never served, whatever show_secrets says; the
 // digest is derived from the name, not the value, so it leaks nothing.
 func (s *Sim) serveListSecrets(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
+	s.sched.Lock()
 	a := s.apps[r.PathValue("app")]
 	var out struct {
 		Secrets []secretJSON `json:"secrets"`
@@ -197,13 +199,13 @@ func (s *Sim) serveListSecrets(w http.ResponseWriter, r *http.Request) {
 		}
 		sort.Slice(out.Secrets, func(i, j int) bool { return out.Secrets[i].Name < out.Secrets[j].Name })
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if a == nil {
-		writeError(w, http.StatusNotFound, "app not found")
+		gate.WriteError(w, http.StatusNotFound, "app not found")
 		return
 	}
 	if out.Secrets == nil {
 		out.Secrets = []secretJSON{}
 	}
-	writeJSON(w, http.StatusOK, out)
+	gate.WriteJSON(w, http.StatusOK, out)
 }

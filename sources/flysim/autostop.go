@@ -17,7 +17,7 @@ func (s *Sim) autostopPass() {
 	for _, name := range s.appOrder {
 		s.autostopApp(s.apps[name])
 	}
-	s.after(s.opts.AutostopInterval, s.autostopPass)
+	s.sched.After(s.opts.AutostopInterval, s.autostopPass)
 }
 
 func (s *Sim) autostopApp(a *app) {

@@ -48,12 +48,12 @@ func BenchmarkListMachines1000(b *testing.B) {
 // and decoding them into fly-go's types, with no HTTP and no locks.
 func BenchmarkListJSONFloor1000(b *testing.B) {
 	s := bigSim(b)
-	s.mu.Lock()
+	s.sched.Lock()
 	wire := make([]machineJSON, 0, 1000)
 	for _, m := range s.apps["big-app"].machines {
 		wire = append(wire, s.wireMachine(m))
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

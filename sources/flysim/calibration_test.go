@@ -19,8 +19,8 @@ type dayFigures struct {
 }
 
 func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	var f dayFigures
 	begun := map[string]time.Time{}
 	for _, ln := range s.logs.Lines(app) {

@@ -41,29 +41,29 @@ func (s *Sim) Churn(app string, every time.Duration) (*Churner, error) {
 	if every <= 0 {
 		return nil, fmt.Errorf("flysim: churn interval must be positive, got %s", every)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	a := s.apps[app]
 	if a == nil || len(a.machines) == 0 {
 		return nil, fmt.Errorf("flysim: no machines to churn in app %q", app)
 	}
 	c := &Churner{s: s, a: a, every: every, counts: map[string]int{},
 		rng: rand.New(rand.NewPCG(s.opts.Seed^0xc4e2, uint64(len(a.machines))))}
-	s.after(c.next(), c.step)
+	s.sched.After(c.next(), c.step)
 	return c, nil
 }
 
 // Stop ends the churn; machines finish the transition they are in.
 func (c *Churner) Stop() {
-	c.s.mu.Lock()
+	c.s.sched.Lock()
 	c.stopped = true
-	c.s.mu.Unlock()
+	c.s.sched.Unlock()
 }
 
 // Counts is how many times each action was taken so far.
 func (c *Churner) Counts() map[string]int {
-	c.s.mu.Lock()
-	defer c.s.mu.Unlock()
+	c.s.sched.Lock()
+	defer c.s.sched.Unlock()
 	out := make(map[string]int, len(c.counts))
 	for k, v := range c.counts {
 		out[k] = v
@@ -81,7 +81,7 @@ func (c *Churner) step() {
 		return
 	}
 	c.counts[c.act()]++
-	c.s.after(c.next(), c.step)
+	c.s.sched.After(c.next(), c.step)
 }
 
 // act applies one action and names it. Callers hold s.mu.
@@ -138,14 +138,14 @@ func (c *Churner) act() string {
 // is lived: a soak's churn fills the logs and event lists to their bounds
 // without waiting. It fails once the platform runs.
 func (s *Sim) Prewarm(d time.Duration) error {
-	s.mu.Lock()
+	s.sched.Lock()
 	running := s.started
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if running {
 		return fmt.Errorf("flysim: Prewarm after Start")
 	}
 	if d > 0 {
-		s.fastForward(s.now().Add(d))
+		s.sched.FastForward(s.now().Add(d))
 	}
 	return nil
 }

@@ -24,12 +24,12 @@ func TestChurnVisitsEveryState(t *testing.T) {
 	seen := map[string]int{}
 	t0 := s.now()
 	for sec := 1; sec <= 30*60; sec++ {
-		s.fastForward(t0.Add(time.Duration(sec) * time.Second))
-		s.mu.Lock()
+		s.sched.FastForward(t0.Add(time.Duration(sec) * time.Second))
+		s.sched.Lock()
 		for _, m := range s.apps["churn-app"].machines {
 			seen[m.state]++
 		}
-		s.mu.Unlock()
+		s.sched.Unlock()
 	}
 	counts := c.Counts()
 	t.Logf("actions %v; machine-seconds per state %v", counts, seen)
@@ -53,9 +53,9 @@ func TestChurnVisitsEveryState(t *testing.T) {
 	}
 
 	c.Stop()
-	s.fastForward(s.now().Add(time.Minute))
+	s.sched.FastForward(s.now().Add(time.Minute))
 	after := c.Counts()
-	s.fastForward(s.now().Add(10 * time.Minute))
+	s.sched.FastForward(s.now().Add(10 * time.Minute))
 	if again := c.Counts(); sum(again) != sum(after) {
 		t.Errorf("churn went on after Stop: %d actions, then %d", sum(after), sum(again))
 	}

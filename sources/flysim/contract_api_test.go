@@ -15,6 +15,7 @@ import (
 	"github.com/superfly/fly-go/flaps"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/flysim/profile"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -265,9 +266,9 @@ func TestContractStopHonoursTimeout(t *testing.T) {
 func statesProfile() AppProfile {
 	p := DemoApps()[3] // backlog-web's shape: no swap, autostop off
 	p.Name, p.Image, p.Machines, p.InitialAwake, p.VolumeGB = "states-api", "states-api", 1, 1, 0
-	p.PlatformBoot, p.InitTook, p.FirstHealth = s(0.3, 0.4), s(0.1, 0.2), s(0.2, 0.3)
-	p.Phases = []Phase{{Name: "server start", Took: s(0.3, 0.4)}}
-	p.StopTook, p.SuspendTook, p.Resume = s(0.4, 0.5), s(0.4, 0.5), s(0.2, 0.3)
+	p.PlatformBoot, p.InitTook, p.FirstHealth = profile.Seconds(0.3, 0.4), profile.Seconds(0.1, 0.2), profile.Seconds(0.2, 0.3)
+	p.Phases = []Phase{{Name: "server start", Took: profile.Seconds(0.3, 0.4)}}
+	p.StopTook, p.SuspendTook, p.Resume = profile.Seconds(0.4, 0.5), profile.Seconds(0.4, 0.5), profile.Seconds(0.2, 0.3)
 	p.DeployedAgo = 48 * time.Hour
 	return p
 }
@@ -286,9 +287,9 @@ func recordStates(t *testing.T, s *Sim, app string) *stateRecorder {
 	watched := map[*machine]bool{}
 	watch := func(m *machine) {
 		for {
-			s.mu.Lock()
+			s.sched.Lock()
 			state, ch := m.state, m.changed
-			s.mu.Unlock()
+			s.sched.Unlock()
 			rec.mu.Lock()
 			rec.seen[state] = true
 			rec.mu.Unlock()
@@ -301,7 +302,7 @@ func recordStates(t *testing.T, s *Sim, app string) *stateRecorder {
 	}
 	go func() { // pick up machines as they are created
 		for {
-			s.mu.Lock()
+			s.sched.Lock()
 			var fresh []*machine
 			for _, m := range s.apps[app].machines {
 				if !watched[m] {
@@ -309,7 +310,7 @@ func recordStates(t *testing.T, s *Sim, app string) *stateRecorder {
 					fresh = append(fresh, m)
 				}
 			}
-			s.mu.Unlock()
+			s.sched.Unlock()
 			for _, m := range fresh {
 				go watch(m)
 			}
@@ -601,9 +602,9 @@ func TestContractCordon(t *testing.T) {
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
-	s.mu.Lock()
+	s.sched.Lock()
 	first, second := s.apps[DemoBacklog].machines[0].id, s.apps[DemoBacklog].machines[1].id
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if got := servedBy(t, s, DemoBacklog, 5); got[first] != 5 {
 		t.Fatalf("before cordon: %v, want all on %s (least loaded, first)", got, first)
 	}

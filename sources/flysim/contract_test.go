@@ -58,8 +58,8 @@ func ctxT(t *testing.T) context.Context {
 // tests don't spend their API budget looking for one.
 func machineIn(t *testing.T, s *Sim, app, state string) string {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	for _, m := range s.apps[app].machines {
 		if m.state == state {
 			return m.id
@@ -527,10 +527,10 @@ func TestContractLeases(t *testing.T) {
 func TestContractCrashLoopKeepsFiveEvents(t *testing.T) {
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
-	s.mu.Lock()
+	s.sched.Lock()
 	id := s.apps[DemoCrash].machines[0].id
 	state := s.apps[DemoCrash].machines[0].state
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if state == "stopped" {
 		if _, err := c.Start(ctx, DemoCrash, id, ""); err != nil {
 			t.Fatal(err)

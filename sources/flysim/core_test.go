@@ -9,8 +9,8 @@ func TestDemoHistorySettles(t *testing.T) {
 	start := time.Now()
 	s := New(Options{Seed: 7})
 	t.Logf("history generated in %s", time.Since(start))
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	count := func(app, state string) int {
 		n := 0
 		for _, m := range s.apps[app].machines {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/flysim/logs"
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // The edge: one loopback listener per app standing in for
@@ -78,17 +79,17 @@ type machLoad struct {
 
 func (s *Sim) initProxy(begin, end time.Time) {
 	s.px = &proxy{
-		outside: stream(s.opts.Seed, "outside"),
+		outside: rng.Stream(s.opts.Seed, "outside"),
 		acc:     newAccessLog(s.opts.Seed),
 		apps:    map[string]*appEdge{}, mach: map[*machine]*machLoad{}, edges: map[string]string{},
 	}
 	for _, name := range s.appOrder {
-		ae := &appEdge{a: s.apps[name], rng: stream(s.opts.Seed, "traffic/"+name),
-			lines: stream(s.opts.Seed, "lines/"+name), freed: make(chan struct{}), errLogged: map[string]time.Time{}}
+		ae := &appEdge{a: s.apps[name], rng: rng.Stream(s.opts.Seed, "traffic/"+name),
+			lines: rng.Stream(s.opts.Seed, "lines/"+name), freed: make(chan struct{}), errLogged: map[string]time.Time{}}
 		if !s.opts.NoTraffic {
 			ae.plan = demoPlan(&ae.a.p, ae.rng, begin, end)
 			for _, t := range planArrivals(ae.plan) {
-				s.at(t, func() { s.arrive(ae, clsPoll) })
+				s.sched.At(t, func() { s.arrive(ae, clsPoll) })
 			}
 		}
 		s.px.apps[name] = ae
@@ -96,9 +97,9 @@ func (s *Sim) initProxy(begin, end time.Time) {
 	s.hooks.onServing = append(s.hooks.onServing, s.releaseHeld)
 	// Passes fall half an interval off the history's end, so the platform
 	// never starts on the instant of a pass.
-	s.at(begin.Add(s.opts.AutostopInterval/2), s.autostopPass)
+	s.sched.At(begin.Add(s.opts.AutostopInterval/2), s.autostopPass)
 	if !s.opts.NoTraffic {
-		s.at(begin.Add(time.Second), s.trafficTick)
+		s.sched.At(begin.Add(time.Second), s.trafficTick)
 	}
 }
 
@@ -169,18 +170,18 @@ func (ae *appEdge) signalFreed() {
 
 // startEdges binds every app's edge listener; Start calls it.
 func (s *Sim) startEdges() error {
-	s.mu.Lock()
+	s.sched.Lock()
 	names := append([]string(nil), s.appOrder...)
-	s.mu.Unlock()
+	s.sched.Unlock()
 	for _, name := range names {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("flysim: edge for %s: %w", name, err)
 		}
-		s.mu.Lock()
+		s.sched.Lock()
 		ae := s.px.apps[name]
 		s.px.edges[name] = "http://" + ln.Addr().String()
-		s.mu.Unlock()
+		s.sched.Unlock()
 		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveEdge(ae, w, r) }),
 			ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
@@ -198,8 +199,8 @@ func (s *Sim) startEdges() error {
 // EdgeURL is the base URL of app's edge (its https://<app>.fly.dev), or ""
 // before Start or for an unknown app.
 func (s *Sim) EdgeURL(app string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	if s.px == nil {
 		return ""
 	}
@@ -208,8 +209,8 @@ func (s *Sim) EdgeURL(app string) string {
 
 // Edges maps every app to its edge URL (empty before Start).
 func (s *Sim) Edges() map[string]string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	out := map[string]string{}
 	if s.px != nil {
 		for k, v := range s.px.edges {
@@ -228,9 +229,9 @@ type edgeFailure struct {
 }
 
 func (s *Sim) serveEdge(ae *appEdge, w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	reqID := ulid(s.px.outside, s.now()) + "-" + ae.a.p.Region
-	s.mu.Unlock()
+	s.sched.Lock()
+	reqID := rng.ULID(s.px.outside, s.now()) + "-" + ae.a.p.Region
+	s.sched.Unlock()
 	h := w.Header()
 	h.Set("fly-request-id", reqID)
 	h.Set("server", edgeServer)
@@ -251,10 +252,10 @@ func (s *Sim) serveEdge(ae *appEdge, w http.ResponseWriter, r *http.Request) {
 	if fail.status == 0 { // the client went away: nobody to answer
 		return
 	}
-	s.mu.Lock()
+	s.sched.Lock()
 	s.metrics.AddEdge(ae.a.p.Name, ae.a.p.Region, fail.status, s.now(), 1)
 	s.proxyError(ae, fail, r.Method, r.URL.Path, false)
-	s.mu.Unlock()
+	s.sched.Unlock()
 	w.Header().Set("content-type", "text/plain; charset=utf-8")
 	w.WriteHeader(fail.status)
 }
@@ -288,8 +289,8 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (
 	patience := wallNow.Add(s.clock.WallDuration(s.opts.ProxyPatience))
 	var queueDeadline time.Time
 	var held *machine // counted in held.inflight while we wait for it
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	release := func() {
 		if held != nil {
 			held.inflight--
@@ -302,7 +303,7 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (
 			if held.state == "started" && held.serving {
 				return held, held.run, nil
 			}
-			if !s.waitLocked(ctx, held.changed, patience) {
+			if !s.sched.Wait(ctx, held.changed, patience) {
 				m := held
 				release()
 				if ctx.Err() != nil {
@@ -337,7 +338,7 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (
 			return m, m.run, nil
 		case routeWake:
 			var err error
-			s.instant(func() { _, err = s.startMachine(m, SourceProxy) }) // its start event and boot share one time
+			s.sched.Instant(func() { _, err = s.startMachine(m, SourceProxy) }) // its start event and boot share one time
 			if err != nil {
 				kind = routeNone
 				break
@@ -351,7 +352,7 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (
 			if queueDeadline.IsZero() {
 				queueDeadline = time.Now().Add(s.clock.WallDuration(s.opts.QueuePatience))
 			}
-			if !s.waitLocked(ctx, ae.freed, queueDeadline) {
+			if !s.sched.Wait(ctx, ae.freed, queueDeadline) {
 				if ctx.Err() != nil {
 					return nil, 0, &edgeFailure{}
 				}
@@ -365,7 +366,7 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (
 		if tick.After(patience) {
 			tick = patience
 		}
-		s.waitLocked(ctx, ae.freed, tick)
+		s.sched.Wait(ctx, ae.freed, tick)
 		if ctx.Err() != nil {
 			return nil, 0, &edgeFailure{}
 		}
@@ -378,46 +379,25 @@ func (s *Sim) acquire(ctx context.Context, ae *appEdge, forced, prefer string) (
 	}
 }
 
-// waitLocked releases s.mu until ch closes, the wall deadline passes or ctx
-// ends, and reports whether ch closed (or the deadline had not passed yet).
-func (s *Sim) waitLocked(ctx context.Context, ch <-chan struct{}, deadline time.Time) bool {
-	d := time.Until(deadline)
-	if d <= 0 {
-		return false
-	}
-	s.mu.Unlock()
-	defer s.mu.Lock()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-t.C:
-		return false
-	case <-ctx.Done():
-		return false
-	}
-}
-
 // serveOn lets machine m answer (its inflight already counts the request).
 func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, method, path, client, host string) (int, string, *edgeFailure) {
-	s.mu.Lock()
+	s.sched.Lock()
 	p := &ae.a.p
-	took := between(s.px.outside, p.ResponseTime.Min, p.ResponseTime.Max)
+	took := rng.Between(s.px.outside, p.ResponseTime.Min, p.ResponseTime.Max)
 	var done chan struct{}
 	if p.Backlog {
 		done = s.joinBacklog(m, took)
 	}
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if done != nil {
 		select {
 		case <-done:
 		case <-ctx.Done():
-			s.mu.Lock()
+			s.sched.Lock()
 			s.abandonBacklog(m, done)
 			m.inflight--
 			ae.signalFreed()
-			s.mu.Unlock()
+			s.sched.Unlock()
 			return 0, "", &edgeFailure{}
 		}
 	} else {
@@ -428,8 +408,8 @@ func (s *Sim) serveOn(ctx context.Context, ae *appEdge, m *machine, run uint64, 
 		}
 		t.Stop()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	m.inflight--
 	ae.signalFreed()
 	now := s.now()

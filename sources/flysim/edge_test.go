@@ -133,8 +133,8 @@ func fireBurst(t *testing.T, s *Sim, url, warmID string, n int) []edgeResult {
 }
 
 func startedMachine(s *Sim, app string) *machine {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	for _, m := range s.apps[app].machines {
 		if m.state == "started" && m.serving {
 			return m
@@ -144,8 +144,8 @@ func startedMachine(s *Sim, app string) *machine {
 }
 
 func countLines(s *Sim, app, provider, contains string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	n := 0
 	for _, ln := range s.logs.Lines(app) {
 		if ln.Provider == provider && strings.Contains(ln.Message, contains) {
@@ -290,7 +290,7 @@ func TestEdgeForcedInstance(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := startSim(t, Options{Speed: 50})
 			var target *machine
-			s.mu.Lock()
+			s.sched.Lock()
 			for _, m := range s.apps[DemoScaleToZero].machines {
 				if m.state == "stopped" {
 					target = m
@@ -300,7 +300,7 @@ func TestEdgeForcedInstance(t *testing.T) {
 			if tt.stopNow {
 				target.stoppedAt = s.now().Add(-time.Minute)
 			}
-			s.mu.Unlock()
+			s.sched.Unlock()
 			req, _ := http.NewRequest(http.MethodGet, s.EdgeURL(DemoScaleToZero)+"/", nil)
 			req.Header.Set(ForceInstanceHeader, target.id)
 			start := time.Now()
@@ -310,9 +310,9 @@ func TestEdgeForcedInstance(t *testing.T) {
 			}
 			resp.Body.Close()
 			took := s.clock.PlatformDuration(time.Since(start))
-			s.mu.Lock()
+			s.sched.Lock()
 			state := target.state
-			s.mu.Unlock()
+			s.sched.Unlock()
 			if resp.StatusCode != 502 || took < 29*time.Second || state != "stopped" {
 				t.Errorf("got %d after %s, machine %s; want 502 after ~30 s, still stopped", resp.StatusCode, took, state)
 			}
@@ -344,7 +344,7 @@ func TestAutostopToMinRunning(t *testing.T) {
 		t.Run(tt.app.Name, func(t *testing.T) {
 			s := startSim(t, Options{Speed: 200, AutostopInterval: time.Minute, Apps: []AppProfile{tt.app}})
 			a := s.apps[tt.app.Name]
-			s.mu.Lock()
+			s.sched.Lock()
 			woken := 0
 			for _, m := range a.machines {
 				if m.state != "started" && woken < 3 {
@@ -354,10 +354,10 @@ func TestAutostopToMinRunning(t *testing.T) {
 					woken++
 				}
 			}
-			s.mu.Unlock()
+			s.sched.Unlock()
 			running := func() (n, asleep int) {
-				s.mu.Lock()
-				defer s.mu.Unlock()
+				s.sched.Lock()
+				defer s.sched.Unlock()
 				for _, m := range a.machines {
 					switch m.state {
 					case "started", "starting":
@@ -389,8 +389,8 @@ func TestAutostopToMinRunning(t *testing.T) {
 					t.Errorf("%d suspend fallbacks logged, want 3", n)
 				}
 			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
+			s.sched.Lock()
+			defer s.sched.Unlock()
 			proxyEvents := 0
 			for _, m := range a.machines {
 				for _, e := range m.events {
@@ -420,8 +420,8 @@ func TestEdgeHardLimitQueue(t *testing.T) {
 	// 0.3 s: it once came at 21 s).
 	s := startSim(t, Options{Speed: 10, QueuePatience: 5 * time.Second, Apps: []AppProfile{p}})
 	inflight := func() int {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.sched.Lock()
+		defer s.sched.Unlock()
 		return s.apps[p.Name].machines[0].inflight
 	}
 	res := make([]edgeResult, 3)

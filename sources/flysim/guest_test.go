@@ -114,7 +114,7 @@ func TestContractGuestShell(t *testing.T) {
 func TestGuestConsistentWithConfig(t *testing.T) {
 	s := New(Options{Seed: 3, History: -1, NoTraffic: true})
 	for _, p := range DemoApps() {
-		s.mu.Lock()
+		s.sched.Lock()
 		var g guest.View
 		for _, m := range s.apps[p.Name].machines {
 			if m.state == "started" {
@@ -123,7 +123,7 @@ func TestGuestConsistentWithConfig(t *testing.T) {
 				break
 			}
 		}
-		s.mu.Unlock()
+		s.sched.Unlock()
 		if g.ID == "" {
 			t.Fatalf("%s: no started machine", p.Name)
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // image is one container image in the org's registry (registry.fly.io).
@@ -125,13 +127,13 @@ func (s *Sim) PushImage(app, tag string, b ImageBehavior) (string, error) {
 	if tag == "" || strings.ContainsAny(tag, "/:@ ") {
 		return "", fmt.Errorf("flysim: invalid image tag %q", tag)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	a := s.apps[app]
 	if a == nil {
 		return "", fmt.Errorf("flysim: no app %q", app)
 	}
-	return a.push(tag, "sha256:"+randomHex(s.rng, 64), b).ref(), nil
+	return a.push(tag, "sha256:"+rng.Hex(s.rng, 64), b).ref(), nil
 }
 
 // resolveImage finds the image a config names: "registry.fly.io/repo:tag",

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // The machine state machine of the docs' "machine states" page
@@ -83,8 +85,8 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 		s.log(m, "proxy", "Starting machine")
 	}
 	s.log(m, "runner", "Configuring firecracker")
-	platform := between(m.app.rng, p.PlatformBoot.Min, p.PlatformBoot.Max)
-	s.after(platform, func() {
+	platform := rng.Between(m.app.rng, p.PlatformBoot.Min, p.PlatformBoot.Max)
+	s.sched.After(platform, func() {
 		if !alive() {
 			return
 		}
@@ -94,14 +96,14 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 		s.log(m, "app", " INFO Starting init (commit: 6c3fc2e)...")
 		s.log(m, "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
 		if m.image.crashesNow(m) { // the crash belongs to the image it runs
-			s.after(m.image.crashes(), func() {
+			s.sched.After(m.image.crashes(), func() {
 				if alive() {
 					m.versionCrashes++
 					s.crash(m)
 				}
 			})
 		}
-		s.after(between(m.app.rng, p.InitTook.Min, p.InitTook.Max), func() { s.runPhases(m, alive, 0) })
+		s.sched.After(rng.Between(m.app.rng, p.InitTook.Min, p.InitTook.Max), func() { s.runPhases(m, alive, 0) })
 	})
 }
 
@@ -112,7 +114,7 @@ func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
 	}
 	p := &m.app.p
 	if i == len(p.Phases) {
-		s.after(between(m.app.rng, p.FirstHealth.Min, p.FirstHealth.Max), func() {
+		s.sched.After(rng.Between(m.app.rng, p.FirstHealth.Min, p.FirstHealth.Max), func() {
 			if !alive() {
 				return
 			}
@@ -127,7 +129,7 @@ func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
 	for _, l := range ph.Lines {
 		s.log(m, "app", l)
 	}
-	s.after(between(m.app.rng, ph.Took.Min, ph.Took.Max), func() {
+	s.sched.After(rng.Between(m.app.rng, ph.Took.Min, ph.Took.Max), func() {
 		if !alive() {
 			return
 		}
@@ -167,14 +169,14 @@ func (s *Sim) resume(m *machine, source string) {
 	if source == SourceProxy {
 		s.log(m, "proxy", "Starting machine")
 	}
-	took := between(m.app.rng, p.Resume.Min, p.Resume.Max)
+	took := rng.Between(m.app.rng, p.Resume.Min, p.Resume.Max)
 	if inMemory {
 		s.log(m, "runner", "Cancelling suspend, resuming machine")
 		took /= 2 // nothing to read back: only the vCPUs are thawed
 	} else {
 		s.log(m, "runner", "Resuming machine from snapshot")
 	}
-	s.after(took, func() {
+	s.sched.After(took, func() {
 		if !alive() {
 			return
 		}
@@ -223,7 +225,7 @@ func (s *Sim) stopMachineFor(m *machine, source, signal string, timeout time.Dur
 	}
 	if wasSuspended || wasFailed {
 		// Nothing runs: the snapshot (or the failed VM) is discarded.
-		s.after(200*time.Millisecond, func() {
+		s.sched.After(200*time.Millisecond, func() {
 			if alive() {
 				done(false)
 			}
@@ -240,12 +242,12 @@ func (s *Sim) stopMachineFor(m *machine, source, signal string, timeout time.Dur
 func (s *Sim) terminate(m *machine, alive func() bool, signal string, timeout time.Duration, done func(killed bool)) {
 	p := &m.app.p
 	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", signal, mainPID))
-	graceful := between(m.app.rng, p.StopTook.Min, p.StopTook.Max)
+	graceful := rng.Between(m.app.rng, p.StopTook.Min, p.StopTook.Max)
 	if m.image.ignoresSignal(signal) || !terminating[signal] {
 		graceful = timeout + time.Hour // never on its own
 	}
 	if graceful <= timeout {
-		s.after(graceful, func() {
+		s.sched.After(graceful, func() {
 			if !alive() {
 				return
 			}
@@ -255,13 +257,13 @@ func (s *Sim) terminate(m *machine, alive func() bool, signal string, timeout ti
 		})
 		return
 	}
-	s.after(timeout, func() {
+	s.sched.After(timeout, func() {
 		if !alive() {
 			return
 		}
 		// The wording of init's kill line is not documented (INF).
 		s.logLevel(m, "app", "warn", fmt.Sprintf(" WARN Main child did not exit within %s of %s, sending SIGKILL", timeout, signal))
-		s.after(teardown, func() {
+		s.sched.After(teardown, func() {
 			if !alive() {
 				return
 			}
@@ -333,7 +335,7 @@ func (s *Sim) suspendMachine(m *machine, source string) error {
 	m.serving = false
 	s.setState(m, "suspending")
 	s.addEvent(m, "suspend", "suspending", source, nil, 0)
-	s.after(between(m.app.rng, p.SuspendTook.Min, p.SuspendTook.Max), func() {
+	s.sched.After(rng.Between(m.app.rng, p.SuspendTook.Min, p.SuspendTook.Max), func() {
 		if !alive() {
 			return
 		}
@@ -432,7 +434,7 @@ func (s *Sim) exited(m *machine, code, guestSignal int) {
 	s.setState(m, "restarting")
 	exit.Restarting = true
 	s.addEvent(m, "exit", "stopped", SourceFlyd, exit, m.restartCount)
-	s.after(between(m.app.rng, p.RestartDelay.Min, p.RestartDelay.Max), func() {
+	s.sched.After(rng.Between(m.app.rng, p.RestartDelay.Min, p.RestartDelay.Max), func() {
 		if alive() {
 			s.coldBoot(m, SourceFlyd, false)
 		}

@@ -32,7 +32,7 @@ func TestGetAppLogsPagesThroughTheDay(t *testing.T) {
 
 	// Add lines the day may lack: a steady day of them with groups sharing
 	// a nanosecond, a proxy error, and lines from another region.
-	s.mu.Lock()
+	s.sched.Lock()
 	now := s.now()
 	m := s.apps[app].machines[0]
 	seedDayOfLogs(s, app, now)
@@ -47,7 +47,7 @@ func TestGetAppLogsPagesThroughTheDay(t *testing.T) {
 	// Some tens of pages whatever the traffic model logs.
 	pageSize := max(50, len(all)/40)
 	s.opts.LogsPageSize = pageSize
-	s.mu.Unlock()
+	s.sched.Unlock()
 	srv := httptest.NewServer(s.Handler()) // after the page size: the logs API reads it once
 	defer srv.Close()
 	useFlyBaseURL(t, srv.URL)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flywake/flywake/sources/flysim/guest"
 	"github.com/flywake/flywake/sources/flysim/logs"
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // event is one entry of a machine's event list. Fly's API adds an "id" that
@@ -97,7 +98,7 @@ func (m *machine) signalChange() {
 
 // eventsKept trims and records an event, newest first.
 func (s *Sim) addEvent(m *machine, typ, status, source string, exit *fly.MachineExitEvent, restartCount int) {
-	ev := event{ID: ulid(s.ids, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
+	ev := event{ID: rng.ULID(s.ids, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
 	m.events = append([]event{ev}, m.events...)
 	if keep := s.opts.EventsKept; len(m.events) > keep {
 		m.events = m.events[:keep]
@@ -131,6 +132,6 @@ func (s *Sim) logLevel(m *machine, provider, level, msg string) {
 // stream machine events draw from too) and keeps it.
 func (s *Sim) logLine(ln logs.Line) {
 	now := s.now()
-	ln.ID, ln.Time = ulid(s.ids, now), now
+	ln.ID, ln.Time = rng.ULID(s.ids, now), now
 	s.logs.Add(ln)
 }

@@ -19,8 +19,8 @@ func TestSteadyOrgStaysSteady(t *testing.T) {
 	if len(apps) != 20 || apps[0] != "steady-000" || apps[19] != "steady-019" {
 		t.Fatalf("apps = %v", apps)
 	}
-	sim.mu.Lock()
-	defer sim.mu.Unlock()
+	sim.sched.Lock()
+	defer sim.sched.Unlock()
 	started := 0
 	for _, name := range apps {
 		a := sim.apps[name]

@@ -35,9 +35,9 @@ func TestPauseAndResumeKeepAddressAndClock(t *testing.T) {
 		t.Fatalf("before Pause: %d %v", code, err)
 	}
 	// A long-poll held open when the outage begins must end with it.
-	s.mu.Lock()
+	s.sched.Lock()
 	id := s.apps[DemoTuned].machines[0].id
-	s.mu.Unlock()
+	s.sched.Unlock()
 	held := make(chan error, 1)
 	go func() {
 		_, err := get("/v1/apps/" + DemoTuned + "/machines/" + id + "/wait?state=destroyed&timeout=30")

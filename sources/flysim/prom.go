@@ -31,8 +31,8 @@ func (s *Sim) promAPI() *promql.API {
 // gauges are the fly_instance_* series of the machines running now, by
 // metric name.
 func (s *Sim) gauges() map[string][]promql.Series {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	out := map[string][]promql.Series{}
 	for _, appName := range s.appOrder {
 		for _, m := range s.apps[appName].machines {

@@ -74,7 +74,7 @@ func TestPromQueryShowsEdgeOnlyErrors(t *testing.T) {
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 
-	s.mu.Lock()
+	s.sched.Lock()
 	now := s.now()
 	inst := []string{s.apps["x"].machines[0].id, s.apps["x"].machines[1].id}
 	feed := func(ago time.Duration, status, edge, onMachine0, onMachine1 int) {
@@ -94,7 +94,7 @@ func TestPromQueryShowsEdgeOnlyErrors(t *testing.T) {
 	feed(10*time.Minute, 200, 20, 5, 15)
 	feed(10*time.Minute, 503, 3, 0, 0)
 	feed(10*time.Minute, 500, 2, 1, 1) // the app's own error: no gap
-	s.mu.Unlock()
+	s.sched.Unlock()
 
 	byStatus := func(q string, extra url.Values) map[string]float64 {
 		t.Helper()
@@ -175,7 +175,7 @@ func TestPromQueryGaugesMatchTheGuest(t *testing.T) {
 	}
 	for metric, field := range queries {
 		_, _, samples := promQuery(t, srv, s, DemoOrg, metric, nil, false)
-		s.mu.Lock()
+		s.sched.Lock()
 		started := 0
 		for _, appName := range s.appOrder {
 			for _, m := range s.apps[appName].machines {
@@ -193,7 +193,7 @@ func TestPromQueryGaugesMatchTheGuest(t *testing.T) {
 				}
 			}
 		}
-		s.mu.Unlock()
+		s.sched.Unlock()
 		if started == 0 || len(samples) != started {
 			t.Errorf("%s: %d series for %d started machines", metric, len(samples), started)
 		}

@@ -69,7 +69,7 @@ func TestPromQueryRangeAgreesWithInstantQueries(t *testing.T) {
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 
-	s.mu.Lock()
+	s.sched.Lock()
 	now := s.now()
 	hour := now.Truncate(time.Hour)
 	inst := s.apps["x"].machines[0].id
@@ -79,7 +79,7 @@ func TestPromQueryRangeAgreesWithInstantQueries(t *testing.T) {
 		s.metrics.AddApp("x", x.Region, inst, 200, hour.Add(-3*time.Hour+at), 5)
 	}
 	s.metrics.AddEdge("x", x.Region, 502, hour.Add(-2*time.Hour+59*time.Minute), 7)
-	s.mu.Unlock()
+	s.sched.Unlock()
 
 	perMinute := url.Values{
 		"query": {`sum(increase(fly_edge_http_responses_count{app="x"}[1m]))`},

@@ -56,14 +56,14 @@ func TestContractMinRunningPrimaryRegionOnly(t *testing.T) {
 	// Wait on the platform itself (the list's rate limit is for users), then
 	// look through fly-go.
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		s.mu.Lock()
+		s.sched.Lock()
 		asleep := 0
 		for _, m := range s.apps[p.Name].machines {
 			if m.state == "suspended" {
 				asleep++
 			}
 		}
-		s.mu.Unlock()
+		s.sched.Unlock()
 		if asleep == 5 {
 			break
 		}
@@ -196,13 +196,13 @@ func TestDemoTunedTwoRegions(t *testing.T) {
 			t.Errorf("seed %d: ord never went to zero in the history", seed)
 		}
 		woken := 0
-		s.mu.Lock()
+		s.sched.Lock()
 		for _, ln := range s.logs.Lines(DemoTuned) {
 			if ln.Region == "ord" && ln.Provider == "proxy" && ln.Message == "Starting machine" {
 				woken++
 			}
 		}
-		s.mu.Unlock()
+		s.sched.Unlock()
 		if woken == 0 {
 			t.Errorf("seed %d: the edge never woke an ord machine (ams full in a herd)", seed)
 		}

@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/flywake/flywake/sources/flysim/gate"
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // Signals the Machines API accepts (the spec's SignalRequest enum, plus
@@ -62,12 +65,12 @@ func (s *Sim) serveSignal(w http.ResponseWriter, r *http.Request) {
 		Signal json.RawMessage `json:"signal"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in); err != nil || len(in.Signal) == 0 {
-		writeError(w, http.StatusBadRequest, "signal is required")
+		gate.WriteError(w, http.StatusBadRequest, "signal is required")
 		return
 	}
 	sig, err := parseSignal(in.Signal)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	s.withMachine(w, r, func(m *machine) reply {
@@ -91,7 +94,7 @@ func (s *Sim) signalMachine(m *machine, sig string) {
 		s.exited(m, 137, 9)
 	case terminating[sig] && !m.image.ignoresSignal(sig):
 		run, p := m.run, &m.app.p
-		s.after(between(s.rng, p.StopTook.Min, p.StopTook.Max), func() {
+		s.sched.After(rng.Between(s.rng, p.StopTook.Min, p.StopTook.Max), func() {
 			if m.run == run && m.state == "started" {
 				s.log(m, "app", " INFO Main child exited normally with code: 0")
 				s.exited(m, 0, -1)

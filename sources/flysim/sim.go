@@ -12,8 +12,11 @@ import (
 
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/flysim/gate"
 	"github.com/flywake/flywake/sources/flysim/logs"
 	"github.com/flywake/flywake/sources/flysim/metrics"
+	"github.com/flywake/flywake/sources/flysim/rng"
+	"github.com/flywake/flywake/sources/flysim/sched"
 )
 
 // Options configure a simulated platform. The zero value is the demo.
@@ -104,15 +107,11 @@ func (o *Options) defaults() {
 // Sim is one running simulated platform.
 type Sim struct {
 	opts  Options
+	sched *sched.Scheduler // its lock guards the world: apps, machines, the proxy
 	clock *Clock
 
-	mu       sync.Mutex
 	ids      *rand.Rand // event and log line ids (an app's own draws are in app.rng)
 	rng      *rand.Rand // draws of API-driven changes (created machines, migrations, pushed images)
-	faults   *rand.Rand // injected faults' dice
-	seq      uint64
-	timers   timerHeap
-	firing   bool // a timer's callback is running: the clock is held at its time
 	apps     map[string]*app
 	appOrder []string
 	logs     *logs.Store
@@ -120,7 +119,6 @@ type Sim struct {
 	ips      int
 	started  bool // Start ran: history can no longer be lived at once
 
-	kick     chan struct{}
 	closing  chan struct{}
 	loopDone chan struct{}
 	closeOne sync.Once
@@ -131,8 +129,8 @@ type Sim struct {
 	paused  bool
 	extras  []func(ctx context.Context) error // shutdown hooks (edges)
 	hooks   simHooks
-	px      *proxy   // the edge proxy and background traffic (edge.go, traffic.go)
-	apist   apiState // Machines API rate limits, counters, faults (api.go)
+	px      *proxy     // the edge proxy and background traffic (edge.go, traffic.go)
+	gate    *gate.Gate // the API's token, counters, faults and rate limits
 }
 
 // simHooks let the traffic and edge parts of the platform plug into the core
@@ -141,39 +139,41 @@ type simHooks struct {
 	onServing []func(m *machine)
 }
 
+// Clock is the platform's virtual clock (sched.Clock).
+type Clock = sched.Clock
+
 // New builds a platform and lives through its history; Start serves it.
 func New(opts Options) *Sim {
 	opts.defaults()
 	s := &Sim{
 		opts:     opts,
-		clock:    newClock(opts.Wall, opts.Speed),
-		ids:      stream(opts.Seed, "ids"),
-		rng:      stream(opts.Seed, "platform"),
-		faults:   stream(opts.Seed, "faults"),
+		ids:      rng.Stream(opts.Seed, "ids"),
+		rng:      rng.Stream(opts.Seed, "platform"),
 		apps:     map[string]*app{},
 		logs:     logs.NewStore(opts.MaxLogLines),
 		metrics:  metrics.NewStore(26 * time.Hour),
-		kick:     make(chan struct{}, 1),
 		closing:  make(chan struct{}),
 		loopDone: make(chan struct{}),
 	}
 	if s.opts.Token == "" {
-		s.opts.Token = "flysim_" + randomHex(rand.New(rand.NewPCG(uint64(opts.Wall().UnixNano()), 7)), 32)
+		s.opts.Token = "flysim_" + rng.Hex(rand.New(rand.NewPCG(uint64(opts.Wall().UnixNano()), 7)), 32)
 	}
+	s.gate = gate.New(gate.Config{Token: s.opts.Token, Seed: opts.Seed, Region: s.apiRegion(), Now: s.now, Wall: opts.Wall})
 	// The history ends on a whole minute: the metrics count per minute, so
 	// the same seed fills the same buckets whatever second it started in.
 	end := opts.Wall().Truncate(time.Minute)
 	begin := end.Add(-opts.History)
-	s.clock.setManual(begin)
-	s.mu.Lock()
+	s.sched = sched.New(opts.Wall, opts.Speed, begin)
+	s.clock = s.sched.Clock()
+	s.sched.Lock()
 	for _, p := range opts.Apps {
 		s.addApp(p, begin, end)
 	}
-	s.mu.Unlock()
-	s.mu.Lock()
+	s.sched.Unlock()
+	s.sched.Lock()
 	s.initProxy(begin, end)
-	s.mu.Unlock()
-	s.fastForward(end)
+	s.sched.Unlock()
+	s.sched.FastForward(end)
 	return s
 }
 
@@ -187,13 +187,16 @@ func (s *Sim) Start() error {
 	s.apiMu.Lock()
 	s.apiAddr = ln.Addr().String()
 	s.apiMu.Unlock()
-	s.mu.Lock()
+	s.sched.Lock()
 	s.started = true
-	s.mu.Unlock()
+	s.sched.Unlock()
 	if !s.opts.Frozen {
-		s.clock.runFrom(s.clock.Now())
+		s.sched.Pace()
 	}
-	go s.loop()
+	go func() {
+		defer close(s.loopDone)
+		s.sched.Loop(s.closing)
+	}()
 	if err := s.startEdges(); err != nil {
 		_ = ln.Close()
 		return err
@@ -258,16 +261,16 @@ func (s *Sim) Clock() *Clock { return s.clock }
 
 // Apps lists the app names in a stable order.
 func (s *Sim) Apps() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	return append([]string(nil), s.appOrder...)
 }
 
 func (s *Sim) now() time.Time { return s.clock.Now() }
 
 func (s *Sim) hasApp(name string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	return s.apps[name] != nil
 }
 
@@ -279,9 +282,9 @@ func (s *Sim) onServing(m *machine) {
 
 // addApp creates an app and its machines as they stood when history begins.
 func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
-	a := &app{p: p, rng: stream(s.opts.Seed, "app/"+p.Name), byID: map[string]*machine{}}
-	a.id = randomHex(a.rng, 12)
-	a.digest = "sha256:" + randomHex(a.rng, 64)
+	a := &app{p: p, rng: rng.Stream(s.opts.Seed, "app/"+p.Name), byID: map[string]*machine{}}
+	a.id = rng.Hex(a.rng, 12)
+	a.digest = "sha256:" + rng.Hex(a.rng, 64)
 	deploy := end.Add(-p.DeployedAgo)
 	release := p.Release
 	if deploy.After(begin) {
@@ -305,7 +308,7 @@ func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
 	s.attachVolumes(a)
 	a.deployedAt = deploy
 	if deploy.After(begin) {
-		s.at(deploy, func() { s.deploy(a, p.Release) })
+		s.sched.At(deploy, func() { s.deploy(a, p.Release) })
 	}
 	s.apps[p.Name] = a
 	s.appOrder = append(s.appOrder, p.Name)
@@ -315,14 +318,14 @@ func (s *Sim) newMachine(a *app, region string, release int, created time.Time) 
 	p := &a.p
 	s.ips++
 	m := &machine{
-		app: a, id: machineID(a.rng), name: machineName(a.rng), region: region,
-		instanceID: ulid(a.rng, created), release: release,
+		app: a, id: rng.MachineID(a.rng), name: rng.MachineName(a.rng), region: region,
+		instanceID: rng.ULID(a.rng, created), release: release,
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, a.rng.IntN(0xffff), a.rng.IntN(0xffff)),
 		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
 	}
 	m.cfg = machineConfig(p, release)
 	m.image = a.current
-	m.events = []event{{ID: ulid(s.ids, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
+	m.events = []event{{ID: rng.ULID(s.ids, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
 	return m
 }
 
@@ -330,18 +333,18 @@ func (s *Sim) newMachine(a *app, region string, release int, created time.Time) 
 // history without replaying a boot (its events are dated before history).
 func (s *Sim) bootInstantly(m *machine) {
 	t := s.now().Add(-time.Duration(1+m.app.rng.IntN(50)) * time.Minute)
-	m.events = append([]event{{ID: ulid(s.ids, t), Type: "start", Status: "started", Source: SourceFlyd, Time: t}}, m.events...)
+	m.events = append([]event{{ID: rng.ULID(s.ids, t), Type: "start", Status: "started", Source: SourceFlyd, Time: t}}, m.events...)
 	m.state, m.serving, m.servingSince, m.checkAt, m.updatedAt = "started", true, t, t, t
 }
 
 func (s *Sim) sleepInstantly(m *machine) {
 	t := s.now().Add(-time.Duration(10+m.app.rng.IntN(100)) * time.Minute)
-	m.events = append([]event{{ID: ulid(s.ids, t.Add(-time.Minute)), Type: "start", Status: "started", Source: SourceFlyd, Time: t.Add(-time.Minute)}}, m.events...)
+	m.events = append([]event{{ID: rng.ULID(s.ids, t.Add(-time.Minute)), Type: "start", Status: "started", Source: SourceFlyd, Time: t.Add(-time.Minute)}}, m.events...)
 	if m.app.p.Autostop == "suspend" && len(SuspendBlockers(m.cfg)) == 0 {
-		m.events = append([]event{{ID: ulid(s.ids, t), Type: "suspend", Status: "suspended", Source: SourceFlyd, Time: t}}, m.events...)
+		m.events = append([]event{{ID: rng.ULID(s.ids, t), Type: "suspend", Status: "suspended", Source: SourceFlyd, Time: t}}, m.events...)
 		m.state, m.snapshot = "suspended", true
 	} else {
-		m.events = append([]event{{ID: ulid(s.ids, t), Type: "exit", Status: "stopped", Source: SourceFlyd, Time: t,
+		m.events = append([]event{{ID: rng.ULID(s.ids, t), Type: "exit", Status: "stopped", Source: SourceFlyd, Time: t,
 			Exit: &fly.MachineExitEvent{GuestSignal: -1, Signal: -1, RequestedStop: true, ExitedAt: t.UTC()}}}, m.events...)
 		m.state = "stopped"
 	}
@@ -351,7 +354,7 @@ func (s *Sim) sleepInstantly(m *machine) {
 // deploy rolls a new release onto every machine: a new instance id, new
 // metadata, and a restart of the machines that were running.
 func (s *Sim) deploy(a *app, release int) {
-	a.digest = "sha256:" + randomHex(a.rng, 64)
+	a.digest = "sha256:" + rng.Hex(a.rng, 64)
 	a.deployedAt = s.now()
 	a.releaseImage(release, a.digest)
 	for _, m := range a.machines {
@@ -365,12 +368,12 @@ func (s *Sim) deploy(a *app, release int) {
 		m.cfg = machineConfig(&a.p, release)
 		s.mountVolume(m)
 		m.image = a.current
-		m.instanceID = ulid(a.rng, s.now())
+		m.instanceID = rng.ULID(a.rng, s.now())
 		m.serving, m.snapshot = false, false
 		s.setState(m, "replacing")
 		s.addEvent(m, "update", "replacing", SourceUser, nil, 0)
 		mm := m
-		s.after(2*time.Second, func() {
+		s.sched.After(2*time.Second, func() {
 			if wasUp || mm.image.crashes() > 0 {
 				s.setState(mm, "stopped")
 				s.coldBoot(mm, SourceUser, true)
@@ -437,3 +440,40 @@ func machineConfig(p *AppProfile, release int) *fly.MachineConfig {
 }
 
 func strp(v string) *string { return &v }
+
+// SetFault installs f on an endpoint: an action name as in APICalls
+// ("list", "get", "start", "exec", "logs", "prom", ...) or "*" for every
+// endpoint without a fault of its own.
+func (s *Sim) SetFault(endpoint string, f Fault) { s.gate.SetFault(endpoint, f) }
+
+// ClearFaults removes every injected fault.
+func (s *Sim) ClearFaults() { s.gate.ClearFaults() }
+
+// APICalls counts requests per "action:id" since start (or the last
+// ResetAPICalls): e.g. "list:sleepy-api", "get:<machine id>",
+// "start:<machine id>", "apps:demo-org", "logs:<app>", "prom:<org>".
+// Actions: apps, app, list, create, get, update, destroy, start, stop,
+// suspend, restart, signal, cordon, uncordon, wait, exec, lease_show,
+// lease_create, lease_release, events, versions, metadata_show,
+// metadata_update, metadata_delete, ps, volumes, volume, volume_snapshots,
+// secrets, regions, logs, prom, unknown.
+func (s *Sim) APICalls() map[string]int { return s.gate.APICalls() }
+
+// APIStats is APICalls with the 429s and the busiest wall second per key.
+func (s *Sim) APIStats() map[string]APIStat { return s.gate.APIStats() }
+
+// APICallKeys lists the keys of APICalls in order, for stable reports.
+func (s *Sim) APICallKeys() []string { return s.gate.APICallKeys() }
+
+// ResetAPICalls zeroes the counters (the rate-limit buckets are kept).
+func (s *Sim) ResetAPICalls() { s.gate.ResetAPICalls() }
+
+// SetRateLimits turns the Machines API's rate limits on (the default) or
+// off, for benchmarks that measure the API rather than its limits.
+func (s *Sim) SetRateLimits(on bool) { s.gate.SetRateLimits(on) }
+
+// Fault is a misbehaviour injected into one endpoint (gate.Fault).
+type Fault = gate.Fault
+
+// APIStat is what the platform saw of one (action, id) pair.
+type APIStat = gate.APIStat

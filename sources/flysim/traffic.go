@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sort"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // The apps' background load. Per-request events are far too many for a day
@@ -82,7 +84,7 @@ var scannerPaths = []string{"/.env", "/.env.local", "/.env.production", "/wp-con
 // Bursts are laid out over the history and 30 days beyond it; the last
 // 75 minutes of history stay quiet for the scale-to-zero and tuned apps so
 // autostop has brought them back down when the platform starts.
-func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan {
+func demoPlan(p *AppProfile, draw *rand.Rand, begin, end time.Time) *trafficPlan {
 	svc := (p.ResponseTime.Min + p.ResponseTime.Max).Seconds() / 2
 	quiet := [2]time.Time{end.Add(-75 * time.Minute), end}
 	horizon := end.Add(30 * 24 * time.Hour)
@@ -90,7 +92,7 @@ func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan 
 	case DemoScaleToZero:
 		pl := &trafficPlan{svc: svc, workers: 2, lo: 0.25, hi: 1.4, tz: 1, logEvery: 10 * time.Second, notModified: 0.8}
 		pl.midnight = clientMidnight(end, pl.tz)
-		pl.bursts = herds(rng, begin, horizon, pl.midnight, 10, 12, 100, 300, quiet)
+		pl.bursts = herds(draw, begin, horizon, pl.midnight, 10, 12, 100, 300, quiet)
 		// ~4,900 probes in one hour, mid-morning of the history.
 		at := end.Add(-15 * time.Hour)
 		pl.bursts = append(pl.bursts, burst{From: at, To: at.Add(time.Hour), Rate: 4900.0 / 3600, Cls: clsScan})
@@ -99,7 +101,7 @@ func demoPlan(p *AppProfile, rng *rand.Rand, begin, end time.Time) *trafficPlan 
 	case DemoTuned:
 		pl := &trafficPlan{svc: svc, workers: 2, lo: 0.2, hi: 1.2, tz: 1, logEvery: 10 * time.Second, notModified: 0.8}
 		pl.midnight = clientMidnight(end, pl.tz)
-		pl.bursts = herds(rng, begin, horizon, pl.midnight, 8, 10, 30, 110, quiet)
+		pl.bursts = herds(draw, begin, horizon, pl.midnight, 8, 10, 30, 110, quiet)
 		return pl
 	case DemoCrash:
 		// A client's poll lands the instant the platform starts, so a machine
@@ -137,17 +139,17 @@ func clientMidnight(end time.Time, tz float64) time.Time {
 // herds lays out a thundering herd of polling clients (a push notification:
 // everybody opens the app at once) a number of times a day in waking hours,
 // at least an hour apart, none inside quiet.
-func herds(rng *rand.Rand, from, to, midnight time.Time, minPerDay, maxPerDay int, minRate, maxRate float64, quiet [2]time.Time) []burst {
+func herds(draw *rand.Rand, from, to, midnight time.Time, minPerDay, maxPerDay int, minRate, maxRate float64, quiet [2]time.Time) []burst {
 	var out []burst
 	day := midnight
 	for day.After(from) {
 		day = day.Add(-24 * time.Hour)
 	}
 	for ; day.Before(to); day = day.Add(24 * time.Hour) {
-		n := minPerDay + rng.IntN(maxPerDay-minPerDay+1)
+		n := minPerDay + draw.IntN(maxPerDay-minPerDay+1)
 		var starts []time.Time
 		for tries := 0; len(starts) < n && tries < 200; tries++ {
-			at := day.Add(7*time.Hour + time.Duration(rng.Int64N(int64(16*time.Hour))))
+			at := day.Add(7*time.Hour + time.Duration(draw.Int64N(int64(16*time.Hour))))
 			ok := !at.Before(from) && at.Before(to) && (at.Before(quiet[0].Add(-2*time.Minute)) || at.After(quiet[1]))
 			for _, s := range starts {
 				if d := at.Sub(s); d < time.Hour && d > -time.Hour {
@@ -159,8 +161,8 @@ func herds(rng *rand.Rand, from, to, midnight time.Time, minPerDay, maxPerDay in
 			}
 		}
 		for _, at := range starts {
-			dur := between(rng, 25*time.Second, 50*time.Second)
-			out = append(out, burst{From: at, To: at.Add(dur), Rate: minRate + rng.Float64()*(maxRate-minRate), Cls: clsPoll})
+			dur := rng.Between(draw, 25*time.Second, 50*time.Second)
+			out = append(out, burst{From: at, To: at.Add(dur), Rate: minRate + draw.Float64()*(maxRate-minRate), Cls: clsPoll})
 		}
 	}
 	sortBursts(out)
@@ -186,16 +188,16 @@ func (pl *trafficPlan) rates(t time.Time) [numClasses]float64 {
 }
 
 // poisson draws a Poisson count with mean lam.
-func poisson(rng *rand.Rand, lam float64) int {
+func poisson(draw *rand.Rand, lam float64) int {
 	if lam <= 0 {
 		return 0
 	}
 	if lam > 30 {
-		return max(0, int(math.Round(lam+math.Sqrt(lam)*rng.NormFloat64())))
+		return max(0, int(math.Round(lam+math.Sqrt(lam)*draw.NormFloat64())))
 	}
 	l, k, p := math.Exp(-lam), 0, 1.0
 	for {
-		p *= rng.Float64()
+		p *= draw.Float64()
 		if p <= l {
 			return k
 		}
@@ -220,7 +222,7 @@ func (s *Sim) trafficTick() {
 			s.tickApp(ae, now)
 		}
 	}
-	s.after(trafficTick, s.trafficTick)
+	s.sched.After(trafficTick, s.trafficTick)
 }
 
 func (s *Sim) tickApp(ae *appEdge, now time.Time) {
@@ -383,7 +385,7 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 		}
 	}
 	l := s.loadOf(m)
-	rt := func() time.Duration { return between(ae.lines, p.ResponseTime.Min, p.ResponseTime.Max) }
+	rt := func() time.Duration { return rng.Between(ae.lines, p.ResponseTime.Min, p.ResponseTime.Max) }
 	switch {
 	case cls == clsScan:
 		for i := 0; i < n; i++ { // every probe: the scanner is the story
@@ -470,8 +472,8 @@ func (s *Sim) releaseHeld(m *machine) {
 
 // Traffic returns an app's background-load counters (a copy).
 func (s *Sim) Traffic(app string) (TrafficStats, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	ae := s.px.apps[app]
 	if ae == nil {
 		return TrafficStats{}, fmt.Errorf("flysim: no app %q", app)

@@ -13,7 +13,7 @@ func TestSettledAtStart(t *testing.T) {
 	for i, seed := range []uint64{1, 2, 3, 4} {
 		wall := base.Add(time.Duration(i) * 6 * time.Hour)
 		s := New(Options{Seed: seed, Wall: func() time.Time { return wall }})
-		s.mu.Lock()
+		s.sched.Lock()
 		now := s.now()
 		states := func(app string) map[string]int {
 			out := map[string]int{}
@@ -73,7 +73,7 @@ func TestSettledAtStart(t *testing.T) {
 			}
 		}
 		t.Logf("seed %d: crashy %v, backlog CLOSE_WAIT %d", seed, states(DemoCrash), closeWait)
-		s.mu.Unlock()
+		s.sched.Unlock()
 	}
 }
 
@@ -83,8 +83,8 @@ func TestBacklogDrainsByItself(t *testing.T) {
 	s := New(Options{Seed: 5})
 	start := s.clock.Now()
 	closeWait := func() int {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.sched.Lock()
+		defer s.sched.Unlock()
 		n := 0
 		for _, m := range s.apps[DemoBacklog].machines {
 			n += m.closeWait
@@ -95,7 +95,7 @@ func TestBacklogDrainsByItself(t *testing.T) {
 	var drained time.Duration
 	prev := first
 	for step := time.Minute; step <= 90*time.Minute; step += time.Minute {
-		s.fastForward(start.Add(step))
+		s.sched.FastForward(start.Add(step))
 		n := closeWait()
 		if n > prev+20 {
 			t.Errorf("CLOSE_WAIT grew from %d to %d at +%s", prev, n, step)
@@ -152,8 +152,8 @@ func TestBacklogOutsideRequestQueues(t *testing.T) {
 		t.Fatal("a request behind hundreds of stale ones was answered at once")
 	}
 	time.Sleep(50 * time.Millisecond)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	abandoned := 0
 	for _, m := range s.apps[DemoBacklog].machines {
 		for _, e := range s.loadOf(m).backlog {

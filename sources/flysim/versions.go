@@ -5,6 +5,8 @@ import (
 	"time"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
 // Machine versions, deploys and the end of a machine (the docs' "machine
@@ -52,7 +54,7 @@ func (m *machine) version(id string) (state string, cfg *fly.MachineConfig, im *
 
 // pullTook is how long a host takes to fetch an image it has not run.
 func (s *Sim) pullTook() time.Duration {
-	return between(s.rng, 300*time.Millisecond, 900*time.Millisecond)
+	return rng.Between(s.rng, 300*time.Millisecond, 900*time.Millisecond)
 }
 
 // launchOptions are the parts of a create or update request that steer the
@@ -70,16 +72,16 @@ func (s *Sim) createMachine(a *app, name, region string, cfg *fly.MachineConfig,
 	now := s.now()
 	s.ips++
 	m := &machine{
-		app: a, id: machineID(s.rng), name: name, region: region, instanceID: ulid(s.rng, now),
+		app: a, id: rng.MachineID(s.rng), name: name, region: region, instanceID: rng.ULID(s.rng, now),
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, s.rng.IntN(0xffff), s.rng.IntN(0xffff)),
 		state:     "created", createdAt: now, updatedAt: now, changed: make(chan struct{}),
 		cfg: cfg, cordoned: opt.cordoned, release: releaseOf(cfg, a.p.Release),
 	}
 	if m.name == "" {
-		m.name = machineName(s.rng)
+		m.name = rng.MachineName(s.rng)
 	}
 	m.image = s.resolveImage(cfg.Image)
-	m.events = []event{{ID: ulid(s.ids, now), Type: "launch", Status: "created", Source: SourceUser, Time: now}}
+	m.events = []event{{ID: rng.ULID(s.ids, now), Type: "launch", Status: "created", Source: SourceUser, Time: now}}
 	a.machines = append(a.machines, m)
 	a.byID[m.id] = m
 	if !opt.skipLaunch {
@@ -95,7 +97,7 @@ func (s *Sim) launch(m *machine, pulling string) {
 	alive := s.newRun(m)
 	s.setState(m, pulling)
 	s.log(m, "runner", "Pulling container image "+m.cfg.Image)
-	s.after(s.pullTook(), func() {
+	s.sched.After(s.pullTook(), func() {
 		if !alive() {
 			return
 		}
@@ -121,7 +123,7 @@ func (s *Sim) failLaunch(m *machine, newMachine bool) {
 	alive := s.newRun(m)
 	s.setState(m, "launch_failed")
 	s.addEvent(m, "launch", "launch_failed", SourceFlyd, nil, 0)
-	s.after(time.Second, func() {
+	s.sched.After(time.Second, func() {
 		if alive() {
 			s.destroyed(m)
 		}
@@ -143,7 +145,7 @@ func (s *Sim) updateMachine(m *machine, cfg *fly.MachineConfig, opt launchOption
 	wasUp := m.state == "started" || m.state == "starting" || m.state == "restarting" || m.state == "suspending"
 	wasCreated := m.state == "created"
 	s.retireVersion(m, "replaced")
-	m.instanceID = ulid(s.rng, s.now())
+	m.instanceID = rng.ULID(s.rng, s.now())
 	m.cfg, m.image = cfg, s.resolveImage(cfg.Image)
 	m.versionCrashes = 0
 	m.release = releaseOf(cfg, m.release)
@@ -177,7 +179,7 @@ func (s *Sim) updateMachine(m *machine, cfg *fly.MachineConfig, opt launchOption
 	if wasUp {
 		s.terminate(m, alive, stopSignal(m.versions[0].cfg, ""), stopTimeout(m.versions[0].cfg, 0), next)
 	} else {
-		s.after(200*time.Millisecond, func() { next(false) })
+		s.sched.After(200*time.Millisecond, func() { next(false) })
 	}
 	return nil
 }
@@ -186,7 +188,7 @@ func (s *Sim) updateMachine(m *machine, cfg *fly.MachineConfig, opt launchOption
 func (s *Sim) afterPull(m *machine, fn func()) {
 	alive := s.newRun(m)
 	s.setState(m, "updating")
-	s.after(s.pullTook(), func() {
+	s.sched.After(s.pullTook(), func() {
 		if alive() {
 			fn()
 		}
@@ -227,7 +229,7 @@ func (s *Sim) destroyMachine(m *machine, force bool) error {
 		s.log(m, "app", fmt.Sprintf(" INFO Sending signal SIGKILL to main child process w/ PID %d", mainPID))
 		took += teardown
 	}
-	s.after(took, func() {
+	s.sched.After(took, func() {
 		if alive() {
 			s.destroyed(m)
 		}
@@ -251,8 +253,8 @@ func (s *Sim) destroyed(m *machine) {
 // its suspend snapshot; a running machine boots again on the new host, and
 // the next start reports the move.
 func (s *Sim) Migrate(app, id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sched.Lock()
+	defer s.sched.Unlock()
 	a := s.apps[app]
 	if a == nil || a.byID[id] == nil {
 		return fmt.Errorf("flysim: no machine %s in app %q", id, app)
@@ -263,11 +265,11 @@ func (s *Sim) Migrate(app, id string) error {
 	default:
 		return fmt.Errorf("flysim: machine %s is %s; migrate a settled machine", id, m.state)
 	}
-	s.instant(func() { // one time for its events and the boot it schedules
+	s.sched.Instant(func() { // one time for its events and the boot it schedules
 		wasUp := m.state == "started"
 		s.retireVersion(m, "migrated")
-		m.instanceID = ulid(s.rng, s.now())
-		m.migratedTo = randomHex(s.rng, 4)
+		m.instanceID = rng.ULID(s.rng, s.now())
+		m.migratedTo = rng.Hex(s.rng, 4)
 		s.newRun(m)
 		m.snapshot = false
 		if m.state == "suspended" {

@@ -27,10 +27,10 @@ func TestCountersBySeries(t *testing.T) {
 		}
 	})
 	want := map[string]float64{
-		EdgeResponses + ` app="a",region="ams",status="200", now`:               12,
-		EdgeResponses + ` app="a",region="ams",status="200", 2m`:                0, // pruned
-		EdgeResponses + ` app="a",region="ams",status="502", now`:               1,
-		EdgeResponses + ` app="a",region="ams",status="502", 2m`:                1,
+		EdgeResponses + ` app="a",region="ams",status="200", now`:              12,
+		EdgeResponses + ` app="a",region="ams",status="200", 2m`:               0, // pruned
+		EdgeResponses + ` app="a",region="ams",status="502", now`:              1,
+		EdgeResponses + ` app="a",region="ams",status="502", 2m`:               1,
 		AppResponses + ` app="a",instance="m1",region="ord",status="200", now`: 4,
 		AppResponses + ` app="a",instance="m1",region="ord",status="200", 2m`:  4,
 	}

@@ -1,4 +1,6 @@
-package flysim
+// Package rng holds the simulator's seeded draws: one stream per part of
+// the platform, and the ids and names Fly gives things.
+package rng
 
 import (
 	"fmt"
@@ -7,12 +9,12 @@ import (
 	"time"
 )
 
-// stream is the seeded generator of one part of the platform. Each part
+// Stream is the seeded generator of one part of the platform. Each part
 // draws from its own (an app's lifecycle, an app's traffic, ids, outside
 // requests, faults), so a part that draws more — a new log line, an outside
 // request, one more machine — never shifts another part's figures, and the
 // same seed lives the same day.
-func stream(seed uint64, name string) *rand.Rand {
+func Stream(seed uint64, name string) *rand.Rand {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return rand.New(rand.NewPCG(seed, h.Sum64()))
@@ -20,9 +22,9 @@ func stream(seed uint64, name string) *rand.Rand {
 
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-// ulid returns a 26-character ULID for platform time t: Fly uses these for
+// ULID returns a 26-character ULID for platform time t: Fly uses these for
 // instance ids, event ids and request ids.
-func ulid(rng *rand.Rand, t time.Time) string {
+func ULID(rng *rand.Rand, t time.Time) string {
 	var b [26]byte
 	ms := uint64(t.UnixMilli())
 	for i := 9; i >= 0; i-- {
@@ -35,8 +37,8 @@ func ulid(rng *rand.Rand, t time.Time) string {
 	return string(b[:])
 }
 
-// machineID is 14 lowercase hex digits, the usual shape of Fly machine ids.
-func machineID(rng *rand.Rand) string {
+// MachineID is 14 lowercase hex digits, the usual shape of Fly machine ids.
+func MachineID(rng *rand.Rand) string {
 	return fmt.Sprintf("%014x", rng.Uint64()&0xffffffffffffff)
 }
 
@@ -46,12 +48,13 @@ var nameWords = [...]string{
 	"wind", "dust", "lake", "moon", "pine", "river", "snow", "star", "tree", "wave",
 }
 
-// machineName is the word-word-NNNN shape Fly gives machines.
-func machineName(rng *rand.Rand) string {
+// MachineName is the word-word-NNNN shape Fly gives machines.
+func MachineName(rng *rand.Rand) string {
 	return fmt.Sprintf("%s-%s-%04d", nameWords[rng.IntN(20)], nameWords[20+rng.IntN(10)], rng.IntN(10000))
 }
 
-func randomHex(rng *rand.Rand, n int) string {
+// Hex is n random lowercase hex digits.
+func Hex(rng *rand.Rand, n int) string {
 	const hex = "0123456789abcdef"
 	b := make([]byte, n)
 	for i := range b {
@@ -60,8 +63,8 @@ func randomHex(rng *rand.Rand, n int) string {
 	return string(b)
 }
 
-// between draws a duration uniformly from [lo, hi].
-func between(rng *rand.Rand, lo, hi time.Duration) time.Duration {
+// Between draws a duration uniformly from [lo, hi].
+func Between(rng *rand.Rand, lo, hi time.Duration) time.Duration {
 	if hi <= lo {
 		return lo
 	}

@@ -1,8 +1,10 @@
-package flysim
+package profile
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/guest"
 )
 
 // SteadyOrg is an org of n quiet apps with perApp machines each, for tests
@@ -11,25 +13,25 @@ import (
 // no machine changes state on its own; half its machines started, the rest
 // stopped; names steady-000, steady-001, …. Use them as Options.Apps, with
 // NoTraffic (and a short History) so the platform starts in seconds.
-func SteadyOrg(n, perApp int) []AppProfile {
-	out := make([]AppProfile, 0, n)
+func SteadyOrg(n, perApp int) []App {
+	out := make([]App, 0, n)
 	for i := range n {
-		out = append(out, AppProfile{
+		out = append(out, App{
 			Name: SteadyAppName(i), Region: "ams", Machines: perApp, ProcessGroup: "app",
 			Release: 3, Image: fmt.Sprintf("steady-%03d", i), Tag: "deployment-01KB3",
 			CPUKind: "shared", CPUs: 1, MemoryMB: 256,
 			Autostop: "off", Autostart: true, MinRunning: 0,
 			InternalPort: 8080, HealthPath: "/health", ConcurrencyType: "requests", SoftLimit: 20, HardLimit: 25,
 			RestartRetries: 10, KillTimeout: 5 * time.Second,
-			PlatformBoot: s(0.5, 0.9), InitTook: s(0.1, 0.2),
-			Phases: []Phase{{Name: "server start", Took: s(0.5, 0.8), Lines: []string{
+			PlatformBoot: Seconds(0.5, 0.9), InitTook: Seconds(0.1, 0.2),
+			Phases: []Phase{{Name: "server start", Took: Seconds(0.5, 0.8), Lines: []string{
 				"[INFO] Starting gunicorn 23.0.0",
 			}, EndLines: []string{"[INFO] Listening at: http://0.0.0.0:8080 (1)"}}},
-			FirstHealth: s(0.3, 0.5), Resume: s(0.2, 0.3), StopTook: s(0.5, 1.0), SuspendTook: s(0.5, 1.0),
-			RestartDelay: s(0.5, 1.0),
-			Bytecode:     BytecodeImage{NotPython: true},
+			FirstHealth: Seconds(0.3, 0.5), Resume: Seconds(0.2, 0.3), StopTook: Seconds(0.5, 1.0), SuspendTook: Seconds(0.5, 1.0),
+			RestartDelay: Seconds(0.5, 1.0),
+			Bytecode:     guest.Bytecode{NotPython: true},
 			PollPaths:    []string{"/"},
-			InitialAwake: perApp / 2, DeployedAgo: 48 * time.Hour, ResponseTime: s(0.01, 0.03), MemAvailPct: 50,
+			InitialAwake: perApp / 2, DeployedAgo: 48 * time.Hour, ResponseTime: Seconds(0.01, 0.03), MemAvailPct: 50,
 		})
 	}
 	return out

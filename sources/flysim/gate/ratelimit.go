@@ -1,4 +1,4 @@
-package flysim
+package gate
 
 import (
 	"sort"
@@ -13,14 +13,16 @@ import (
 // Buckets run on WALL time, as Fly's do, whatever the platform's speed.
 // Refused and no-op calls take a token like any other.
 
-type rateLimit struct {
+// Limit is a token bucket's rate and burst.
+type Limit struct {
 	perSecond float64
 	burst     float64
 }
 
+// Fly's documented limits: most actions, and Get Machine.
 var (
-	defaultLimit    = rateLimit{perSecond: 1, burst: 3}
-	getMachineLimit = rateLimit{perSecond: 5, burst: 10}
+	PerAction  = &Limit{perSecond: 1, burst: 3}
+	GetMachine = &Limit{perSecond: 5, burst: 10}
 )
 
 type bucket struct {
@@ -42,12 +44,11 @@ type APIStat struct {
 func callKey(action, id string) string { return action + ":" + id }
 
 // countCall records one request of action on id.
-func (s *Sim) countCall(action, id string) {
-	now := s.opts.Wall()
-	st := &s.apist
+func (g *Gate) countCall(action, id string) {
+	now := g.wall()
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
 	k := callKey(action, id)
 	c := st.stats[k]
 	if c == nil {
@@ -64,12 +65,11 @@ func (s *Sim) countCall(action, id string) {
 
 // allow takes a token from the (op, id) bucket, refilled in wall time; a
 // refusal is counted against the (action, id) stats.
-func (s *Sim) allow(op, action, id string, lim rateLimit) bool {
-	now := s.opts.Wall()
-	st := &s.apist
+func (g *Gate) allow(op, action, id string, lim Limit) bool {
+	now := g.wall()
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
 	if st.limitsOff {
 		return true
 	}
@@ -100,8 +100,8 @@ func (s *Sim) allow(op, action, id string, lim rateLimit) bool {
 // lease_create, lease_release, events, versions, metadata_show,
 // metadata_update, metadata_delete, ps, volumes, volume, volume_snapshots,
 // secrets, regions, logs, prom, unknown.
-func (s *Sim) APICalls() map[string]int {
-	st := &s.apist
+func (g *Gate) APICalls() map[string]int {
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	out := make(map[string]int, len(st.stats))
@@ -112,8 +112,8 @@ func (s *Sim) APICalls() map[string]int {
 }
 
 // APIStats is APICalls with the 429s and the busiest wall second per key.
-func (s *Sim) APIStats() map[string]APIStat {
-	st := &s.apist
+func (g *Gate) APIStats() map[string]APIStat {
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	out := make(map[string]APIStat, len(st.stats))
@@ -124,8 +124,8 @@ func (s *Sim) APIStats() map[string]APIStat {
 }
 
 // APICallKeys lists the keys of APICalls in order, for stable reports.
-func (s *Sim) APICallKeys() []string {
-	calls := s.APICalls()
+func (g *Gate) APICallKeys() []string {
+	calls := g.APICalls()
 	keys := make([]string, 0, len(calls))
 	for k := range calls {
 		keys = append(keys, k)
@@ -135,20 +135,18 @@ func (s *Sim) APICallKeys() []string {
 }
 
 // ResetAPICalls zeroes the counters (the rate-limit buckets are kept).
-func (s *Sim) ResetAPICalls() {
-	st := &s.apist
+func (g *Gate) ResetAPICalls() {
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
 	clear(st.stats)
 }
 
 // SetRateLimits turns the Machines API's rate limits on (the default) or
 // off, for benchmarks that measure the API rather than its limits.
-func (s *Sim) SetRateLimits(on bool) {
-	st := &s.apist
+func (g *Gate) SetRateLimits(on bool) {
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
 	st.limitsOff = !on
 }

@@ -1,4 +1,4 @@
-package flysim
+package gate
 
 import (
 	"bytes"
@@ -37,28 +37,26 @@ type Fault struct {
 // SetFault installs f on an endpoint: an action name as in APICalls
 // ("list", "get", "start", "exec", "logs", "prom", ...) or "*" for every
 // endpoint without a fault of its own.
-func (s *Sim) SetFault(endpoint string, f Fault) {
-	st := &s.apist
+func (g *Gate) SetFault(endpoint string, f Fault) {
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
 	st.faults[endpoint] = f
 }
 
 // ClearFaults removes every injected fault.
-func (s *Sim) ClearFaults() {
-	st := &s.apist
+func (g *Gate) ClearFaults() {
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
 	clear(st.faults)
 }
 
-func (s *Sim) faultFor(action string) (Fault, bool) {
-	st := &s.apist
+// FaultFor is the fault installed on action, if any.
+func (g *Gate) FaultFor(action string) (Fault, bool) {
+	st := g
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.init(s.opts.Seed)
 	if f, ok := st.faults[action]; ok {
 		return f, true
 	}
@@ -69,12 +67,12 @@ func (s *Sim) faultFor(action string) (Fault, bool) {
 // applyFault plays the endpoint's fault, if any, and reports whether it
 // answered the request itself. Otherwise the handler writes to out, and
 // finish (always safe to call) alters that answer as the fault says.
-func (s *Sim) applyFault(w http.ResponseWriter, r *http.Request, action string) (out http.ResponseWriter, finish func(), answered bool) {
-	f, ok := s.faultFor(action)
+func (g *Gate) applyFault(w http.ResponseWriter, r *http.Request, action string) (out http.ResponseWriter, finish func(), answered bool) {
+	f, ok := g.FaultFor(action)
 	if !ok {
 		return w, func() {}, false
 	}
-	if s.answerFault(w, r, f) {
+	if g.answerFault(w, r, f) {
 		return w, func() {}, true
 	}
 	if !f.NullEntries && f.Hostile == "" {
@@ -88,7 +86,7 @@ func (s *Sim) applyFault(w http.ResponseWriter, r *http.Request, action string) 
 }
 
 // answerFault plays the faults that answer in place of the handler.
-func (s *Sim) answerFault(w http.ResponseWriter, r *http.Request, f Fault) bool {
+func (g *Gate) answerFault(w http.ResponseWriter, r *http.Request, f Fault) bool {
 	if f.Latency > 0 {
 		t := time.NewTimer(f.Latency)
 		select {
@@ -104,9 +102,9 @@ func (s *Sim) answerFault(w http.ResponseWriter, r *http.Request, f Fault) bool 
 	}
 	var roll429, roll5xx float64
 	if f.Rate429 > 0 || f.Rate5xx > 0 {
-		s.mu.Lock()
-		roll429, roll5xx = s.faults.Float64(), s.faults.Float64()
-		s.mu.Unlock()
+		g.mu.Lock()
+		roll429, roll5xx = g.dice.Float64(), g.dice.Float64()
+		g.mu.Unlock()
 	}
 	switch {
 	case f.Rate429 > 0 && roll429 < f.Rate429:
@@ -115,14 +113,14 @@ func (s *Sim) answerFault(w http.ResponseWriter, r *http.Request, f Fault) bool 
 			ra = "1"
 		}
 		w.Header().Set("Retry-After", ra)
-		writeError(w, http.StatusTooManyRequests, "rate limit exceeded")
+		WriteError(w, http.StatusTooManyRequests, "rate limit exceeded")
 		return true
 	case f.Rate5xx > 0 && roll5xx < f.Rate5xx:
 		code := f.Status5xx
 		if code < 500 || code > 599 {
 			code = http.StatusServiceUnavailable
 		}
-		writeError(w, code, "internal error")
+		WriteError(w, code, "internal error")
 		return true
 	case f.Malformed:
 		w.WriteHeader(http.StatusOK)
