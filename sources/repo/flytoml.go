@@ -37,6 +37,9 @@ type FlyToml struct {
 	ReleaseCommand string
 	VMMemoryMB     int     // from [[vm]] memory / memory_mb; 0 = unset
 	Checks         []Check // top-level [checks.<name>] (machine checks, not routed on)
+	// Processes are the process groups [processes] defines, sorted; empty
+	// when it defines none (every machine is then in the group "app").
+	Processes []string
 
 	lines map[string]int // dotted key path -> line, e.g. "http_service.auto_stop_machines"
 }
@@ -52,7 +55,10 @@ type Service struct {
 	MinMachinesRunning *int
 	Concurrency        *Concurrency
 	Checks             []Check
-	Line               int // line of the block header
+	// Processes are the process groups the service is for, as written;
+	// empty means the default group (see FlyToml.ServiceGroups).
+	Processes []string
+	Line      int // line of the block header
 }
 
 // Concurrency is a service's [concurrency] block; 0 means "not set".
@@ -71,7 +77,10 @@ type Check struct {
 	Path     string
 	Interval time.Duration
 	Timeout  time.Duration
-	Line     int
+	// Processes are the groups a top-level check is for (empty: the
+	// default group).
+	Processes []string
+	Line      int
 }
 
 // Line returns the line of a dotted key path ("swap_size_mb",
@@ -85,6 +94,44 @@ func (f *FlyToml) Line(path string) int {
 
 // Source is Line in "fly.toml:7" form (just "fly.toml" when unknown).
 func (f *FlyToml) Source(path string) string { return Source(FlyTomlFile, f.Line(path)) }
+
+// DefaultProcessGroup is the group flyctl gives a service, check or mount
+// that names none: "app" when there is such a group (or no [processes]
+// at all), else the first group by name.
+func (f *FlyToml) DefaultProcessGroup() string {
+	if f == nil || len(f.Processes) == 0 || slices.Contains(f.Processes, DefaultGroup) {
+		return DefaultGroup
+	}
+	return f.Processes[0]
+}
+
+// DefaultGroup is the process group of an app that defines none.
+const DefaultGroup = "app"
+
+// ProcessGroups are the groups the app's machines are in: those of
+// [processes], or "app" alone.
+func (f *FlyToml) ProcessGroups() []string {
+	if f == nil || len(f.Processes) == 0 {
+		return []string{DefaultGroup}
+	}
+	return f.Processes
+}
+
+// Groups are the process groups whose machines get a part that names
+// processes (a service, a top-level check) as flyctl applies it: the ones
+// named that exist, or the default group when none is named.
+func (f *FlyToml) Groups(processes []string) []string {
+	if len(processes) == 0 {
+		return []string{f.DefaultProcessGroup()}
+	}
+	var out []string
+	for _, g := range processes {
+		if slices.Contains(f.ProcessGroups(), g) && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
 
 // HTTPService returns the [http_service] block, or nil.
 func (f *FlyToml) HTTPService() *Service {
@@ -131,12 +178,14 @@ type rawFly struct {
 	VM     []rawVM             `toml:"vm"`
 	Checks map[string]rawCheck `toml:"checks"`
 
-	KillSignal       any `toml:"kill_signal"`
-	KillTimeout      any `toml:"kill_timeout"`
-	ConsoleCommand   any `toml:"console_command"`
-	Experimental     any `toml:"experimental"`
-	Build            any `toml:"build"`
-	Env              any `toml:"env"`
+	KillSignal     any `toml:"kill_signal"`
+	KillTimeout    any `toml:"kill_timeout"`
+	ConsoleCommand any `toml:"console_command"`
+	Experimental   any `toml:"experimental"`
+	Build          any `toml:"build"`
+	Env            any `toml:"env"`
+	// Processes is a table of group -> command; old files write
+	// `processes = []` for none, which flyctl still reads.
 	Processes        any `toml:"processes"`
 	Mounts           any `toml:"mounts"`
 	Files            any `toml:"files"`
@@ -158,6 +207,7 @@ type rawService struct {
 	Checks       []rawCheck      `toml:"checks"`
 	HTTPChecks   []rawCheck      `toml:"http_checks"`
 	TCPChecks    []rawCheck      `toml:"tcp_checks"`
+	Processes    []string        `toml:"processes"`
 	Ports        []struct {
 		Port              int `toml:"port"`
 		StartPort         any `toml:"start_port"`
@@ -170,7 +220,6 @@ type rawService struct {
 	} `toml:"ports"`
 
 	Protocol          any `toml:"protocol"`
-	Processes         any `toml:"processes"`
 	ForceHTTPS        any `toml:"force_https"`
 	TLSOptions        any `toml:"tls_options"`
 	HTTPOptions       any `toml:"http_options"`
@@ -185,11 +234,12 @@ type rawConcurrency struct {
 }
 
 type rawCheck struct {
-	Type     string `toml:"type"`
-	Port     int    `toml:"port"`
-	Path     string `toml:"path"`
-	Interval any    `toml:"interval"`
-	Timeout  any    `toml:"timeout"`
+	Type      string   `toml:"type"`
+	Port      int      `toml:"port"`
+	Path      string   `toml:"path"`
+	Interval  any      `toml:"interval"`
+	Timeout   any      `toml:"timeout"`
+	Processes []string `toml:"processes"`
 
 	GracePeriod   any `toml:"grace_period"`
 	Method        any `toml:"method"`
@@ -198,7 +248,6 @@ type rawCheck struct {
 	TLSServerName any `toml:"tls_server_name"`
 	Headers       any `toml:"headers"`
 	RestartLimit  any `toml:"restart_limit"`
-	Processes     any `toml:"processes"`
 	Kind          any `toml:"kind"`
 }
 
@@ -261,6 +310,11 @@ func ParseFlyToml(data []byte) (*FlyToml, []error) {
 		lines:          lines,
 	}
 	errs := sw.errs
+	if groups, ok := processGroups(raw.Processes); ok {
+		f.Processes = groups
+	} else {
+		errs = append(errs, f.fieldError("processes", "expected a table of process group = command for [processes], got %s", tomlLiteral(raw.Processes)))
+	}
 	if raw.SwapSizeMB < 0 {
 		errs = append(errs, f.fieldError("swap_size_mb", "expected a size in MB of 0 or more, got %d", raw.SwapSizeMB))
 	}
@@ -293,7 +347,57 @@ func ParseFlyToml(data []byte) (*FlyToml, []error) {
 	if len(errs) > 0 {
 		return nil, append(errs, sw.warns...)
 	}
-	return f, sw.warns
+	return f, append(sw.warns, f.unknownGroups()...)
+}
+
+// processGroups reads [processes]: the group names of a table, sorted;
+// none for an absent table or the old `processes = []`.
+func processGroups(v any) ([]string, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case map[string]any:
+		groups := make([]string, 0, len(x))
+		for g := range x {
+			groups = append(groups, sanitize.Line(g))
+		}
+		slices.Sort(groups)
+		return groups, true
+	case []any:
+		return nil, len(x) == 0
+	}
+	return nil, false
+}
+
+// unknownGroups warns about a service or check whose processes name a
+// group the app does not have: flyctl gives it to no machine of that name.
+func (f *FlyToml) unknownGroups() []error {
+	var out []error
+	warn := func(path, what string, processes []string) {
+		for i, g := range processes {
+			if slices.Contains(f.ProcessGroups(), g) {
+				continue
+			}
+			msg := fmt.Sprintf("processes of %s names %s, which is no process group of this app (%s): no machine gets it from that name",
+				what, strconv.Quote(clip(g, 80)), strings.Join(f.ProcessGroups(), ", "))
+			fe := &FileError{File: FlyTomlFile, Line: f.Line(fmt.Sprintf("%s.processes.%d", path, i)), Warning: true, Key: path + ".processes"}
+			if fe.Line == 0 {
+				fe.Line = f.Line(path + ".processes")
+			}
+			if near := Nearest(g, f.ProcessGroups()); near != "" {
+				msg += fmt.Sprintf(" — did you mean %s?", near)
+			}
+			fe.Msg = sanitize.Line(msg)
+			out = append(out, fe)
+		}
+	}
+	for _, s := range f.Services {
+		warn(s.Path(), "["+keyName(s.Path())+"]", s.Processes)
+	}
+	for _, c := range f.Checks {
+		warn("checks."+c.Name, "[checks."+c.Name+"]", c.Processes)
+	}
+	return out
 }
 
 func byLine(a, b error) int {
@@ -311,7 +415,8 @@ func (f *FlyToml) fieldError(path, format string, args ...any) error {
 }
 
 func (f *FlyToml) service(rs rawService, kind string, index int) (Service, []error) {
-	s := Service{Kind: kind, Index: index, InternalPort: rs.InternalPort, AutoStart: rs.AutoStart, MinMachinesRunning: rs.MinRunning}
+	s := Service{Kind: kind, Index: index, InternalPort: rs.InternalPort, AutoStart: rs.AutoStart, MinMachinesRunning: rs.MinRunning,
+		Processes: sanitize.Lines(rs.Processes)}
 	p := s.Path()
 	s.Line = f.Line(p)
 	var errs []error
@@ -353,7 +458,7 @@ func (f *FlyToml) service(rs rawService, kind string, index int) (Service, []err
 }
 
 func (f *FlyToml) check(rc rawCheck, path, kind string) (Check, []error) {
-	c := Check{Kind: kind, Port: rc.Port, Path: sanitize.Line(rc.Path), Line: f.Line(path)}
+	c := Check{Kind: kind, Port: rc.Port, Path: sanitize.Line(rc.Path), Processes: sanitize.Lines(rc.Processes), Line: f.Line(path)}
 	if rc.Type != "" {
 		c.Kind = sanitize.Line(rc.Type)
 	}

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -318,5 +319,56 @@ func TestUnknownTablesAndKeys(t *testing.T) {
 	var fe *FileError
 	if len(problems) != 1 || !errors.As(problems[0], &fe) || fe.Nearest != "" || strings.Contains(fe.Msg, "did you mean") {
 		t.Errorf("problems %v", problems)
+	}
+}
+
+// Process groups as flyctl applies them: a service or check that names no
+// processes goes to the default group ("app", else the first by name); one
+// naming a group the app lacks goes to no machine, and says so.
+func TestProcessGroups(t *testing.T) {
+	cases := []struct {
+		name        string
+		doc         string
+		groups      []string
+		def         string
+		serviceGets [][]string
+		warning     string
+	}{
+		{"no processes", "[http_service]\ninternal_port = 8080\n", []string{"app"}, "app", [][]string{{"app"}}, ""},
+		{"old empty list", "processes = []\n[http_service]\ninternal_port = 8080\nprocesses = ['app']\n", []string{"app"}, "app", [][]string{{"app"}}, ""},
+		{"web and worker", "[processes]\nweb = 'gunicorn'\nworker = 'celery'\n[http_service]\ninternal_port = 8080\n[[services]]\ninternal_port = 9000\nprocesses = ['worker', 'web']\n",
+			[]string{"web", "worker"}, "web", [][]string{{"web"}, {"worker", "web"}}, ""},
+		{"app among them", "[processes]\napp = 'gunicorn'\nworker = 'celery'\n[http_service]\ninternal_port = 8080\n", []string{"app", "worker"}, "app", [][]string{{"app"}}, ""},
+		{"a typo'd group", "[processes]\nweb = 'gunicorn'\n[http_service]\ninternal_port = 8080\nprocesses = ['wbe']\n", []string{"web"}, "web", [][]string{nil},
+			`processes of [http_service] names "wbe", which is no process group of this app (web): no machine gets it from that name — did you mean web?`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, problems := ParseFlyToml([]byte(tc.doc))
+			if f == nil {
+				t.Fatalf("not parsed: %v", problems)
+			}
+			if !slices.Equal(f.ProcessGroups(), tc.groups) || f.DefaultProcessGroup() != tc.def {
+				t.Errorf("groups %v default %q, want %v %q", f.ProcessGroups(), f.DefaultProcessGroup(), tc.groups, tc.def)
+			}
+			for i, s := range f.Services {
+				if got := f.Groups(s.Processes); !slices.Equal(got, tc.serviceGets[i]) {
+					t.Errorf("service %d goes to %v, want %v", i, got, tc.serviceGets[i])
+				}
+			}
+			var msgs []string
+			for _, p := range problems {
+				var fe *FileError
+				if errors.As(p, &fe) && fe.Warning {
+					msgs = append(msgs, fe.Msg)
+				}
+			}
+			if tc.warning == "" && len(msgs) > 0 || tc.warning != "" && (len(msgs) != 1 || msgs[0] != tc.warning) {
+				t.Errorf("warnings %q, want %q", msgs, tc.warning)
+			}
+		})
+	}
+	if _, problems := ParseFlyToml([]byte("processes = 'web'\n")); len(problems) != 1 || !strings.Contains(problems[0].Error(), "fly.toml:1: expected a table of process group = command") {
+		t.Errorf("a string for [processes]: %v", problems)
 	}
 }
