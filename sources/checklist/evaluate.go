@@ -42,12 +42,7 @@ func judges(id string, e Evidence) string {
 	case IDSleepWake, IDConcurrency, IDHealthChecks:
 		file = repo.FlyTomlFile
 	}
-	// The deployed config still wins over fly.toml in these two.
-	switch {
-	case id == IDSleepWake && e.SleepWake != nil && e.SleepWake.AutoStop != "",
-		id == IDConcurrency && e.Concurrency != nil && e.Concurrency.FromConfig:
-		return JudgesDeployed
-	case file != "" && e.Project.Has(file):
+	if file != "" && e.Project.Has(file) {
 		return JudgesProject
 	}
 	return JudgesDeployed

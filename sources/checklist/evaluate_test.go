@@ -9,7 +9,7 @@ import (
 // TestEvaluateFixtures runs every rule over each fixture project, with and
 // without runtime evidence, and checks the status of every item.
 func TestEvaluateFixtures(t *testing.T) {
-	backlogRuntime := Evidence{Concurrency: &Concurrency{CloseWait: map[string]int{"1781e3c2": 468, "e784e9a1": 3}, Source: "exec /proc/net/tcp on 2 machines"}}
+	backlogRuntime := Evidence{Sockets: &Sockets{CloseWait: map[string]int{"1781e3c2": 468, "e784e9a1": 3}, Source: "exec /proc/net/tcp on 2 machines"}}
 	crashRuntime := Evidence{Crash: &Crash{Known: true, Looping: true, Machines: 2, Source: "machine events"}}
 	cases := []struct {
 		name    string

@@ -3,6 +3,7 @@ package checklist
 import (
 	"time"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 )
 
@@ -17,14 +18,50 @@ type Evidence struct {
 	// ("57"); "" when no machine names one.
 	Release string
 
+	// Deployed is the configuration the running release applies: what a
+	// deploy of the project replaces, and what the items judge when no
+	// project file answers them.
+	Deployed *Deployed
+
 	ColdStart    *ColdStart
 	ReleaseWork  *ReleaseWorkLogs
 	Bytecode     *Bytecode
-	SleepWake    *SleepWake
+	Swap         *SwapUse
 	EdgeOrigin   *EdgeOrigin
 	Crash        *Crash
-	Concurrency  *Concurrency
+	Sockets      *Sockets
 	HealthChecks *HealthChecks
+}
+
+// Deployed holds one machine's config for each process group of the
+// running release (the machines of a group share it).
+type Deployed struct {
+	Groups []DeployedGroup
+}
+
+// DeployedGroup is one process group's machine config.
+type DeployedGroup struct {
+	Name     string // process group; "app" when the machine names none
+	Machine  string // the machine whose config this is
+	Services []DeployedService
+	Checks   []HealthCheck // top-level machine checks
+	SwapMB   int
+	MemoryMB int
+	// SuspendBlockers say why the platform cannot suspend these machines
+	// (swap, memory, a GPU, a schedule).
+	SuspendBlockers []string
+}
+
+// DeployedService is one service of a machine config.
+type DeployedService struct {
+	InternalPort int
+	AutoStop     string // "off", "stop", "suspend"
+	AutoStart    *bool  // nil: unset, Fly's default (on)
+	MinRunning   *int   // nil: unset, Fly's default (0)
+	// Concurrency is the block as configured (Configured false: none, so
+	// Fly's defaults apply).
+	Concurrency diagnose.Concurrency
+	Checks      []HealthCheck
 }
 
 // ColdStart summarises boots until serving (boot history or a wake test).
@@ -66,17 +103,11 @@ type Bytecode struct {
 	Source            string // e.g. "exec bytecode probe on 3d8d9e1c"
 }
 
-// SleepWake is the deployed autostop configuration and what the machines
-// say about swap.
-type SleepWake struct {
-	AutoStop         string // "off", "stop", "suspend"; "" = take it from fly.toml
-	AutoStart        *bool
-	MinRunning       *int
-	SuspendBlockers  []string       // reasons the platform refuses suspend
-	SwapConfiguredMB int            // from the machine config
-	SwapUsedKB       map[string]int // machine id -> SwapTotal-SwapFree; nil = not probed
-	MachinesProbed   int
-	Source           string // e.g. "exec /proc/meminfo on 3 machines"
+// SwapUse is what the deployed machines say about their swap.
+type SwapUse struct {
+	UsedKB         map[string]int // machine id -> SwapTotal-SwapFree; nil = not probed
+	MachinesProbed int
+	Source         string // e.g. "exec /proc/meminfo on 3 machines"
 }
 
 // EdgeOrigin holds response counts by status ("200", "502" or "5xx") as
@@ -100,27 +131,25 @@ type Crash struct {
 	Source          string
 }
 
-// Concurrency is the deployed concurrency block and CLOSE_WAIT counts.
-type Concurrency struct {
-	FromConfig bool // the limits below come from the machine config
-	HardLimit  *int
-	SoftLimit  int
-	Type       string
-	CloseWait  map[string]int // machine id -> sockets in CLOSE_WAIT; nil = not probed
-	Source     string
+// Sockets are the CLOSE_WAIT counts of the deployed machines.
+type Sockets struct {
+	CloseWait map[string]int // machine id -> sockets in CLOSE_WAIT; nil = not probed
+	Source    string
 }
 
-// HealthChecks are the checks of the deployed machine config.
+// HealthChecks are the statuses of the checks on the deployed machines.
 type HealthChecks struct {
 	Checks []HealthCheck
 	Source string
 }
 
-// HealthCheck is one service or machine check.
+// HealthCheck is one service or machine check: as configured, and on a
+// machine with its status.
 type HealthCheck struct {
 	Name     string
 	Kind     string // "http" or "tcp"
 	Path     string
 	Interval time.Duration
+	Machine  string // the machine it ran on ("" in a config)
 	Status   string // "passing", "warning", "critical"; "" = unknown
 }

@@ -8,15 +8,25 @@ import (
 
 const bytecodeFix = "Compile once at build time: `RUN python -m compileall -q /app/.venv/lib /app/<project dirs> || true` after installing dependencies (cacheable, runs once); in .dockerignore write `**/__pycache__/` and `**/*.pyc`, since docker matches unanchored patterns only at the context root."
 
-// bytecodeRule: is anything caching the bytecode of every import?
+// bytecodeRule: is anything caching the bytecode of every import? The
+// project's Dockerfile decides when there is one; the image probe tells
+// what the deployed image holds. An image without .pyc that the project's
+// Dockerfile now compiles is a warning: the deploy should fix it.
 func bytecodeRule(e Evidence) Item {
 	b := newItem(IDBytecode)
-	if bc := e.Bytecode; bc != nil && bc.NotPython {
-		b.judge(NA, bc.Source, "the image has no python3: no bytecode to cache")
+	if bc := e.Bytecode; bc != nil && bc.NotPython && !e.Project.Has(repo.DockerfileFile) {
+		b.judge(NA, platformSource(e, bc.Source), "the image has no python3: no bytecode to cache")
 		return b.done()
 	}
+	compiles := false
 	if localFile(b, e, repo.DockerfileFile) {
-		bytecodeDockerfile(b, e.Project.Dockerfile)
+		d := e.Project.Dockerfile
+		if !d.Python {
+			b.judge(NA, repo.DockerfileFile, "the Dockerfile does not look like a Python image")
+			return b.done()
+		}
+		_, compiles = d.Compileall()
+		bytecodeDockerfile(b, d)
 	}
 	if p := e.Project; p != nil && p.Dockerignore != nil && (p.Dockerfile == nil || p.Dockerfile.Python) {
 		for _, u := range p.Dockerignore.Unanchored {
@@ -24,9 +34,12 @@ func bytecodeRule(e Evidence) Item {
 				"`%s` only matches at the context root: nested copies reach the image (use `%s`)", u.Pattern, u.Suggest)
 		}
 	}
-	if bc := e.Bytecode; bc != nil {
-		bytecodeProbe(b, bc)
-	} else {
+	switch bc := e.Bytecode; {
+	case bc != nil && bc.NotPython:
+		b.note(platformSource(e, bc.Source), "the deployed image has no python3; this project's Dockerfile builds a Python one")
+	case bc != nil:
+		bytecodeProbe(b, bc, platformSource(e, bc.Source), compiles)
+	default:
 		b.item.NeedsRunningMachine = true
 		b.note("", "the image probe (count of .py and .pyc files) needs a running machine")
 	}
@@ -35,10 +48,6 @@ func bytecodeRule(e Evidence) Item {
 }
 
 func bytecodeDockerfile(b *itemBuilder, d *repo.Dockerfile) {
-	if !d.Python {
-		b.judge(NA, repo.DockerfileFile, "the Dockerfile does not look like a Python image")
-		return
-	}
 	dwb, hasDWB := d.DontWriteBytecode()
 	ca, hasCA := d.Compileall()
 	switch {
@@ -53,25 +62,33 @@ func bytecodeDockerfile(b *itemBuilder, d *repo.Dockerfile) {
 	}
 }
 
-func bytecodeProbe(b *itemBuilder, bc *Bytecode) {
+// bytecodeProbe judges the deployed image; compiles says the project's
+// Dockerfile compiles bytecode at build time, so a missing cache is the
+// deployed image's and the deploy should fix it.
+func bytecodeProbe(b *itemBuilder, bc *Bytecode, source string, compiles bool) {
 	py := ""
 	if bc.Python != "" {
 		py = " (Python " + bc.Python + ")"
 	}
+	missing := bc.SitePy > 0 && bc.SitePyc*2 < bc.SitePy
 	switch {
+	case missing && compiles:
+		b.judge(Warn, source, "site-packages holds %s .py files and %s .pyc%s in the deployed image; this Dockerfile compiles at build time, so the deploy should fix it",
+			count(bc.SitePy), count(bc.SitePyc), py)
+		b.fix("After the deploy, run the image probe again: site-packages should hold a .pyc for every .py.")
 	case bc.SitePy > 0 && bc.SitePyc == 0:
-		b.judge(Fail, bc.Source, "site-packages holds %s .py files and 0 .pyc%s: every process start compiles the whole dependency tree", count(bc.SitePy), py)
-	case bc.SitePy > 0 && bc.SitePyc*2 < bc.SitePy:
-		b.judge(Warn, bc.Source, "site-packages holds %s .py files and only %s .pyc%s", count(bc.SitePy), count(bc.SitePyc), py)
+		b.judge(Fail, source, "site-packages holds %s .py files and 0 .pyc%s: every process start compiles the whole dependency tree", count(bc.SitePy), py)
+	case missing:
+		b.judge(Warn, source, "site-packages holds %s .py files and only %s .pyc%s", count(bc.SitePy), count(bc.SitePyc), py)
 	default:
-		b.judge(Pass, bc.Source, "site-packages holds %s .py files and %s .pyc%s", count(bc.SitePy), count(bc.SitePyc), py)
+		b.judge(Pass, source, "site-packages holds %s .py files and %s .pyc%s", count(bc.SitePy), count(bc.SitePyc), py)
 	}
 	if bc.ForeignPyc > 0 {
 		tags := strings.Join(bc.ForeignTags, ", ")
 		if tags == "" {
 			tags = "another version"
 		}
-		b.judge(Warn, bc.Source, "%s .pyc compiled by another Python (%s) sit in the image, silently ignored", count(bc.ForeignPyc), tags)
+		b.judge(Warn, source, "%s .pyc compiled by another Python (%s) sit in the image, silently ignored", count(bc.ForeignPyc), tags)
 	}
 }
 

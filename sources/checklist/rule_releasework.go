@@ -11,17 +11,24 @@ const releaseWorkFix = "Run migrations once per release with `[deploy] release_c
 
 // releaseWorkRule: work that belongs to a release (migrations, static
 // files, warm-up, index builds) must not run on every machine boot.
+//
+// The project's boot path decides the status when there is a Dockerfile;
+// the logs tell what the deployed release does at boot. When the logs show
+// release work on every boot that the project's boot path no longer runs,
+// that is a warning: the deploy should end it, unless the work hides where
+// this check does not look.
 func releaseWorkRule(e Evidence) Item {
 	b := newItem(IDReleaseWork)
+	answered, ungated := false, 0
 	if localFile(b, e, repo.DockerfileFile) {
-		releaseWorkLocal(b, e.Project)
+		answered, ungated = true, releaseWorkLocal(b, e.Project)
 		// A script that could not be read may hold release work: never a pass.
 		for _, fe := range unreadScripts(e) {
 			b.cannotRead(repo.Source(fe.File, fe.Line), "%s could not be read (%s): release work in it is unknown", fe.File, fe.Msg)
 		}
 	}
 	if l := e.ReleaseWork; l != nil {
-		releaseWorkLogs(b, l)
+		releaseWorkLogs(b, l, platformSource(e, l.Source), answered, ungated)
 	} else if e.Project != nil {
 		b.note("", "boot logs not read: cannot count boots with release work")
 	}
@@ -29,7 +36,9 @@ func releaseWorkRule(e Evidence) Item {
 	return b.done()
 }
 
-func releaseWorkLocal(b *itemBuilder, p *repo.Project) {
+// releaseWorkLocal judges the boot path of the project and returns how
+// much release work runs in it ungated.
+func releaseWorkLocal(b *itemBuilder, p *repo.Project) (ungated int) {
 	f := p.FlyToml
 	if f != nil && f.ReleaseCommand != "" {
 		b.judge(Pass, f.Source("deploy.release_command"), "[deploy] release_command runs `%s` once per release", f.ReleaseCommand)
@@ -51,6 +60,7 @@ func releaseWorkLocal(b *itemBuilder, p *repo.Project) {
 			extra = ", in the background, competing with the server for the CPU"
 		}
 		b.judge(Fail, w.Source(), "%s: `%s` runs before the server on every boot%s", w.Kind, w.Command, extra)
+		ungated++
 	}
 	for _, s := range p.Scripts {
 		if s.Exec != nil && s.File != repo.DockerfileFile {
@@ -68,20 +78,33 @@ func releaseWorkLocal(b *itemBuilder, p *repo.Project) {
 		}
 		b.judge(Pass, src, "no migrations, static collection, warm-up or index build in ENTRYPOINT/CMD or the scripts they run")
 	}
+	return ungated
 }
 
-func releaseWorkLogs(b *itemBuilder, l *ReleaseWorkLogs) {
+// releaseWorkLogs judges the deployed release's boots; answered says the
+// project's boot path was judged, ungated how much release work runs in it.
+func releaseWorkLogs(b *itemBuilder, l *ReleaseWorkLogs, source string, answered bool, ungated int) {
 	window := l.Window
 	if window == "" {
 		window = "the window"
 	}
-	if l.Boots == 0 && l.Resumes > 0 {
-		b.judge(Unknown, l.Source, "no cold boot in %s to count release work in: the logs hold %s, and a resume runs no entrypoint",
-			window, words.Count(l.Resumes, "resume from suspend", "resumes from suspend"))
-		return
-	}
 	if l.Boots == 0 {
-		b.judge(Unknown, l.Source, "no boots in %s", window)
+		// With the project's boot path judged, logs without a boot to
+		// count only say so; alone, they leave the item unknown.
+		switch {
+		case l.Resumes > 0:
+			resumes := fmt.Sprintf("no cold boot in %s to count release work in: the logs hold %s, and a resume runs no entrypoint",
+				window, words.Count(l.Resumes, "resume from suspend", "resumes from suspend"))
+			if answered {
+				b.note(source, "%s", resumes)
+			} else {
+				b.judge(Unknown, source, "%s", resumes)
+			}
+		case answered:
+			b.note(source, "no boots in %s", window)
+		default:
+			b.judge(Unknown, source, "no boots in %s", window)
+		}
 		return
 	}
 	what := andList(l.Kinds)
@@ -89,14 +112,20 @@ func releaseWorkLogs(b *itemBuilder, l *ReleaseWorkLogs) {
 		what = "release work"
 	}
 	releases := fmt.Sprintf("%s in %s", words.Count(l.Releases, "release", "releases"), window)
+	everyBoot := l.BootsWithWork > l.Releases
+	ran := fmt.Sprintf("%s ran on %s of %s boots, %s", what, count(l.BootsWithWork), count(l.Boots), releases)
+	if l.BootsWithWork == l.Boots {
+		ran = fmt.Sprintf("%s run on every boot: %s boots, %s", what, count(l.Boots), releases)
+	}
 	switch {
-	case l.BootsWithWork > l.Releases && l.BootsWithWork == l.Boots:
-		b.judge(Fail, l.Source, "%s run on every boot: %s boots, %s", what, count(l.Boots), releases)
-	case l.BootsWithWork > l.Releases:
-		b.judge(Fail, l.Source, "%s ran on %s of %s boots, %s", what, count(l.BootsWithWork), count(l.Boots), releases)
+	case everyBoot && answered && ungated == 0:
+		b.judge(Warn, source, "%s, but this project's boot path runs none: the deploy should end it, unless the work hides where this check does not look (a Python module, an entry point of a package)", ran)
+		b.fix("After the deploy, look at a cold boot's logs: the release work should be gone.")
+	case everyBoot:
+		b.judge(Fail, source, "%s", ran)
 	case l.BootsWithWork == 0:
-		b.judge(Pass, l.Source, "no release work in the logs of %s boots (%s)", count(l.Boots), releases)
+		b.judge(Pass, source, "no release work in the logs of %s boots (%s)", count(l.Boots), releases)
 	default:
-		b.judge(Pass, l.Source, "%s ran on %s of %s boots, once per release (%s)", what, count(l.BootsWithWork), count(l.Boots), releases)
+		b.judge(Pass, source, "%s ran on %s of %s boots, once per release (%s)", what, count(l.BootsWithWork), count(l.Boots), releases)
 	}
 }

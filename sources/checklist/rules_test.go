@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 )
 
@@ -47,7 +48,8 @@ func TestRules(t *testing.T) {
 		{"release work no Dockerfile", releaseWorkRule, map[string]string{"fly.toml": "app = 'x'\n"}, Evidence{}, NA, "no Dockerfile"},
 
 		// bytecode
-		{"bytecode not python", bytecodeRule, map[string]string{"Dockerfile": "FROM python:3.14\n"}, Evidence{Bytecode: &Bytecode{NotPython: true}}, NA, "no python3"},
+		{"bytecode not python", bytecodeRule, nil, Evidence{Bytecode: &Bytecode{NotPython: true}}, NA, "no python3"},
+		{"bytecode: a Python project replacing an image without python3", bytecodeRule, map[string]string{"Dockerfile": "FROM python:3.14\n"}, Evidence{Bytecode: &Bytecode{NotPython: true}}, Warn, "deployed image has no python3"},
 		{"bytecode non-python Dockerfile", bytecodeRule, map[string]string{"Dockerfile": "FROM node:22\nCMD [\"node\", \"server.js\"]\n"}, Evidence{}, NA, "does not look like a Python image"},
 		{"bytecode no compileall", bytecodeRule, map[string]string{"Dockerfile": "FROM python:3.14\nCMD [\"gunicorn\", \"app\"]\n"}, Evidence{}, Warn, "lost at every cold boot"},
 		{"bytecode few pyc", bytecodeRule, nil, Evidence{Bytecode: &Bytecode{SitePy: 100, SitePyc: 10}}, Warn, "100 .py files and only 10 .pyc"},
@@ -56,10 +58,10 @@ func TestRules(t *testing.T) {
 		// sleep_wake
 		{"autostart off", sleepWakeRule, map[string]string{"fly.toml": "[http_service]\nauto_stop_machines = 'suspend'\nauto_start_machines = false\n"}, Evidence{}, Fail, "nothing wakes the machines again"},
 		{"autostop off", sleepWakeRule, map[string]string{"fly.toml": "[http_service]\nauto_stop_machines = false\n"}, Evidence{}, Pass, "autostop is off"},
-		{"swap in use", sleepWakeRule, map[string]string{"fly.toml": "swap_size_mb = 512\n[http_service]\nauto_stop_machines = 'stop'\n"}, Evidence{SleepWake: &SleepWake{SwapUsedKB: map[string]int{"m1": 2048}}}, Warn, "2,048 kB on m1"},
+		{"swap in use", sleepWakeRule, map[string]string{"fly.toml": "swap_size_mb = 512\n[http_service]\nauto_stop_machines = 'stop'\n"}, Evidence{Deployed: deployedLike(1, "stop", 512, diagnose.Concurrency{}), Swap: &SwapUse{UsedKB: map[string]int{"m1": 2048}}}, Warn, "2,048 kB on m1"},
 		{"swap not probed", sleepWakeRule, map[string]string{"fly.toml": "swap_size_mb = 512\n[http_service]\nauto_stop_machines = 'stop'\n"}, Evidence{}, Warn, "needs a running machine"},
 		{"suspend with big memory", sleepWakeRule, map[string]string{"fly.toml": "[http_service]\nauto_stop_machines = 'suspend'\n[[vm]]\nmemory = '4gb'\n"}, Evidence{}, Warn, "4,096 MB of memory"},
-		{"runtime config only", sleepWakeRule, nil, Evidence{SleepWake: &SleepWake{AutoStop: "suspend", Source: "machine config"}}, Pass, "resume from a snapshot"},
+		{"runtime config only", sleepWakeRule, nil, Evidence{Deployed: deployedLike(1, "suspend", 0, diagnose.Concurrency{})}, Pass, "resume from a snapshot"},
 		{"no fly.toml", sleepWakeRule, map[string]string{"Dockerfile": "FROM python:3.14\n"}, Evidence{}, NA, "no fly.toml"},
 
 		// edge_origin
@@ -79,14 +81,14 @@ func TestRules(t *testing.T) {
 		// concurrency
 		{"no hard limit", concurrencyRule, map[string]string{"fly.toml": "[http_service]\ninternal_port = 8080\n[http_service.concurrency]\nsoft_limit = 25\n"}, Evidence{}, Warn, "no hard_limit (soft_limit 25, connections)"},
 		{"no concurrency block", concurrencyRule, map[string]string{"fly.toml": "[http_service]\ninternal_port = 8080\n"}, Evidence{}, Warn, "soft_limit 20"},
-		{"CLOSE_WAIT with a hard limit", concurrencyRule, nil, Evidence{Concurrency: &Concurrency{FromConfig: true, HardLimit: ptr(25), SoftLimit: 20, CloseWait: map[string]int{"m1": 60}}}, Warn, "60 sockets in CLOSE_WAIT"},
+		{"CLOSE_WAIT with a hard limit", concurrencyRule, nil, Evidence{Deployed: deployedLike(1, "off", 0, diagnose.Concurrency{Hard: 25, Soft: 20, Configured: true}), Sockets: &Sockets{CloseWait: map[string]int{"m1": 60}}}, Warn, "60 sockets in CLOSE_WAIT"},
 		{"worker app", concurrencyRule, map[string]string{"fly.toml": "app = 'worker'\n"}, Evidence{}, NA, "no [http_service]"},
 
 		// health_checks
 		{"no checks", healthChecksRule, map[string]string{"fly.toml": "[http_service]\ninternal_port = 8080\n"}, Evidence{}, Warn, "no health check"},
 		{"tcp check", healthChecksRule, map[string]string{"fly.toml": "[[services]]\ninternal_port = 8080\n[[services.tcp_checks]]\ninterval = '10s'\n"}, Evidence{}, Warn, "an open port is not a working app"},
 		{"top-level http check", healthChecksRule, map[string]string{"fly.toml": "[checks.web]\ntype = 'http'\nport = 8080\npath = '/healthz'\n"}, Evidence{}, Pass, "GET /healthz"},
-		{"critical runtime check", healthChecksRule, nil, Evidence{HealthChecks: &HealthChecks{Checks: []HealthCheck{{Name: "web", Kind: "http", Path: "/", Status: "critical"}}}}, Warn, "check web is critical"},
+		{"critical runtime check", healthChecksRule, nil, Evidence{HealthChecks: &HealthChecks{Checks: []HealthCheck{{Name: "web", Machine: "m1", Status: "critical"}}}}, Warn, "check web is critical on m1"},
 		{"health no fly.toml", healthChecksRule, map[string]string{"Dockerfile": "FROM python:3.14\n"}, Evidence{}, NA, "no fly.toml"},
 	}
 	for _, tc := range cases {

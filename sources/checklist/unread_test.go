@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 )
 
@@ -72,7 +73,7 @@ func TestNeverPassesWhatItCouldNotRead(t *testing.T) {
 			"app/entrypoint.sh could not be read (is a directory"},
 		{"a FIFO entrypoint", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": "FIFO"}, "", IDReleaseWork, quietLogs,
 			"named pipe"},
-		{"a FIFO fly.toml", map[string]string{"fly.toml": "FIFO", "Dockerfile": dockerfile}, "", IDSleepWake, Evidence{SleepWake: &SleepWake{AutoStop: "suspend", Source: "machine config"}},
+		{"a FIFO fly.toml", map[string]string{"fly.toml": "FIFO", "Dockerfile": dockerfile}, "", IDSleepWake, Evidence{Deployed: deployedLike(1, "suspend", 0, diagnose.Concurrency{})},
 			"fly.toml could not be read: is a named pipe"},
 		{"a missing --dir", nil, "/nonexistent/flywake-project", IDReleaseWork, quietLogs,
 			"the project could not be read: project directory does not exist"},

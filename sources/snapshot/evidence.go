@@ -8,6 +8,7 @@ import (
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // Evidence turns what the model knows into the checklist's inputs. project
@@ -53,61 +54,27 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 			DontWriteBytecode: r.DontWriteBytecode, Source: "exec bytecode probe on image " + ShortDigest(d),
 		}
 	}
+	ev.Deployed = a.deployed()
 	if cfgM != nil {
-		cfg := cfgM.Config
-		sw := &checklist.SleepWake{
-			AutoStop: cfg.Autostop, SuspendBlockers: cfg.SuspendBlockers, SwapConfiguredMB: cfg.SwapMB,
-			Source: "machine config of " + cfgM.ID,
-		}
-		if s := cfg.Services[0]; s.AutostartSet {
-			v := s.Autostart
-			sw.AutoStart = &v
-		}
-		if s := cfg.Services[0]; s.MinRunningSet {
-			v := s.MinRunning
-			sw.MinRunning = &v
-		}
+		sw := &checklist.SwapUse{}
 		for id, p := range a.Meminfo {
 			if p.Err != "" {
 				continue
 			}
-			if sw.SwapUsedKB == nil {
-				sw.SwapUsedKB = map[string]int{}
+			if sw.UsedKB == nil {
+				sw.UsedKB = map[string]int{}
 			}
-			sw.SwapUsedKB[id] = int(p.Value.SwapUsedKB())
+			sw.UsedKB[id] = int(p.Value.SwapUsedKB())
 			sw.MachinesProbed++
 		}
 		if sw.MachinesProbed > 0 {
-			sw.Source += fmt.Sprintf("; exec /proc/meminfo on %d machines", sw.MachinesProbed)
-		}
-		ev.SleepWake = sw
-
-		conc := &checklist.Concurrency{FromConfig: true, Source: "machine config of " + cfgM.ID}
-		if c := cfg.Services[0].Concurrency; c != nil {
-			conc.Type, conc.SoftLimit = c.Type, c.SoftLimit
-			if c.HardLimit > 0 {
-				h := c.HardLimit
-				conc.HardLimit = &h
-			}
+			sw.Source = fmt.Sprintf("exec /proc/meminfo on %s", words.Count(sw.MachinesProbed, "machine", "machines"))
+			ev.Swap = sw
 		}
 		if cw := a.CloseWait(); len(cw) > 0 {
-			conc.CloseWait = cw
-			conc.Source += fmt.Sprintf("; /proc/net/tcp{,6} on %d machines", len(cw))
+			ev.Sockets = &checklist.Sockets{CloseWait: cw, Source: fmt.Sprintf("/proc/net/tcp{,6} on %s", words.Count(len(cw), "machine", "machines"))}
 		}
-		ev.Concurrency = conc
-
-		hc := &checklist.HealthChecks{Source: "machine config of " + cfgM.ID}
-		for _, svc := range cfg.Services {
-			for i, c := range svc.Checks {
-				hc.Checks = append(hc.Checks, checklist.HealthCheck{
-					Name: fmt.Sprintf("servicecheck-%02d", i), Kind: c.Type, Path: c.Path, Interval: c.Interval,
-				})
-			}
-		}
-		for _, c := range cfg.Checks {
-			hc.Checks = append(hc.Checks, checklist.HealthCheck{Name: c.Name, Kind: c.Type, Path: c.Path})
-		}
-		ev.HealthChecks = hc
+		ev.HealthChecks = a.checkStatuses()
 	}
 	if eo := a.Metrics; eo != nil && eo.Err == "" {
 		ev.EdgeOrigin = &checklist.EdgeOrigin{
@@ -118,6 +85,89 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 	}
 	ev.Crash = a.crashEvidence()
 	return ev
+}
+
+// deployed is one machine's config for each process group of the current
+// release (the machines of a group share it; a serving machine speaks for
+// its group first), in the order the groups first appear.
+func (a *App) deployed() *checklist.Deployed {
+	rel := a.CurrentRelease()
+	d := &checklist.Deployed{}
+	index := map[string]int{}
+	for _, m := range a.Machines {
+		if m.Config == nil || (rel != "" && m.Release != rel) {
+			continue
+		}
+		name := m.ProcessGroup
+		if name == "" {
+			name = "app"
+		}
+		i, seen := index[name]
+		if seen && (len(d.Groups[i].Services) > 0 || !m.serves()) {
+			continue
+		}
+		g := deployedGroup(name, m)
+		if seen {
+			d.Groups[i] = g
+			continue
+		}
+		index[name] = len(d.Groups)
+		d.Groups = append(d.Groups, g)
+	}
+	if len(d.Groups) == 0 {
+		return nil
+	}
+	return d
+}
+
+func deployedGroup(name string, m Machine) checklist.DeployedGroup {
+	cfg := m.Config
+	g := checklist.DeployedGroup{Name: name, Machine: m.ID, SwapMB: cfg.SwapMB, MemoryMB: cfg.MemoryMB, SuspendBlockers: cfg.SuspendBlockers}
+	for _, s := range cfg.Services {
+		ds := checklist.DeployedService{InternalPort: s.InternalPort, AutoStop: s.Autostop}
+		if s.AutostartSet {
+			v := s.Autostart
+			ds.AutoStart = &v
+		}
+		if s.MinRunningSet {
+			v := s.MinRunning
+			ds.MinRunning = &v
+		}
+		if c := s.Concurrency; c != nil {
+			ds.Concurrency = diagnose.Concurrency{Type: c.Type, Soft: c.SoftLimit, Hard: c.HardLimit, Configured: true}
+		}
+		for _, c := range s.Checks {
+			ds.Checks = append(ds.Checks, checklist.HealthCheck{Kind: c.Type, Path: c.Path, Interval: c.Interval})
+		}
+		g.Services = append(g.Services, ds)
+	}
+	for _, c := range cfg.Checks {
+		g.Checks = append(g.Checks, checklist.HealthCheck{Name: c.Name, Kind: c.Type, Path: c.Path, Interval: c.Interval})
+	}
+	return g
+}
+
+// checkStatuses are the checks the platform reports on the started
+// machines of the current release (a stopped machine's check says nothing
+// about the app); nil when none reports any.
+func (a *App) checkStatuses() *checklist.HealthChecks {
+	rel := a.CurrentRelease()
+	h := &checklist.HealthChecks{}
+	machines := 0
+	for _, m := range a.Machines {
+		if len(m.Checks) == 0 || m.State != "started" || (rel != "" && m.Config != nil && m.Release != rel) {
+			continue
+		}
+		machines++
+		for _, c := range m.Checks {
+			h.Checks = append(h.Checks, checklist.HealthCheck{Name: c.Name, Machine: m.ID, Status: c.Status})
+		}
+	}
+	if machines == 0 {
+		return nil
+	}
+	h.Source = "check status on " + words.Count(machines, "started machine", "started machines")
+	return h
 }
 
 // serviceMachine is the machine whose config speaks for the app: the first
@@ -132,8 +182,8 @@ func (a *App) serviceMachine() *Machine {
 }
 
 func (a *App) releaseWorkLogs(now time.Time) *checklist.ReleaseWorkLogs {
-	if a.Boots == nil {
-		return nil // no logs read
+	if !a.LogsRead {
+		return nil // no logs read (read ones without a boot still count: "no boots")
 	}
 	rw := &checklist.ReleaseWorkLogs{Window: "24 h", Source: "logs (24 h)"}
 	kinds := map[string]bool{}

@@ -40,7 +40,7 @@ func TestFailingItemsShowEvidenceAndFix(t *testing.T) {
 	}{
 		{checklist.IDReleaseWork, "Release work run on every boot", []string{"n"}, []string{
 			"migrations: `python manage.py migrate --noinput` runs before the server on every boot entrypoint.sh:6",
-			"24 boots, 1 release in 24 h logs (24 h)",
+			"24 boots, 1 release in 24 h deployed v7 · logs (24 h)",
 			"fix Run migrations once per release with `[deploy] release_command",
 		}},
 		{checklist.IDBytecode, "Bytecode cache", []string{"n", "n"}, []string{
@@ -48,7 +48,7 @@ func TestFailingItemsShowEvidenceAndFix(t *testing.T) {
 			"Dockerfile:4",
 			"(use `**/__pycache__/`) .dockerignore:4",
 			"site-packages holds 5,707 .py files and 0 .pyc",
-			"exec bytecode probe on image 9f86d081884c",
+			"deployed v7 · exec bytecode probe on image 9f86d081884c",
 			"fix Compile once at build time",
 		}},
 		{checklist.IDSleepWake, "Sleep and wake", []string{"down", "down", "down"}, []string{
