@@ -44,9 +44,11 @@ func (p *Pane) preamble(width int) []string {
 		out = append(out, p.theme.Dim.Render(l))
 	}
 	for _, f := range p.report.Findings {
-		look := p.theme.Level(f.Status)
-		ls := hanging("  "+look.Glyph+" ", clean(f.Source())+"  "+clean(f.Text), width)
-		ls[0] = "  " + look.Style.Render(look.Glyph) + strings.TrimPrefix(ls[0], "  "+look.Glyph)
+		look, src := p.theme.Level(f.Status), clean(f.Source())
+		ls := hanging("  "+look.Glyph+" ", src+"  "+clean(f.Text), width)
+		if rest, ok := strings.CutPrefix(ls[0], "  "+look.Glyph+" "+src); ok {
+			ls[0] = "  " + look.Style.Render(look.Glyph) + " " + p.theme.Dim.Render(src) + rest
+		}
 		out = append(out, ls...)
 	}
 	return out
