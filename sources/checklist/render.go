@@ -127,7 +127,7 @@ func (r Report) Text() string {
 // table, then one collapsible section per item with evidence and fix.
 func (r Report) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Pre-deploy checklist: `%s`\n\n**%s**\n\n%s\n\n", mdCode(r.App), summaryLine(r), mdLine(r.SubjectLine(true)))
+	fmt.Fprintf(&b, "### Pre-deploy checklist: `%s`\n\n**%s**\n\n%s\n\n", mdCode(r.App), summaryLine(r), mdLine(sentence(r.SubjectLine(true))))
 	if len(r.Findings) > 0 {
 		b.WriteString("**Project files**\n\n")
 		for _, f := range r.Findings {
@@ -164,6 +164,14 @@ func (r Report) Markdown() string {
 		b.WriteString("\n</details>\n")
 	}
 	return b.String()
+}
+
+// sentence capitalises a line and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
 // mdCell keeps a table cell on one line and its pipes literal.

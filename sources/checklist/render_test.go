@@ -110,7 +110,7 @@ func TestSubjectLine(t *testing.T) {
 		t.Errorf("text lacks %q:\n%s", want, withP.Text())
 	}
 	none := Run("snappy-api", Evidence{Release: "57"}, Options{})
-	want := "no project files read: every item judges deployed release v57"
+	want := "o project files read: every item judges deployed release v57" // "No" in markdown
 	for _, out := range []string{none.Text(), none.Markdown()} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -97,7 +97,7 @@ func (c config) services() (out []service, orphans []string) {
 		}
 		for _, g := range groups {
 			if dg := c.dep.group(g); dg != nil {
-				if ds := dg.match(s.InternalPort); ds != nil {
+				if ds := dg.match(s.InternalPort, len(c.f.Services) == 1); ds != nil {
 					sv.deployed, sv.group = ds, dg
 					break
 				}
@@ -150,14 +150,15 @@ func (d *Deployed) group(g string) *DeployedGroup {
 	return nil
 }
 
-// match is the group's service on internal port port, else its only one.
-func (g *DeployedGroup) match(port int) *DeployedService {
+// match is the group's service on internal port port, else (when the
+// project has one service too) its only one: a port the deploy changes.
+func (g *DeployedGroup) match(port int, onlyOne bool) *DeployedService {
 	for i := range g.Services {
 		if g.Services[i].InternalPort == port {
 			return &g.Services[i]
 		}
 	}
-	if len(g.Services) == 1 {
+	if onlyOne && len(g.Services) == 1 {
 		return &g.Services[0]
 	}
 	return nil
@@ -201,7 +202,7 @@ func (c config) changed(b *itemBuilder, s service, key, deployed, project string
 	}
 	setting := settingName(key)
 	if s.label != "" {
-		setting = s.label + " " + key
+		setting = s.label + " " + setting
 	}
 	b.item.Changes = append(b.item.Changes, Change{Setting: setting, Deployed: deployed, Project: project, Source: c.src(s, key)})
 }

@@ -193,3 +193,55 @@ func TestProjectBesideDeployed(t *testing.T) {
 		}
 	}
 }
+
+// Each service is compared with the deployed machines of its own process
+// group, on its own port: a web service and a worker's service never
+// borrow each other's limits, and each change names its service.
+func TestServicesMeetTheirOwnGroup(t *testing.T) {
+	toml := `app = 'x'
+[processes]
+  web = 'gunicorn app.wsgi'
+  worker = 'celery -A app worker'
+
+[http_service]
+  internal_port = 8080
+  processes = ['web']
+  auto_stop_machines = 'off'
+  [http_service.concurrency]
+    soft_limit = 20
+    hard_limit = 30
+
+[[services]]
+  internal_port = 9000
+  processes = ['worker']
+  auto_stop_machines = 'off'
+  [services.concurrency]
+    soft_limit = 5
+`
+	p, errs := project(t, map[string]string{"fly.toml": toml})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	dep := &Deployed{Groups: []DeployedGroup{
+		{Name: "worker", Machine: "w1", Services: []DeployedService{{InternalPort: 9000, AutoStop: "off",
+			Concurrency: diagnose.Concurrency{Soft: 5, Hard: 10, Configured: true}}}},
+		{Name: "web", Machine: "m1", Services: []DeployedService{{InternalPort: 8080, AutoStop: "off",
+			Concurrency: diagnose.Concurrency{Soft: 20, Hard: 25, Configured: true}}}},
+	}}
+	it := itemOf(Evaluate(Evidence{Project: p, Deployed: dep, Release: "3"}, Options{}), IDConcurrency)
+	want := []Change{
+		{Setting: "[http_service] hard_limit", Deployed: "25", Project: "30", Source: "fly.toml:12"},
+		{Setting: "[[services]] #1 (internal_port 9000) hard_limit", Deployed: "10", Project: "none", Source: "fly.toml:18"},
+	}
+	if len(it.Changes) != len(want) {
+		t.Fatalf("changes %+v, want %+v", it.Changes, want)
+	}
+	for i := range want {
+		if it.Changes[i] != want[i] {
+			t.Errorf("change %d = %+v, want %+v", i, it.Changes[i], want[i])
+		}
+	}
+	if it.Status != Warn || !hasText(it, "[[services]] #1 (internal_port 9000): no hard_limit (soft_limit 5, connections)") {
+		t.Errorf("%s: %+v", it.Status, it.Evidence)
+	}
+}
