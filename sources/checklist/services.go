@@ -3,6 +3,7 @@ package checklist
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
@@ -35,7 +36,7 @@ func configOf(b *itemBuilder, e Evidence) (c config, ok bool) {
 	case c.dep != nil && len(c.dep.Groups) > 0:
 		b.item.Judges = JudgesDeployed
 		if e.Project != nil && len(e.Project.Present) > 0 { // with no file at all, the report's header says it
-			b.note("", "no fly.toml in the project directory: the deployed config is judged, and a deploy from here would keep it")
+			b.note("", "no fly.toml in the project directory: the deployed config is judged")
 		}
 		return c, true
 	}
@@ -67,7 +68,7 @@ func platformSource(e Evidence, what string) string {
 
 // service is one service as an item judges it.
 type service struct {
-	label string // "[http_service]", "port 8000 (group web)"; "" when it is the only one
+	label string // "[http_service]", "internal_port 8000 (group web)"; "" when it is the only one
 
 	project *repo.Service // nil: the deployed one is judged
 	path    string        // its fly.toml key prefix ("http_service", "services.1")
@@ -174,19 +175,10 @@ func (c config) src(s service, key string) string {
 	if key != "" && c.f.Line(s.path+"."+key) > 0 {
 		return c.f.Source(s.path + "." + key)
 	}
-	if i := lastDot(key); i > 0 && c.f.Line(s.path+"."+key[:i]) > 0 {
+	if i := strings.LastIndexByte(key, '.'); i > 0 && c.f.Line(s.path+"."+key[:i]) > 0 {
 		return c.f.Source(s.path + "." + key[:i])
 	}
 	return c.f.Source(s.path)
-}
-
-func lastDot(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '.' {
-			return i
-		}
-	}
-	return -1
 }
 
 // set reports whether the project writes key in the service.
@@ -210,7 +202,7 @@ func (c config) changed(b *itemBuilder, s service, key, deployed, project string
 // settingName is a key as a change names it: its own name ("hard_limit"),
 // "concurrency type" for the one that would not say which.
 func settingName(key string) string {
-	name := key[lastDot(key)+1:]
+	name := key[strings.LastIndexByte(key, '.')+1:]
 	if key == "concurrency.type" {
 		return "concurrency type"
 	}
