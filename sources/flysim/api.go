@@ -10,56 +10,16 @@ import (
 // Handler serves the Machines API (/v1), the logs API (/api/v1/apps/{app}/logs)
 // and the Prometheus API (/prometheus/{org}/api/v1/query and query_range).
 func (s *Sim) Handler() http.Handler {
-	org := func(*http.Request) string { return s.opts.Org }
-	byOrg, byApp, byMachine, byVolume := gate.ByPath("org"), gate.ByPath("app"), gate.ByPath("id"), gate.ByPath("vol")
-	perAction, getMachine := gate.PerAction, gate.GetMachine
 	prom := s.promAPI()
-	logsAPI := &logs.API{Store: s.logs, Now: s.now, PageSize: s.opts.LogsPageSize, Known: s.hasApp}
-	const (
-		ms = "/v1/apps/{app}/machines"
-		m  = ms + "/{id}"
-		vs = "/v1/apps/{app}/volumes"
-	)
+	logsAPI := &logs.API{Store: s.logs, Now: s.now, PageSize: s.opts.LogsPageSize, Known: s.store.Has}
 	rt := gate.NewRoute
-	routes := []gate.Route{
-		rt("GET /v1/apps", "Apps_list", "apps", org, perAction, s.serveListApps),
-		rt("GET /v1/apps/{app}", "Apps_show", "app", byApp, perAction, s.serveGetApp),
-		rt("GET "+ms, "Machines_list", "list", byApp, perAction, s.serveListMachines),
-		rt("POST "+ms, "Machines_create", "create", byApp, perAction, s.serveCreate),
-		rt("GET "+m, "Machines_show", "get", byMachine, getMachine, s.serveGetMachine),
-		rt("POST "+m, "Machines_update", "update", byMachine, perAction, s.serveUpdate),
-		rt("DELETE "+m, "Machines_delete", "destroy", byMachine, perAction, s.serveDestroy),
-		rt("POST "+m+"/start", "Machines_start", "start", byMachine, perAction, s.serveStart),
-		rt("POST "+m+"/stop", "Machines_stop", "stop", byMachine, perAction, s.serveStop),
-		rt("POST "+m+"/suspend", "Machines_suspend", "suspend", byMachine, perAction, s.serveSuspend),
-		rt("POST "+m+"/restart", "Machines_restart", "restart", byMachine, perAction, s.serveRestart),
-		rt("POST "+m+"/signal", "Machines_signal", "signal", byMachine, perAction, s.serveSignal),
-		rt("POST "+m+"/cordon", "Machines_cordon", "cordon", byMachine, perAction, s.serveCordon(true)),
-		rt("POST "+m+"/uncordon", "Machines_uncordon", "uncordon", byMachine, perAction, s.serveCordon(false)),
-		rt("GET "+m+"/wait", "Machines_wait", "wait", byMachine, perAction, s.serveWait),
-		rt("POST "+m+"/exec", "Machines_exec", "exec", byMachine, perAction, s.serveExec),
-		rt("GET "+m+"/lease", "Machines_show_lease", "lease_show", byMachine, perAction, s.serveGetLease),
-		rt("POST "+m+"/lease", "Machines_create_lease", "lease_create", byMachine, perAction, s.serveAcquireLease),
-		rt("DELETE "+m+"/lease", "Machines_release_lease", "lease_release", byMachine, perAction, s.serveReleaseLease),
-		rt("GET "+m+"/events", "Machines_list_events", "events", byMachine, perAction, s.serveEvents),
-		rt("GET "+m+"/versions", "Machines_list_versions", "versions", byMachine, perAction, s.serveVersions),
-		rt("GET "+m+"/metadata", "Machines_show_metadata", "metadata_show", byMachine, perAction, s.serveGetMetadata),
-		rt("POST "+m+"/metadata/{key}", "Machines_update_metadata", "metadata_update", byMachine, perAction, s.serveSetMetadata),
-		rt("DELETE "+m+"/metadata/{key}", "Machines_delete_metadata", "metadata_delete", byMachine, perAction, s.serveDeleteMetadata),
-		rt("GET "+m+"/ps", "Machines_list_processes", "ps", byMachine, perAction, s.servePs),
-		rt("GET "+vs, "Volumes_list", "volumes", byApp, perAction, s.serveListVolumes),
-		rt("GET "+vs+"/{vol}", "Volumes_get_by_id", "volume", byVolume, perAction, s.serveGetVolume),
-		rt("GET "+vs+"/{vol}/snapshots", "Volumes_list_snapshots", "volume_snapshots", byVolume, perAction, s.serveVolumeSnapshots),
-		// Not in the 2024 spec; named in its style.
-		rt("GET /v1/apps/{app}/secrets", "Secrets_list", "secrets", byApp, perAction, s.serveListSecrets),
-		rt("GET /v1/platform/regions", "Platform_regions", "regions", org, perAction, s.serveRegions),
-
+	routes := append(s.store.Routes(),
 		// The logs and Prometheus APIs share auth, headers, counters and faults
 		// but not the Machines API's rate limits.
-		rt("GET /api/v1/apps/{app}/logs", "Logs_list", "logs", byApp, nil, logsAPI.ServeHTTP),
-		rt("GET /prometheus/{org}/api/v1/query", "Prometheus_query", "prom", byOrg, nil, prom.Query),
-		rt("GET /prometheus/{org}/api/v1/query_range", "Prometheus_query_range", "prom", byOrg, nil, prom.QueryRange),
-	}
+		rt("GET /api/v1/apps/{app}/logs", "Logs_list", "logs", gate.ByPath("app"), nil, logsAPI.ServeHTTP),
+		rt("GET /prometheus/{org}/api/v1/query", "Prometheus_query", "prom", gate.ByPath("org"), nil, prom.Query),
+		rt("GET /prometheus/{org}/api/v1/query_range", "Prometheus_query_range", "prom", gate.ByPath("org"), nil, prom.QueryRange),
+	)
 	return s.gate.Handler(routes)
 }
 
@@ -69,46 +29,4 @@ func (s *Sim) apiRegion() string {
 		return s.opts.Apps[0].Region
 	}
 	return "iad"
-}
-
-// reply is what a handler answers: a status and a JSON body (nil for none).
-type reply struct {
-	status int
-	body   any
-}
-
-func errReply(status int, msg string) reply { return reply{status, errorJSON{Error: msg}} }
-
-func (rp reply) write(w http.ResponseWriter) {
-	if rp.body == nil {
-		w.WriteHeader(rp.status)
-		return
-	}
-	gate.WriteJSON(w, rp.status, rp.body)
-}
-
-// withMachine looks the request's machine up and runs fn on it under s.mu;
-// the reply is encoded after the lock is released. fn runs at one platform
-// instant (what it stamps and what it schedules start at the same time).
-func (s *Sim) withMachine(w http.ResponseWriter, r *http.Request, fn func(m *machine) reply) {
-	s.sched.Lock()
-	m, rp := s.lookupMachine(r)
-	if m != nil {
-		s.sched.Instant(func() { rp = fn(m) })
-	}
-	s.sched.Unlock()
-	rp.write(w)
-}
-
-// lookupMachine finds {app}/{id}. Callers hold s.mu.
-func (s *Sim) lookupMachine(r *http.Request) (*machine, reply) {
-	a := s.apps[r.PathValue("app")]
-	if a == nil {
-		return nil, errReply(http.StatusNotFound, "app not found")
-	}
-	m := a.byID[r.PathValue("id")]
-	if m == nil {
-		return nil, errReply(http.StatusNotFound, "machine not found")
-	}
-	return m, reply{}
 }

@@ -2,10 +2,8 @@ package flysim
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
-	fly "github.com/superfly/fly-go"
 	"github.com/superfly/fly-go/flaps"
 	"github.com/superfly/fly-go/tokens"
 )
@@ -40,30 +38,6 @@ func BenchmarkListMachines1000(b *testing.B) {
 		ms, err := c.List(ctx, "big-app", "")
 		if err != nil || len(ms) != 1000 {
 			b.Fatalf("List: %d machines, %v", len(ms), err)
-		}
-	}
-}
-
-// BenchmarkListJSONFloor1000 is the floor: encoding the same 1,000 machines
-// and decoding them into fly-go's types, with no HTTP and no locks.
-func BenchmarkListJSONFloor1000(b *testing.B) {
-	s := bigSim(b)
-	s.sched.Lock()
-	wire := make([]machineJSON, 0, 1000)
-	for _, m := range s.apps["big-app"].machines {
-		wire = append(wire, s.wireMachine(m))
-	}
-	s.sched.Unlock()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		raw, err := json.Marshal(wire)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var out []*fly.Machine
-		if err := json.Unmarshal(raw, &out); err != nil || len(out) != 1000 {
-			b.Fatalf("decode: %d, %v", len(out), err)
 		}
 	}
 }

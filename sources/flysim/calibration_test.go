@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/proxy"
 )
 
 // dayFigures are the scale-to-zero app's figures over the simulated day, as
@@ -19,6 +21,7 @@ type dayFigures struct {
 }
 
 func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
+	st, _ := s.Traffic(app)
 	s.sched.Lock()
 	defer s.sched.Unlock()
 	var f dayFigures
@@ -31,7 +34,7 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 		case ln.Provider == "runner" && ln.Message == "Configuring firecracker":
 			f.coldStarts++
 			begun[ln.Machine] = ln.Time
-		case ln.Provider == "app" && strings.Contains(ln.Message, `"GET `+s.apps[app].p.HealthPath+` HTTP/1.1" 200`):
+		case ln.Provider == "app" && strings.Contains(ln.Message, `"GET `+s.store.App(app).Profile().HealthPath+` HTTP/1.1" 200`):
 			if t, ok := begun[ln.Machine]; ok {
 				f.boots = append(f.boots, ln.Time.Sub(t))
 				delete(begun, ln.Machine)
@@ -42,9 +45,8 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 		}
 	}
 	f.logLines = len(s.logs.Lines(app))
-	st := s.px.apps[app].stats
-	f.polled = st.Served[clsPoll] + st.Failed[clsPoll]
-	f.polledFailed = st.Failed[clsPoll]
+	f.polled = st.Served[proxy.ClassPoll] + st.Failed[proxy.ClassPoll]
+	f.polledFailed = st.Failed[proxy.ClassPoll]
 	for _, n := range s.metrics.EdgeTotals(app) {
 		f.edgeTotal += n
 	}

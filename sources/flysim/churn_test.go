@@ -26,8 +26,8 @@ func TestChurnVisitsEveryState(t *testing.T) {
 	for sec := 1; sec <= 30*60; sec++ {
 		s.sched.FastForward(t0.Add(time.Duration(sec) * time.Second))
 		s.sched.Lock()
-		for _, m := range s.apps["churn-app"].machines {
-			seen[m.state]++
+		for _, m := range s.store.App("churn-app").Machines() {
+			seen[m.State()]++
 		}
 		s.sched.Unlock()
 	}

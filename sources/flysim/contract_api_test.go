@@ -15,6 +15,7 @@ import (
 	"github.com/superfly/fly-go/flaps"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/flysim/machines"
 	"github.com/flywake/flywake/sources/flysim/profile"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -234,7 +235,7 @@ func TestContractStopHonoursTimeout(t *testing.T) {
 
 	// SIGINT is ignored: the stop waits out its 2 s timeout, then kills.
 	took, exit := stopTook(fly.StopMachineInput{Signal: "SIGINT", Timeout: fly.Duration{Duration: 2 * time.Second}})
-	if took != 2*time.Second+teardown || exit.ExitCode != 137 || exit.GuestSignal != 9 || !exit.RequestedStop {
+	if took != 2*time.Second+machines.Teardown || exit.ExitCode != 137 || exit.GuestSignal != 9 || !exit.RequestedStop {
 		t.Errorf("ignored SIGINT, timeout 2s: stopped after %s, exit %+v; want 2.15 s and a SIGKILL", took, exit)
 	}
 	if countLines(s, DemoBacklog, "app", "did not exit within 2s of SIGINT, sending SIGKILL") != 1 {
@@ -251,7 +252,7 @@ func TestContractStopHonoursTimeout(t *testing.T) {
 	// always sends "timeout":"0s").
 	pushIgnoring(t, s, c, DemoBacklog, id, &fly.StopConfig{Signal: fly.Pointer("SIGINT"), Timeout: &fly.Duration{Duration: time.Second}})
 	took, exit = stopTook(fly.StopMachineInput{})
-	if took != time.Second+teardown || exit.ExitCode != 137 { // 5.15 s without kill_timeout
+	if took != time.Second+machines.Teardown || exit.ExitCode != 137 { // 5.15 s without kill_timeout
 		t.Errorf("kill_timeout 1s: stopped after %s, exit %+v", took, exit)
 	}
 	restart()
@@ -284,11 +285,11 @@ type stateRecorder struct {
 func recordStates(t *testing.T, s *Sim, app string) *stateRecorder {
 	rec := &stateRecorder{seen: map[string]bool{}, stop: make(chan struct{})}
 	t.Cleanup(func() { close(rec.stop) })
-	watched := map[*machine]bool{}
-	watch := func(m *machine) {
+	watched := map[*machines.Machine]bool{}
+	watch := func(m *machines.Machine) {
 		for {
 			s.sched.Lock()
-			state, ch := m.state, m.changed
+			state, ch := m.State(), m.Changed()
 			s.sched.Unlock()
 			rec.mu.Lock()
 			rec.seen[state] = true
@@ -303,8 +304,8 @@ func recordStates(t *testing.T, s *Sim, app string) *stateRecorder {
 	go func() { // pick up machines as they are created
 		for {
 			s.sched.Lock()
-			var fresh []*machine
-			for _, m := range s.apps[app].machines {
+			var fresh []*machines.Machine
+			for _, m := range s.store.App(app).Machines() {
 				if !watched[m] {
 					watched[m] = true
 					fresh = append(fresh, m)
@@ -423,7 +424,7 @@ func TestContractEveryState(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitState(t, c, p.Name, a, "started")
-	var v machineJSON
+	var v machines.MachineJSON
 	if code := getRaw(t, sim, "/v1/apps/"+p.Name+"/machines/"+a+"?version="+old, &v); code != 200 || v.State != "replaced" {
 		t.Errorf("old version %s: %d %s, want replaced", old, code, v.State)
 	}
@@ -513,7 +514,7 @@ func TestContractCreateUpdateDestroy(t *testing.T) {
 		t.Fatalf("update = state %s version %s image %+v", up.State, up.InstanceID, up.ImageRef)
 	}
 	waitState(t, c, DemoTuned, m.ID, "started")
-	var versions []versionJSON
+	var versions []machines.VersionJSON
 	if getRaw(t, s, "/v1/apps/"+DemoTuned+"/machines/"+m.ID+"/versions", &versions); len(versions) != 2 ||
 		versions[0].Version != up.InstanceID || versions[1].Version != m.InstanceID || versions[1].State != "replaced" {
 		t.Errorf("versions = %+v", versions)
@@ -603,7 +604,7 @@ func TestContractCordon(t *testing.T) {
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
 	s.sched.Lock()
-	first, second := s.apps[DemoBacklog].machines[0].id, s.apps[DemoBacklog].machines[1].id
+	first, second := s.store.App(DemoBacklog).Machines()[0].ID(), s.store.App(DemoBacklog).Machines()[1].ID()
 	s.sched.Unlock()
 	if got := servedBy(t, s, DemoBacklog, 5); got[first] != 5 {
 		t.Fatalf("before cordon: %v, want all on %s (least loaded, first)", got, first)
@@ -611,7 +612,7 @@ func TestContractCordon(t *testing.T) {
 	if err := c.Cordon(ctx, DemoBacklog, first, ""); err != nil {
 		t.Fatal(err)
 	}
-	var m machineJSON
+	var m machines.MachineJSON
 	if getRaw(t, s, "/v1/apps/"+DemoBacklog+"/machines/"+first, &m); !m.Cordoned {
 		t.Errorf("cordoned machine's JSON says cordoned=false")
 	}

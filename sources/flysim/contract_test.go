@@ -18,6 +18,7 @@ import (
 	"github.com/superfly/fly-go/tokens"
 
 	"github.com/flywake/flywake/sources/flysim/guest"
+	"github.com/flywake/flywake/sources/flysim/machines"
 )
 
 // Contract tests: the unmodified fly-go v0.5.0 client against flysim,
@@ -60,9 +61,9 @@ func machineIn(t *testing.T, s *Sim, app, state string) string {
 	t.Helper()
 	s.sched.Lock()
 	defer s.sched.Unlock()
-	for _, m := range s.apps[app].machines {
-		if m.state == state {
-			return m.id
+	for _, m := range s.store.App(app).Machines() {
+		if m.State() == state {
+			return m.ID()
 		}
 	}
 	t.Fatalf("%s has no %s machine", app, state)
@@ -501,7 +502,7 @@ func TestContractLeases(t *testing.T) {
 	if err := c.ReleaseLease(ctx, DemoBacklog, id, "wrong"); err == nil {
 		t.Errorf("release with a wrong nonce succeeded")
 	}
-	resp, body = rawDo(t, s, "DELETE", "/v1/apps/"+DemoBacklog+"/machines/"+id+"/lease", "", map[string]string{leaseNonceHeader: nonce})
+	resp, body = rawDo(t, s, "DELETE", "/v1/apps/"+DemoBacklog+"/machines/"+id+"/lease", "", map[string]string{machines.LeaseNonceHeader: nonce})
 	if resp.StatusCode != 200 || string(body) != `{"status":"success","data":{"ok":true}}` {
 		t.Errorf("release: %d %s", resp.StatusCode, body)
 	}
@@ -528,8 +529,8 @@ func TestContractCrashLoopKeepsFiveEvents(t *testing.T) {
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 	s.sched.Lock()
-	id := s.apps[DemoCrash].machines[0].id
-	state := s.apps[DemoCrash].machines[0].state
+	id := s.store.App(DemoCrash).Machines()[0].ID()
+	state := s.store.App(DemoCrash).Machines()[0].State()
 	s.sched.Unlock()
 	if state == "stopped" {
 		if _, err := c.Start(ctx, DemoCrash, id, ""); err != nil {

@@ -13,8 +13,8 @@ func TestDemoHistorySettles(t *testing.T) {
 	defer s.sched.Unlock()
 	count := func(app, state string) int {
 		n := 0
-		for _, m := range s.apps[app].machines {
-			if m.state == state {
+		for _, m := range s.store.App(app).Machines() {
+			if m.State() == state {
 				n++
 			}
 		}
@@ -35,17 +35,17 @@ func TestDemoHistorySettles(t *testing.T) {
 			t.Errorf("%s: %d machines %s, want %d", tt.app, got, tt.state, tt.want)
 		}
 	}
-	for _, m := range s.apps[DemoCrash].machines {
-		if len(m.events) != 5 {
-			t.Errorf("crash machine %s keeps %d events, want 5", m.id, len(m.events))
+	for _, m := range s.store.App(DemoCrash).Machines() {
+		if len(m.Events()) != 5 {
+			t.Errorf("crash machine %s keeps %d events, want 5", m.ID(), len(m.Events()))
 		}
-		t.Logf("crash machine %s state=%s restarts=%d", m.id, m.state, m.restartCount)
-		for _, e := range m.events {
+		t.Logf("crash machine %s state=%s restarts=%d", m.ID(), m.State(), m.RestartCount())
+		for _, e := range m.Events() {
 			t.Logf("  %s %s/%s/%s", e.Time.Format(time.RFC3339Nano), e.Type, e.Status, e.Source)
 		}
 	}
-	sleepy := s.apps[DemoScaleToZero].machines[0]
-	if sleepy.cfg.Init.SwapSizeMB == nil || *sleepy.cfg.Init.SwapSizeMB != 2048 {
+	sleepy := s.store.App(DemoScaleToZero).Machines()[0]
+	if sleepy.Config().Init.SwapSizeMB == nil || *sleepy.Config().Init.SwapSizeMB != 2048 {
 		t.Errorf("scale-to-zero machines need 2048 MB swap")
 	}
 }

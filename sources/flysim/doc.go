@@ -1,17 +1,30 @@
 // Package flysim is an embedded, faithful simulator of the Fly.io platform
 // for demo mode, tests and screenshots. It serves the Machines API under /v1
-// (the paths and JSON shapes fly-go v0.5.0 expects), keeps a state machine per
-// Machine with realistic timings on a virtual clock, answers exec with a
-// simulated guest, records the log lines a real platform would emit, and (in
-// edge.go and friends) runs an edge proxy per app that wakes and puts machines
-// to sleep by Fly's documented rules.
+// (the paths and JSON shapes fly-go v0.5.0 expects), the logs API and the
+// Prometheus API, and an edge per app, all on 127.0.0.1.
 //
-// Everything runs under one mutex (Sim.mu) driven by a discrete-event
-// scheduler: timed callbacks fire in virtual-time order, so a simulated day of
-// history is generated in fast-forward at start-up and the same code then runs
-// paced against wall time at Options.Speed.
+// Sim wires its subsystems, each a package with its own state:
 //
-// The facts it copies, with their confidence, are in
-// ../shared/reference/fly-platform.md; settings where Fly's behaviour is
-// unconfirmed are fields of Options or AppProfile, never hidden constants.
+//	sched     the discrete-event scheduler and virtual clock; its lock is the world's
+//	machines  the Machines API store: apps, machines and their state machine,
+//	          versions, images, volumes, leases, and the /v1 endpoints
+//	proxy     Fly's proxy: the edges, routing and wakes, the background load, autostop
+//	guest     a machine's OS: image filesystem, /proc, shell and commands (pure)
+//	logs      the log lines and the logs API (own lock)
+//	metrics   the response counters behind Prometheus (own lock)
+//	promql    the PromQL subset and the Prometheus API (pure)
+//	gate      token, counters, faults and rate limits every request passes (own lock)
+//	profile   the apps a platform plays (DemoApps, SteadyOrg)
+//	rng       seeded streams and Fly-shaped ids
+//
+// The machines and the proxy change only in events on the scheduler: timed
+// callbacks fire in virtual-time order, so a simulated day of history is
+// generated in fast-forward at start-up and the same code then runs paced
+// against wall time at Options.Speed; each part draws from its own seeded
+// stream, so a seed lives the same day. The proxy reads the machines
+// through their methods; the store asks the proxy only what machines.Edge
+// says.
+//
+// Settings where Fly's behaviour is unconfirmed are fields of Options or
+// profile.App, never hidden constants.
 package flysim

@@ -10,62 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/sources/flysim/machines"
 	"github.com/flywake/flywake/sources/race"
 )
-
-func TestChooseRoute(t *testing.T) {
-	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	long, recent := now.Add(-time.Hour), now.Add(-time.Minute)
-	serving := func(load float64) candidate { return candidate{State: "started", Serving: true, Load: load} }
-	lim := limits{Soft: 12, Hard: 25, Autostart: true}
-	tests := []struct {
-		name string
-		cs   []candidate
-		lim  limits
-		want route
-	}{
-		{"least loaded under soft", []candidate{serving(5), serving(2)}, lim, route{routeServe, 1, -1}},
-		{"booting under soft before a new wake", []candidate{serving(12), {State: "starting", Load: 3}, {State: "stopped", StoppedAt: long}}, lim, route{routeHold, 1, -1}},
-		{"all at soft: wake, suspended first", []candidate{serving(12), {State: "stopped", StoppedAt: long}, {State: "suspended", StoppedAt: long}}, lim, route{routeWake, 2, -1}},
-		{"recently stopped passed over (PM11)", []candidate{serving(13), {State: "stopped", StoppedAt: recent}, {State: "stopped", StoppedAt: long}}, lim, route{routeWake, 2, 1}},
-		{"only recently stopped: woken anyway", []candidate{serving(13), {State: "stopped", StoppedAt: recent}}, lim, route{routeWake, 1, -1}},
-		{"nothing to wake: over soft under hard", []candidate{serving(20), serving(14)}, lim, route{routeServe, 1, -1}},
-		{"autostart off: over soft", []candidate{serving(12), {State: "stopped", StoppedAt: long}}, limits{Soft: 12, Hard: 25}, route{routeServe, 0, -1}},
-		{"all at hard: queue", []candidate{serving(25), {State: "starting", Load: 25}}, lim, route{routeQueue, -1, -1}},
-		{"no hard limit never queues", []candidate{serving(400)}, limits{Soft: 25}, route{routeServe, 0, -1}},
-		{"nothing running, autostart off", []candidate{{State: "stopped", StoppedAt: long}}, limits{Soft: 12, Hard: 25}, route{routeNone, -1, -1}},
-		{"stopping is not wakeable", []candidate{{State: "stopping"}}, lim, route{routeNone, -1, -1}},
-	}
-	for _, tt := range tests {
-		if got := chooseRoute(tt.cs, tt.lim, now); got != tt.want {
-			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
-		}
-	}
-	forced := []struct {
-		c     candidate
-		wakes bool
-		want  routeKind
-	}{
-		{serving(99), false, routeServe},
-		{candidate{State: "starting"}, false, routeHold},
-		{candidate{State: "stopped"}, false, routeNone},
-		{candidate{State: "stopped"}, true, routeWake},
-	}
-	for _, tt := range forced {
-		if got := forcedRoute(tt.c, tt.wakes); got != tt.want {
-			t.Errorf("forced %+v wakes=%v: got %s, want %s", tt.c, tt.wakes, got, tt.want)
-		}
-	}
-}
-
-func TestFluidLoadInverse(t *testing.T) {
-	for _, load := range []float64{0.5, 12, 25, 100} {
-		lam := fluidRate(load, 0.075, 2)
-		if got := fluidLoad(lam, 0.075, 2); got < load*0.999 || got > load*1.001 {
-			t.Errorf("fluidLoad(fluidRate(%v)) = %v", load, got)
-		}
-	}
-}
 
 // startSim starts a quiet platform (no background load, no history) for
 // edge tests.
@@ -132,15 +79,34 @@ func fireBurst(t *testing.T, s *Sim, url, warmID string, n int) []edgeResult {
 	return run(false)
 }
 
-func startedMachine(s *Sim, app string) *machine {
+func startedMachine(s *Sim, app string) *machines.Machine {
 	s.sched.Lock()
 	defer s.sched.Unlock()
-	for _, m := range s.apps[app].machines {
-		if m.state == "started" && m.serving {
+	for _, m := range s.store.App(app).Machines() {
+		if m.State() == "started" && m.Serving() {
 			return m
 		}
 	}
 	return nil
+}
+
+// waitMachine waits (10 s of wall time at most) until m is in state.
+func waitMachine(t *testing.T, s *Sim, m *machines.Machine, state string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		s.sched.Lock()
+		now, changed := m.State(), m.Changed()
+		s.sched.Unlock()
+		if now == state {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("machine %s is %s, never %s", m.ID(), now, state)
+		}
+	}
 }
 
 func countLines(s *Sim, app, provider, contains string) int {
@@ -179,8 +145,8 @@ func TestEdgeHeadersAndAnswers(t *testing.T) {
 		}
 		resp.Body.Close()
 		h := resp.Header
-		if resp.StatusCode != tt.status || h.Get(MachineIDHeader) != up.id {
-			t.Errorf("%s: %d from %q, want %d from %s", tt.path, resp.StatusCode, h.Get(MachineIDHeader), tt.status, up.id)
+		if resp.StatusCode != tt.status || h.Get(MachineIDHeader) != up.ID() {
+			t.Errorf("%s: %d from %q, want %d from %s", tt.path, resp.StatusCode, h.Get(MachineIDHeader), tt.status, up.ID())
 		}
 		if !reqID.MatchString(h.Get("fly-request-id")) || !strings.HasPrefix(h.Get("server"), "Fly/") || h.Get("via") != "1.1 fly.io" {
 			t.Errorf("%s: headers %v", tt.path, h)
@@ -189,8 +155,8 @@ func TestEdgeHeadersAndAnswers(t *testing.T) {
 	if got := s.metrics.EdgeTotals(DemoScaleToZero)[301]; got != 4 {
 		t.Errorf("edge 301s = %v, want 4", got)
 	}
-	if got := s.metrics.AppTotals(DemoScaleToZero)[up.id][200]; got != 3 {
-		t.Errorf("app 200s on %s = %v, want 3", up.id, got)
+	if got := s.metrics.AppTotals(DemoScaleToZero)[up.ID()][200]; got != 3 {
+		t.Errorf("app 200s on %s = %v, want 3", up.ID(), got)
 	}
 }
 
@@ -211,7 +177,7 @@ func TestEdgeWakeScaleToZero(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			s := startSim(t, Options{Speed: 10, Seed: seed})
-			res := fireBurst(t, s, s.EdgeURL(DemoScaleToZero)+"/api/v1/notifications/", startedMachine(s, DemoScaleToZero).id, 40)
+			res := fireBurst(t, s, s.EdgeURL(DemoScaleToZero)+"/api/v1/notifications/", startedMachine(s, DemoScaleToZero).ID(), 40)
 			n502, n200 := 0, 0
 			for _, r := range res {
 				switch {
@@ -254,7 +220,7 @@ func TestEdgeWakeTuned(t *testing.T) {
 		t.Skip("simulated boot and patience timings: meaningless at the race detector's slowdown")
 	}
 	s := startSim(t, Options{Speed: 20})
-	res := fireBurst(t, s, s.EdgeURL(DemoTuned)+"/api/v1/notifications/", startedMachine(s, DemoTuned).id, 40)
+	res := fireBurst(t, s, s.EdgeURL(DemoTuned)+"/api/v1/notifications/", startedMachine(s, DemoTuned).ID(), 40)
 	var slowest time.Duration
 	machines := map[string]bool{}
 	for _, r := range res {
@@ -283,26 +249,31 @@ func TestEdgeForcedInstance(t *testing.T) {
 		stopNow     bool
 		wantMessage string
 	}{
-		{"long stopped", false, msgNoCandidate},
-		{"recently stopped", true, msgRecentlyStop},
+		{"long stopped", false, "could not find a good candidate"},
+		{"recently stopped", true, "machine was recently stopped"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := startSim(t, Options{Speed: 50})
-			var target *machine
+			want := "stopped"
+			if tt.stopNow {
+				want = "started" // stopped by the test a moment before the request
+			}
+			var target *machines.Machine
 			s.sched.Lock()
-			for _, m := range s.apps[DemoScaleToZero].machines {
-				if m.state == "stopped" {
+			for _, m := range s.store.App(DemoScaleToZero).Machines() {
+				if m.State() == want {
 					target = m
 					break
 				}
 			}
 			if tt.stopNow {
-				target.stoppedAt = s.now().Add(-time.Minute)
+				s.sched.Instant(func() { _ = s.store.Stop(target, SourceUser) })
 			}
 			s.sched.Unlock()
+			waitMachine(t, s, target, "stopped")
 			req, _ := http.NewRequest(http.MethodGet, s.EdgeURL(DemoScaleToZero)+"/", nil)
-			req.Header.Set(ForceInstanceHeader, target.id)
+			req.Header.Set(ForceInstanceHeader, target.ID())
 			start := time.Now()
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
@@ -311,7 +282,7 @@ func TestEdgeForcedInstance(t *testing.T) {
 			resp.Body.Close()
 			took := s.clock.PlatformDuration(time.Since(start))
 			s.sched.Lock()
-			state := target.state
+			state := target.State()
 			s.sched.Unlock()
 			if resp.StatusCode != 502 || took < 29*time.Second || state != "stopped" {
 				t.Errorf("got %d after %s, machine %s; want 502 after ~30 s, still stopped", resp.StatusCode, took, state)
@@ -343,12 +314,12 @@ func TestAutostopToMinRunning(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.app.Name, func(t *testing.T) {
 			s := startSim(t, Options{Speed: 200, AutostopInterval: time.Minute, Apps: []AppProfile{tt.app}})
-			a := s.apps[tt.app.Name]
+			a := s.store.App(tt.app.Name)
 			s.sched.Lock()
 			woken := 0
-			for _, m := range a.machines {
-				if m.state != "started" && woken < 3 {
-					if _, err := s.startMachine(m, SourceUser); err != nil {
+			for _, m := range a.Machines() {
+				if m.State() != "started" && woken < 3 {
+					if _, err := s.store.Start(m, SourceUser); err != nil {
 						t.Fatal(err)
 					}
 					woken++
@@ -358,8 +329,8 @@ func TestAutostopToMinRunning(t *testing.T) {
 			running := func() (n, asleep int) {
 				s.sched.Lock()
 				defer s.sched.Unlock()
-				for _, m := range a.machines {
-					switch m.state {
+				for _, m := range a.Machines() {
+					switch m.State() {
 					case "started", "starting":
 						n++
 					case tt.wantSleep:
@@ -392,8 +363,8 @@ func TestAutostopToMinRunning(t *testing.T) {
 			s.sched.Lock()
 			defer s.sched.Unlock()
 			proxyEvents := 0
-			for _, m := range a.machines {
-				for _, e := range m.events {
+			for _, m := range a.Machines() {
+				for _, e := range m.Events() {
 					if e.Source == SourceProxy && (e.Status == "stopping" || e.Status == "suspending") {
 						proxyEvents++
 					}
@@ -422,7 +393,8 @@ func TestEdgeHardLimitQueue(t *testing.T) {
 	inflight := func() int {
 		s.sched.Lock()
 		defer s.sched.Unlock()
-		return s.apps[p.Name].machines[0].inflight
+		n, _ := s.px.Load(s.store.App(p.Name).Machines()[0])
+		return n
 	}
 	res := make([]edgeResult, 3)
 	var wg sync.WaitGroup

@@ -13,6 +13,7 @@ import (
 
 	"github.com/flywake/flywake/sources/demoproject"
 	"github.com/flywake/flywake/sources/flysim/guest"
+	"github.com/flywake/flywake/sources/flysim/machines"
 )
 
 // TestContractGuestShell: through fly-go's exec, the guest runs pipes, lists
@@ -116,10 +117,9 @@ func TestGuestConsistentWithConfig(t *testing.T) {
 	for _, p := range DemoApps() {
 		s.sched.Lock()
 		var g guest.View
-		for _, m := range s.apps[p.Name].machines {
-			if m.state == "started" {
-				m.serving = true
-				g = s.guestOf(m)
+		for _, m := range s.store.App(p.Name).Machines() {
+			if m.State() == "started" && m.Serving() {
+				g = s.store.Guest(m)
 				break
 			}
 		}
@@ -255,7 +255,7 @@ func TestContractGuestVolume(t *testing.T) {
 		t.Errorf("backlog's fly.toml mounts %+v (%v), the machine %+v", flyToml.Mounts, err, mount)
 	}
 	// fly-go's Volume has no block figures: read the API's own record.
-	var vol volumeJSON
+	var vol machines.VolumeJSON
 	if _, body := rawDo(t, s, "GET", "/v1/apps/"+DemoBacklog+"/volumes/"+mount.Volume, "", nil); json.Unmarshal(body, &vol) != nil || vol.Blocks == 0 {
 		t.Fatalf("volume %s: %s", mount.Volume, body)
 	}

@@ -34,13 +34,13 @@ func TestGetAppLogsPagesThroughTheDay(t *testing.T) {
 	// a nanosecond, a proxy error, and lines from another region.
 	s.sched.Lock()
 	now := s.now()
-	m := s.apps[app].machines[0]
+	m := s.store.App(app).Machines()[0]
 	seedDayOfLogs(s, app, now)
-	s.logs.Add(logs.Line{ID: "proxy-err", Time: now, App: app, Machine: m.id, Region: "ams", Provider: "proxy", Level: "error",
+	s.logs.Add(logs.Line{ID: "proxy-err", Time: now, App: app, Machine: m.ID(), Region: "ams", Provider: "proxy", Level: "error",
 		Message: "could not wake up machine", ErrorCode: "PM03", ErrorMsg: "could not wake up machine due to a timeout requesting from the machines API",
 		Method: "GET", Path: "/api/v1/notifications/", Status: 502})
 	for i := range 7 {
-		s.logs.Add(logs.Line{ID: fmt.Sprint("burst", i), Time: now, App: app, Machine: m.id, Region: "ams", Provider: "app", Message: fmt.Sprint("burst ", i)})
+		s.logs.Add(logs.Line{ID: fmt.Sprint("burst", i), Time: now, App: app, Machine: m.ID(), Region: "ams", Provider: "app", Message: fmt.Sprint("burst ", i)})
 	}
 	s.logs.Add(logs.Line{ID: "fra-line", Time: now, App: app, Region: "fra", Provider: "runner", Message: "elsewhere"})
 	all := s.logs.Query(app, time.Time{}, "", "", 1<<30)
@@ -98,7 +98,7 @@ func TestGetAppLogsPagesThroughTheDay(t *testing.T) {
 		}
 		return out
 	}
-	for _, f := range []struct{ instance, region string }{{"", ""}, {m.id, ""}, {"", "fra"}, {m.id, "fra"}} {
+	for _, f := range []struct{ instance, region string }{{"", ""}, {m.ID(), ""}, {"", "fra"}, {m.ID(), "fra"}} {
 		got, last := walk(f.instance, f.region)
 		want := match(f.instance, f.region)
 		if len(got) != len(want) {
@@ -141,7 +141,7 @@ func TestGetAppLogsPagesThroughTheDay(t *testing.T) {
 	}
 	if pe.Meta.Error.Code != 502 || !strings.HasPrefix(pe.Meta.Error.Message, "[PM03] could not wake up machine") ||
 		pe.Meta.HTTP.Request.Method != "GET" || pe.Meta.HTTP.Response.StatusCode != 502 ||
-		pe.Meta.URL.Full != "https://sleepy-api.fly.dev/api/v1/notifications/" || pe.Level != "error" || pe.Meta.Instance != m.id {
+		pe.Meta.URL.Full != "https://sleepy-api.fly.dev/api/v1/notifications/" || pe.Level != "error" || pe.Meta.Instance != m.ID() {
 		t.Errorf("proxy error decoded as %+v", pe.Meta)
 	}
 
@@ -157,7 +157,7 @@ func TestGetAppLogsPagesThroughTheDay(t *testing.T) {
 // store, in groups of four sharing a nanosecond, across the app's
 // machines, two regions and the four providers. Callers hold s.mu.
 func seedDayOfLogs(s *Sim, app string, now time.Time) {
-	machines := s.apps[app].machines
+	machines := s.store.App(app).Machines()
 	providers := []string{"app", "runner", "proxy", "health"}
 	var lines []logs.Line
 	for i := range 3000 {
@@ -166,7 +166,7 @@ func seedDayOfLogs(s *Sim, app string, now time.Time) {
 		if i%17 == 0 {
 			region = "fra"
 		}
-		lines = append(lines, logs.Line{ID: fmt.Sprint("seed", i), Time: at, App: app, Machine: machines[i%len(machines)].id,
+		lines = append(lines, logs.Line{ID: fmt.Sprint("seed", i), Time: at, App: app, Machine: machines[i%len(machines)].ID(),
 			Region: region, Provider: providers[i%4], Level: "info", Message: fmt.Sprint("seeded line ", i)})
 	}
 	s.logs.Merge(lines)

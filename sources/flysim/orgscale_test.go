@@ -23,15 +23,15 @@ func TestSteadyOrgStaysSteady(t *testing.T) {
 	defer sim.sched.Unlock()
 	started := 0
 	for _, name := range apps {
-		a := sim.apps[name]
-		if len(a.machines) != 50 {
-			t.Fatalf("%s has %d machines", name, len(a.machines))
+		a := sim.store.App(name)
+		if len(a.Machines()) != 50 {
+			t.Fatalf("%s has %d machines", name, len(a.Machines()))
 		}
-		for _, m := range a.machines {
-			if m.state == "started" {
+		for _, m := range a.Machines() {
+			if m.State() == "started" {
 				started++
-			} else if m.state != "stopped" {
-				t.Errorf("%s/%s is %s", name, m.id, m.state)
+			} else if m.State() != "stopped" {
+				t.Errorf("%s/%s is %s", name, m.ID(), m.State())
 			}
 		}
 	}

@@ -36,7 +36,7 @@ func TestPauseAndResumeKeepAddressAndClock(t *testing.T) {
 	}
 	// A long-poll held open when the outage begins must end with it.
 	s.sched.Lock()
-	id := s.apps[DemoTuned].machines[0].id
+	id := s.store.App(DemoTuned).Machines()[0].ID()
 	s.sched.Unlock()
 	held := make(chan error, 1)
 	go func() {

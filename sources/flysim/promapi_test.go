@@ -76,7 +76,7 @@ func TestPromQueryShowsEdgeOnlyErrors(t *testing.T) {
 
 	s.sched.Lock()
 	now := s.now()
-	inst := []string{s.apps["x"].machines[0].id, s.apps["x"].machines[1].id}
+	inst := []string{s.store.App("x").Machines()[0].ID(), s.store.App("x").Machines()[1].ID()}
 	feed := func(ago time.Duration, status, edge, onMachine0, onMachine1 int) {
 		at := now.Add(-ago)
 		s.metrics.AddEdge("x", x.Region, status, at, float64(edge))
@@ -177,19 +177,20 @@ func TestPromQueryGaugesMatchTheGuest(t *testing.T) {
 		_, _, samples := promQuery(t, srv, s, DemoOrg, metric, nil, false)
 		s.sched.Lock()
 		started := 0
-		for _, appName := range s.appOrder {
-			for _, m := range s.apps[appName].machines {
-				key := promql.LabelKey(map[string]string{"__name__": metric, "app": appName, "region": m.region, "instance": m.id})
+		for _, a := range s.store.Apps() {
+			appName := a.Name()
+			for _, m := range a.Machines() {
+				key := promql.LabelKey(map[string]string{"__name__": metric, "app": appName, "region": m.Region(), "instance": m.ID()})
 				got, present := samples[key]
-				if m.state != "started" {
+				if m.State() != "started" {
 					if present {
-						t.Errorf("%s reported for %s machine %s", metric, m.state, m.id)
+						t.Errorf("%s reported for %s machine %s", metric, m.State(), m.ID())
 					}
 					continue
 				}
 				started++
-				if want := meminfoField(t, s.guestOf(m).Exec("cat /proc/meminfo", nil).StdOut, field) * 1024; got != want || !present {
-					t.Errorf("%s{instance=%q} = %v (present %v), guest's %s says %v bytes", metric, m.id, got, present, field, want)
+				if want := meminfoField(t, s.store.Guest(m).Exec("cat /proc/meminfo", nil).StdOut, field) * 1024; got != want || !present {
+					t.Errorf("%s{instance=%q} = %v (present %v), guest's %s says %v bytes", metric, m.ID(), got, present, field, want)
 				}
 			}
 		}

@@ -72,7 +72,7 @@ func TestPromQueryRangeAgreesWithInstantQueries(t *testing.T) {
 	s.sched.Lock()
 	now := s.now()
 	hour := now.Truncate(time.Hour)
-	inst := s.apps["x"].machines[0].id
+	inst := s.store.App("x").Machines()[0].ID()
 	// At hour-3h+10m, +10m30s and +11m: two minutes; a 502 burst the app never saw.
 	for _, at := range []time.Duration{10 * time.Minute, 10*time.Minute + 30*time.Second, 11 * time.Minute} {
 		s.metrics.AddEdge("x", x.Region, 200, hour.Add(-3*time.Hour+at), 5)

@@ -58,8 +58,8 @@ func TestContractMinRunningPrimaryRegionOnly(t *testing.T) {
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		s.sched.Lock()
 		asleep := 0
-		for _, m := range s.apps[p.Name].machines {
-			if m.state == "suspended" {
+		for _, m := range s.store.App(p.Name).Machines() {
+			if m.State() == "suspended" {
 				asleep++
 			}
 		}

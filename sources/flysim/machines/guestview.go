@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"fmt"
@@ -7,19 +7,20 @@ import (
 	"github.com/flywake/flywake/sources/flysim/guest"
 )
 
-// guestOf copies what the guest shows of m. Its app's image filesystem is
+// Guest copies what the guest shows of m. Its app's image filesystem is
 // built on the first exec, from the app's project. Callers hold s.mu.
-func (s *Sim) guestOf(m *machine) guest.View {
+func (s *Store) Guest(m *Machine) guest.View {
 	p := &m.app.p
 	if m.app.fs == nil {
 		project, _ := demoproject.FS(p.Project)
 		m.app.fs = guest.BuildFS(p.Bytecode, project, m.app.deployedAt)
 	}
+	inflight, closeWait := s.edge.Load(m)
 	g := guest.View{
 		App: p.Name, ID: m.id, Region: m.region, PrivateIP: m.privateIP, Group: p.ProcessGroup,
 		Version: m.instanceID, Image: fmt.Sprintf("registry.fly.io/%s:%s", p.Image, p.Tag),
 		MemoryMB: p.MemoryMB, CPUs: p.CPUs, Port: p.InternalPort, Env: map[string]string{},
-		MemAvailPct: p.MemAvailPct, SwapUsedKB: p.SwapUsedKB, Inflight: m.inflight, CloseWait: m.closeWait,
+		MemAvailPct: p.MemAvailPct, SwapUsedKB: p.SwapUsedKB, Inflight: inflight, CloseWait: closeWait,
 		Serving: m.serving, Bytecode: p.Bytecode, BootedAt: m.updatedAt, Now: s.now(), HealthPath: p.HealthPath,
 		Server: p.Server, Workers: max(p.Workers, 1), FS: m.app.fs,
 	}
@@ -48,7 +49,3 @@ func (s *Sim) guestOf(m *machine) guest.View {
 	}
 	return g
 }
-
-// BytecodeProbePrefix is how the guest recognises the bytecode probe
-// (diagnose.BytecodeProbeCommand()).
-const BytecodeProbePrefix = guest.BytecodeProbePrefix

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"crypto/sha256"
@@ -35,8 +35,8 @@ const (
 	volumeSnapshotRetention = 5 // days, Fly's default
 )
 
-// volumeJSON is a Volume as the spec and fly-go describe it.
-type volumeJSON struct {
+// VolumeJSON is a Volume as the spec and fly-go describe it.
+type VolumeJSON struct {
 	ID                string  `json:"id"`
 	Name              string  `json:"name"`
 	State             string  `json:"state"`
@@ -76,7 +76,7 @@ func volumeRNG(seed uint64, app string) *rand.Rand {
 
 // attachVolumes gives each of a's machines its volume and mount (profiles
 // with VolumeGB). Callers hold s.mu.
-func (s *Sim) attachVolumes(a *app) {
+func (s *Store) attachVolumes(a *App) {
 	if a.p.VolumeGB <= 0 {
 		return
 	}
@@ -90,7 +90,7 @@ func (s *Sim) attachVolumes(a *app) {
 }
 
 // mountVolume adds m's volume to its config (after a deploy rewrote it).
-func (s *Sim) mountVolume(m *machine) {
+func (s *Store) mountVolume(m *Machine) {
 	for _, v := range m.app.volumes {
 		if v.machine == m.id {
 			cfg := *m.cfg
@@ -100,9 +100,9 @@ func (s *Sim) mountVolume(m *machine) {
 	}
 }
 
-func (s *Sim) wireVolume(a *app, v *volume) volumeJSON {
+func (s *Store) wireVolume(a *App, v *volume) VolumeJSON {
 	blocks, used := guest.VolumeBlocks(v.sizeGB)
-	out := volumeJSON{ID: v.id, Name: v.name, State: "created", SizeGB: v.sizeGB, Region: v.region, Zone: v.zone,
+	out := VolumeJSON{ID: v.id, Name: v.name, State: "created", SizeGB: v.sizeGB, Region: v.region, Zone: v.zone,
 		Encrypted: true, CreatedAt: rfc3339s(v.createdAt), SnapshotRetention: volumeSnapshotRetention,
 		AutoBackupEnabled: true, FSType: "ext4", BlockSize: guest.VolumeBlockSize, Blocks: blocks,
 		BlocksFree: blocks - used, BlocksAvail: blocks - used, HostStatus: "ok"}
@@ -114,12 +114,12 @@ func (s *Sim) wireVolume(a *app, v *volume) volumeJSON {
 }
 
 // serveListVolumes answers GET /v1/apps/{app}/volumes.
-func (s *Sim) serveListVolumes(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveListVolumes(w http.ResponseWriter, r *http.Request) {
 	s.sched.Lock()
 	a := s.apps[r.PathValue("app")]
-	var out []volumeJSON
+	var out []VolumeJSON
 	if a != nil {
-		out = make([]volumeJSON, 0, len(a.volumes))
+		out = make([]VolumeJSON, 0, len(a.volumes))
 		for _, v := range a.volumes {
 			out = append(out, s.wireVolume(a, v))
 		}
@@ -133,7 +133,7 @@ func (s *Sim) serveListVolumes(w http.ResponseWriter, r *http.Request) {
 }
 
 // withVolume finds {app}/{vol} and answers fn's reply.
-func (s *Sim) withVolume(w http.ResponseWriter, r *http.Request, fn func(a *app, v *volume) reply) {
+func (s *Store) withVolume(w http.ResponseWriter, r *http.Request, fn func(a *App, v *volume) reply) {
 	s.sched.Lock()
 	rp := errReply(http.StatusNotFound, "app not found")
 	if a := s.apps[r.PathValue("app")]; a != nil {
@@ -149,14 +149,14 @@ func (s *Sim) withVolume(w http.ResponseWriter, r *http.Request, fn func(a *app,
 }
 
 // serveGetVolume answers GET …/volumes/{vol}.
-func (s *Sim) serveGetVolume(w http.ResponseWriter, r *http.Request) {
-	s.withVolume(w, r, func(a *app, v *volume) reply { return reply{http.StatusOK, s.wireVolume(a, v)} })
+func (s *Store) serveGetVolume(w http.ResponseWriter, r *http.Request) {
+	s.withVolume(w, r, func(a *App, v *volume) reply { return reply{http.StatusOK, s.wireVolume(a, v)} })
 }
 
 // serveVolumeSnapshots answers GET …/volumes/{vol}/snapshots: the daily
 // snapshots of the retention window, oldest first.
-func (s *Sim) serveVolumeSnapshots(w http.ResponseWriter, r *http.Request) {
-	s.withVolume(w, r, func(a *app, v *volume) reply {
+func (s *Store) serveVolumeSnapshots(w http.ResponseWriter, r *http.Request) {
+	s.withVolume(w, r, func(a *App, v *volume) reply {
 		draw := volumeRNG(s.opts.Seed, v.id)
 		day := s.now().UTC().Truncate(24 * time.Hour)
 		out := []volumeSnapshotJSON{}
@@ -185,7 +185,7 @@ type secretJSON struct {
 // serveListSecrets answers GET /v1/apps/{app}/secrets with the names of the
 // app's secrets. Values are never served, whatever show_secrets says; the
 // digest is derived from the name, not the value, so it leaks nothing.
-func (s *Sim) serveListSecrets(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveListSecrets(w http.ResponseWriter, r *http.Request) {
 	s.sched.Lock()
 	a := s.apps[r.PathValue("app")]
 	var out struct {

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"math/rand/v2"
@@ -8,12 +8,13 @@ import (
 
 	"github.com/flywake/flywake/sources/flysim/guest"
 	"github.com/flywake/flywake/sources/flysim/logs"
+	"github.com/flywake/flywake/sources/flysim/profile"
 	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
-// event is one entry of a machine's event list. Fly's API adds an "id" that
+// Event is one entry of a machine's event list. Fly's API adds an "id" that
 // fly-go's struct drops; we keep it for clients that read /events.
-type event struct {
+type Event struct {
 	ID           string
 	Type         string
 	Status       string
@@ -23,9 +24,10 @@ type event struct {
 	RestartCount int
 }
 
-// machine is one simulated Fly Machine. Every field is guarded by Sim.mu.
-type machine struct {
-	app        *app
+// Machine is one simulated Fly Machine. Its fields are guarded by the
+// scheduler's lock; the proxy reads them through its methods.
+type Machine struct {
+	app        *App
 	id         string
 	name       string
 	region     string
@@ -37,7 +39,7 @@ type machine struct {
 	image      *image // what it runs: decides how the app behaves (images.go)
 	createdAt  time.Time
 	updatedAt  time.Time
-	events     []event // newest first, trimmed to Options.EventsKept
+	events     []Event // newest first, trimmed to Options.EventsKept
 
 	// changed is closed (and replaced) on every state change, so waiters
 	// (the wait endpoint, the edge holding a request) wake without polling.
@@ -62,9 +64,6 @@ type machine struct {
 	versions       []oldVersion // earlier versions, newest first (versions.go)
 	migratedTo     string       // a migration's new host, told by the next start
 
-	// Edge-side load, maintained by the proxy.
-	inflight  int
-	closeWait int
 }
 
 type lease struct {
@@ -75,14 +74,14 @@ type lease struct {
 	version     string
 }
 
-// app is one simulated Fly app and its machines, in creation order.
-type app struct {
-	p        AppProfile
+// App is one simulated Fly app and its machines, in creation order.
+type App struct {
+	p        profile.App
 	rng      *rand.Rand // the app's identities and lifecycle draws (stream "app/<name>")
 	fs       *guest.FS  // its image filesystem, built on the first exec
 	id       string
-	machines []*machine
-	byID     map[string]*machine
+	machines []*Machine
+	byID     map[string]*Machine
 	digest   string   // image digest of the current release
 	images   []*image // pushed to the app's registry, oldest first
 	current  *image   // the current release's image
@@ -91,22 +90,22 @@ type app struct {
 	deployedAt time.Time
 }
 
-func (m *machine) signalChange() {
+func (m *Machine) signalChange() {
 	close(m.changed)
 	m.changed = make(chan struct{})
 }
 
 // eventsKept trims and records an event, newest first.
-func (s *Sim) addEvent(m *machine, typ, status, source string, exit *fly.MachineExitEvent, restartCount int) {
-	ev := event{ID: rng.ULID(s.ids, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
-	m.events = append([]event{ev}, m.events...)
+func (s *Store) addEvent(m *Machine, typ, status, source string, exit *fly.MachineExitEvent, restartCount int) {
+	ev := Event{ID: rng.ULID(s.ids, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
+	m.events = append([]Event{ev}, m.events...)
 	if keep := s.opts.EventsKept; len(m.events) > keep {
 		m.events = m.events[:keep]
 	}
 }
 
 // setState moves a machine to state and wakes everyone waiting on it.
-func (s *Sim) setState(m *machine, state string) {
+func (s *Store) setState(m *Machine, state string) {
 	if m.state == state {
 		return
 	}
@@ -116,21 +115,21 @@ func (s *Sim) setState(m *machine, state string) {
 }
 
 // newRun starts a new incarnation and returns a guard for its callbacks.
-func (s *Sim) newRun(m *machine) func() bool {
+func (s *Store) newRun(m *Machine) func() bool {
 	m.run++
 	r := m.run
 	return func() bool { return m.run == r }
 }
 
-func (s *Sim) log(m *machine, provider, msg string) { s.logLevel(m, provider, "info", msg) }
+func (s *Store) log(m *Machine, provider, msg string) { s.logLevel(m, provider, "info", msg) }
 
-func (s *Sim) logLevel(m *machine, provider, level, msg string) {
+func (s *Store) logLevel(m *Machine, provider, level, msg string) {
 	s.logLine(logs.Line{App: m.app.p.Name, Machine: m.id, Region: m.region, Provider: provider, Level: level, Message: msg})
 }
 
 // logLine stamps ln with the platform's time and a line id (from the ids
 // stream machine events draw from too) and keeps it.
-func (s *Sim) logLine(ln logs.Line) {
+func (s *Store) logLine(ln logs.Line) {
 	now := s.now()
 	ln.ID, ln.Time = rng.ULID(s.ids, now), now
 	s.logs.Add(ln)

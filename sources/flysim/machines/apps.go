@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"net/http"
@@ -11,7 +11,7 @@ import (
 // serveListApps answers GET /v1/apps?org_slug=. The platform hosts one org,
 // the token's own: its slug, "personal" (Fly's alias for the token user's
 // personal org) or none list its apps; another org's slug lists nothing.
-func (s *Sim) serveListApps(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveListApps(w http.ResponseWriter, r *http.Request) {
 	out := appsJSON{Apps: []appJSON{}}
 	s.sched.Lock()
 	if slug := r.URL.Query().Get("org_slug"); slug == "" || slug == s.opts.Org || slug == "personal" {
@@ -25,7 +25,7 @@ func (s *Sim) serveListApps(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveGetApp answers GET /v1/apps/{app}.
-func (s *Sim) serveGetApp(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveGetApp(w http.ResponseWriter, r *http.Request) {
 	s.sched.Lock()
 	a := s.apps[r.PathValue("app")]
 	var out appJSON
@@ -57,6 +57,6 @@ var platformRegions = []fly.Region{
 }
 
 // serveRegions answers GET /v1/platform/regions.
-func (s *Sim) serveRegions(w http.ResponseWriter, r *http.Request) {
-	gate.WriteJSON(w, http.StatusOK, regionsJSON{Regions: platformRegions, Nearest: s.apiRegion()})
+func (s *Store) serveRegions(w http.ResponseWriter, r *http.Request) {
+	gate.WriteJSON(w, http.StatusOK, regionsJSON{Regions: platformRegions, Nearest: s.opts.Region})
 }

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"encoding/json"
@@ -55,7 +55,7 @@ func knownRegion(code string) bool {
 }
 
 // serveCreate answers POST /v1/apps/{app}/machines with the new machine.
-func (s *Sim) serveCreate(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveCreate(w http.ResponseWriter, r *http.Request) {
 	in, refused := decodeLaunch(r)
 	if refused != nil {
 		refused.write(w)
@@ -75,12 +75,12 @@ func (s *Sim) serveCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 // createReply creates the machine in. Callers hold s.mu.
-func (s *Sim) createReply(r *http.Request, in launchRequest, nonce string) reply {
+func (s *Store) createReply(r *http.Request, in launchRequest, nonce string) reply {
 	a := s.apps[r.PathValue("app")]
 	if a == nil {
 		return errReply(http.StatusNotFound, "app not found")
 	}
-	if in.Name != "" && slices.ContainsFunc(a.machines, func(m *machine) bool { return m.name == in.Name && m.state != "destroyed" }) {
+	if in.Name != "" && slices.ContainsFunc(a.machines, func(m *Machine) bool { return m.name == in.Name && m.state != "destroyed" }) {
 		return errReply(http.StatusUnprocessableEntity, "a machine named "+strconv.Quote(in.Name)+" already exists")
 	}
 	region := in.Region
@@ -99,13 +99,13 @@ func (s *Sim) createReply(r *http.Request, in launchRequest, nonce string) reply
 
 // serveUpdate answers POST …/machines/{id}: a new version with the given
 // (whole) config.
-func (s *Sim) serveUpdate(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveUpdate(w http.ResponseWriter, r *http.Request) {
 	in, refused := decodeLaunch(r)
 	if refused != nil {
 		refused.write(w)
 		return
 	}
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
@@ -125,10 +125,10 @@ func (s *Sim) serveUpdate(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveDestroy answers DELETE …/machines/{id}[?force=true|kill=true].
-func (s *Sim) serveDestroy(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveDestroy(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	force := q.Get("force") == "true" || q.Get("kill") == "true"
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
@@ -139,8 +139,8 @@ func (s *Sim) serveDestroy(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// versionJSON is one entry of GET …/versions (the spec's MachineVersion).
-type versionJSON struct {
+// VersionJSON is one entry of GET …/versions (the spec's MachineVersion).
+type VersionJSON struct {
 	Version    string             `json:"version"`
 	UserConfig *fly.MachineConfig `json:"user_config"`
 	State      string             `json:"state"`
@@ -149,11 +149,11 @@ type versionJSON struct {
 
 // serveVersions answers GET …/versions: the current version, then the
 // earlier ones, newest first.
-func (s *Sim) serveVersions(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply {
-		out := []versionJSON{{Version: m.instanceID, UserConfig: m.cfg, State: m.state, CreatedAt: rfc3339s(m.updatedAt)}}
+func (s *Store) serveVersions(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *Machine) reply {
+		out := []VersionJSON{{Version: m.instanceID, UserConfig: m.cfg, State: m.state, CreatedAt: rfc3339s(m.updatedAt)}}
 		for _, v := range m.versions {
-			out = append(out, versionJSON{Version: v.id, UserConfig: v.cfg, State: v.state, CreatedAt: rfc3339s(v.at)})
+			out = append(out, VersionJSON{Version: v.id, UserConfig: v.cfg, State: v.state, CreatedAt: rfc3339s(v.at)})
 		}
 		return reply{http.StatusOK, out}
 	})
@@ -161,9 +161,9 @@ func (s *Sim) serveVersions(w http.ResponseWriter, r *http.Request) {
 
 // serveCordon answers POST …/cordon (on) and …/uncordon: the edge stops (or
 // resumes) routing requests to the machine; its JSON's cordoned follows.
-func (s *Sim) serveCordon(on bool) http.HandlerFunc {
+func (s *Store) serveCordon(on bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		s.withMachine(w, r, func(m *machine) reply {
+		s.withMachine(w, r, func(m *Machine) reply {
 			if rp, held := s.leaseBlocks(m, r); held {
 				return rp
 			}
@@ -175,7 +175,7 @@ func (s *Sim) serveCordon(on bool) http.HandlerFunc {
 				m.updatedAt = s.now()
 				m.signalChange()
 				if !on {
-					s.px.apps[m.app.p.Name].signalFreed() // queued requests may go there now
+					s.edge.Routable(m.app) // queued requests may go there now
 				}
 			}
 			return reply{http.StatusOK, okJSON{OK: true}}

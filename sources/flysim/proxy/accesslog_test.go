@@ -1,21 +1,23 @@
-package flysim
+package proxy
 
 import (
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/flysim/profile"
 )
 
-// accessRE is the demo apps' gunicorn access format (accesslog.go).
+// accessRE is the demo apps' gunicorn access format (logs.Access).
 var accessRE = regexp.MustCompile(`^(\S+) (\S+) "(GET|POST) (\S+) HTTP/1\.1" (\d{3}) \d+ \d+ms$`)
 
 // The scanner hour, as the app's access log shows it (BRIEF §1): ~4,900
 // probes from 42 clients, invented host names, secret-file paths, all 301;
 // the users' own polls come from many addresses, all on the app's host.
 func TestAccessLogShowsTheScanner(t *testing.T) {
-	s := New(Options{Seed: 1})
-	end := s.clock.Now()
+	s := newWorld(t, worldOptions{seed: 1})
+	end := s.sched.Now()
 	from, to := end.Add(-15*time.Hour), end.Add(-14*time.Hour) // demoPlan's scanner hour
 	type tally struct {
 		lines           int
@@ -27,7 +29,7 @@ func TestAccessLogShowsTheScanner(t *testing.T) {
 	}
 	probes, polls := newTally(), newTally()
 	s.sched.Lock()
-	for _, ln := range s.logs.Lines(DemoScaleToZero) {
+	for _, ln := range s.logs.Lines(profile.DemoScaleToZero) {
 		if ln.Provider != "app" || ln.Time.Before(from) || !ln.Time.Before(to) {
 			continue
 		}
@@ -67,7 +69,7 @@ func TestAccessLogShowsTheScanner(t *testing.T) {
 			t.Errorf("no probe of %s", want)
 		}
 	}
-	if polls.lines < 100 || len(polls.clients) < polls.lines/2 || len(polls.hosts) != 1 || !polls.hosts[DemoScaleToZero+".fly.dev"] {
+	if polls.lines < 100 || len(polls.clients) < polls.lines/2 || len(polls.hosts) != 1 || !polls.hosts[profile.DemoScaleToZero+".fly.dev"] {
 		t.Errorf("polls: %d lines from %d clients on hosts %v; want many clients on the app's host", polls.lines, len(polls.clients), polls.hosts)
 	}
 }

@@ -1,6 +1,10 @@
-package flysim
+package proxy
 
-import "time"
+import (
+	"time"
+
+	"github.com/flywake/flywake/sources/flysim/machines"
+)
 
 // Seed 003's stale queue: an app server without a concurrency guard (and a
 // service with no hard limit) accepts everything the proxy feeds it and works
@@ -9,7 +13,7 @@ import "time"
 // reaches that request, does the work for nobody, and closes it. New
 // requests queue behind the stale ones and time out too; left alone it
 // drains by itself. CLOSE_WAIT = requests whose client gave up but that the
-// server has not reached yet (m.closeWait, read by the guest's /proc/net/tcp).
+// server has not reached yet (machLoad.closeWait, read by the guest's /proc/net/tcp).
 
 // backlogEntry is one arrival cohort in a machine's accept queue.
 type backlogEntry struct {
@@ -17,7 +21,7 @@ type backlogEntry struct {
 	deadline time.Time // the client gives up then; zero: an outside request, waiting until it goes
 	n        int
 	cost     float64 // worker-seconds per request
-	cls      trafficClass
+	cls      Class
 	expired  bool          // counted in CLOSE_WAIT
 	done     chan struct{} // an outside request's handler waits on it
 }
@@ -28,49 +32,49 @@ func liveBacklog(l *machLoad) int { return l.live }
 
 // joinBacklog queues an outside request behind a non-empty backlog and
 // returns the channel closed when the server reaches it; nil when the queue
-// is empty and the request is served at once. Callers hold s.mu.
-func (s *Sim) joinBacklog(m *machine, took time.Duration) chan struct{} {
-	l := s.loadOf(m)
+// is empty and the request is served at once. Callers hold the lock.
+func (px *Proxy) joinBacklog(m *machines.Machine, took time.Duration) chan struct{} {
+	l := px.loadOf(m)
 	if len(l.backlog) == 0 {
 		return nil
 	}
-	e := &backlogEntry{at: s.now(), n: 1, cost: took.Seconds(), cls: clsPoll, done: make(chan struct{})}
-	l.backlog = append(l.backlog, e) // counted in m.inflight, not in live
+	e := &backlogEntry{at: px.now(), n: 1, cost: took.Seconds(), cls: ClassPoll, done: make(chan struct{})}
+	l.backlog = append(l.backlog, e) // counted in its inflight, not in live
 	return e.done
 }
 
 // abandonBacklog marks an outside request whose client went away: its socket
-// is now in CLOSE_WAIT until the server reaches it. Callers hold s.mu.
-func (s *Sim) abandonBacklog(m *machine, done chan struct{}) {
-	l := s.loadOf(m)
+// is now in CLOSE_WAIT until the server reaches it. Callers hold the lock.
+func (px *Proxy) abandonBacklog(m *machines.Machine, done chan struct{}) {
+	l := px.loadOf(m)
 	for _, e := range l.backlog {
 		if e.done == done && !e.expired {
-			e.expired, e.deadline = true, s.now()
-			m.closeWait += e.n
+			e.expired, e.deadline = true, px.now()
+			l.closeWait += e.n
 		}
 	}
 }
 
 // backlogTick lets machine m's workers spend dt of work on its queue, in
 // order, and moves requests whose clients timed out to CLOSE_WAIT.
-func (s *Sim) backlogTick(ae *appEdge, m *machine, dt time.Duration) {
-	l := s.loadOf(m)
-	if m.state != "started" {
+func (px *Proxy) backlogTick(ae *appEdge, m *machines.Machine, dt time.Duration) {
+	l := px.loadOf(m)
+	if m.State() != "started" {
 		// A stopped or restarted server loses its queue (kill -9 cleared it).
 		for _, e := range l.backlog {
 			if e.done != nil {
 				close(e.done)
 			}
 		}
-		l.backlog, l.live, l.credit, m.closeWait = nil, 0, 0, 0
+		l.backlog, l.live, l.credit, l.closeWait = nil, 0, 0, 0
 		return
 	}
-	now := s.now()
+	now := px.now()
 	for _, e := range l.backlog {
 		if !e.expired && !e.deadline.IsZero() && now.After(e.deadline) {
 			e.expired = true
 			l.live -= e.n
-			m.closeWait += e.n
+			l.closeWait += e.n
 		}
 	}
 	if len(l.backlog) == 0 {
@@ -87,7 +91,7 @@ func (s *Sim) backlogTick(ae *appEdge, m *machine, dt time.Duration) {
 		l.credit -= float64(k) * e.cost
 		e.n -= k
 		if e.expired {
-			m.closeWait -= k
+			l.closeWait -= k
 		} else if e.done == nil {
 			l.live -= k
 		}
@@ -96,10 +100,10 @@ func (s *Sim) backlogTick(ae *appEdge, m *machine, dt time.Duration) {
 			// abandoned by its client was done for nobody.
 			close(e.done)
 			if e.expired {
-				s.metrics.AddApp(ae.a.p.Name, m.region, m.id, 200, now, float64(k))
+				px.metrics.AddApp(ae.p.Name, m.Region(), m.ID(), 200, now, float64(k))
 			}
 		} else {
-			s.countServed(ae, m, e.cls, k, !e.expired)
+			px.countServed(ae, m, e.cls, k, !e.expired)
 		}
 		if e.n == 0 {
 			l.backlog = l.backlog[1:]

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"encoding/json"
@@ -22,7 +22,8 @@ import (
 // like every other timestamp.
 
 const (
-	leaseNonceHeader = "fly-machine-lease-nonce"
+	// LeaseNonceHeader carries the lease holder's nonce on mutating calls.
+	LeaseNonceHeader = "fly-machine-lease-nonce"
 	defaultLeaseTTL  = 30 * time.Second
 	maxLeaseTTL      = time.Hour
 )
@@ -40,7 +41,7 @@ func leaseConflict(msg string) reply {
 
 // liveLease returns m's unexpired lease, dropping an expired one.
 // Callers hold s.mu.
-func (s *Sim) liveLease(m *machine) *lease {
+func (s *Store) liveLease(m *Machine) *lease {
 	if m.lease != nil && !s.opts.Wall().Before(m.lease.expires) {
 		m.lease = nil
 	}
@@ -48,25 +49,25 @@ func (s *Sim) liveLease(m *machine) *lease {
 }
 
 // heldBy words a conflict the way a person needs it: who, and until when.
-func (s *Sim) heldBy(m *machine, l *lease) string {
+func (s *Store) heldBy(m *Machine, l *lease) string {
 	return fmt.Sprintf("machine %s is currently leased by %s until %s", m.id, l.owner,
 		s.leaseExpiry(l).UTC().Format(time.RFC3339))
 }
 
 // leaseExpiry is the lease's end on the platform clock: when the platform
 // clock will read as the lease's wall-clock expiry passes.
-func (s *Sim) leaseExpiry(l *lease) time.Time {
+func (s *Store) leaseExpiry(l *lease) time.Time {
 	return s.now().Add(s.clock.PlatformDuration(l.expires.Sub(s.opts.Wall())))
 }
 
 // leaseBlocks refuses a mutating call on a leased machine without the
 // holder's nonce. Callers hold s.mu.
-func (s *Sim) leaseBlocks(m *machine, r *http.Request) (reply, bool) {
+func (s *Store) leaseBlocks(m *Machine, r *http.Request) (reply, bool) {
 	l := s.liveLease(m)
 	if l == nil {
 		return reply{}, false
 	}
-	switch nonce := r.Header.Get(leaseNonceHeader); {
+	switch nonce := r.Header.Get(LeaseNonceHeader); {
 	case nonce == "":
 		return leaseConflict(s.heldBy(m, l)), true
 	case nonce != l.nonce:
@@ -75,15 +76,15 @@ func (s *Sim) leaseBlocks(m *machine, r *http.Request) (reply, bool) {
 	return reply{}, false
 }
 
-func (s *Sim) leaseReply(status int, l *lease) reply {
+func (s *Store) leaseReply(status int, l *lease) reply {
 	return reply{status, leaseJSON{Status: "success", Data: &leaseDataJSON{
 		Nonce: l.nonce, ExpiresAt: s.leaseExpiry(l).Unix(), Owner: l.owner,
 		Description: l.description, Version: l.version}}}
 }
 
 // serveGetLease answers GET …/lease.
-func (s *Sim) serveGetLease(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply {
+func (s *Store) serveGetLease(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *Machine) reply {
 		l := s.liveLease(m)
 		if l == nil {
 			return errReply(http.StatusNotFound, "lease not found")
@@ -102,7 +103,7 @@ type leaseRequest struct {
 // serveAcquireLease answers POST …/lease[?ttl=N] or {"ttl":N,"description":…}:
 // a new lease (201), or a refresh (200) when the caller presents the
 // holder's nonce.
-func (s *Sim) serveAcquireLease(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveAcquireLease(w http.ResponseWriter, r *http.Request) {
 	var in leaseRequest
 	if body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16)); len(body) > 0 {
 		if err := json.Unmarshal(body, &in); err != nil {
@@ -120,13 +121,13 @@ func (s *Sim) serveAcquireLease(w http.ResponseWriter, r *http.Request) {
 	}
 	ttl := leaseTTL(in.TTL)
 	nonce := s.gate.Nonce()
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if m.state == "destroyed" {
 			return errReply(http.StatusPreconditionFailed, "failed_precondition: machine destroyed")
 		}
 		expires := s.opts.Wall().Add(ttl)
 		if l := s.liveLease(m); l != nil {
-			if r.Header.Get(leaseNonceHeader) != l.nonce {
+			if r.Header.Get(LeaseNonceHeader) != l.nonce {
 				return leaseConflict(s.heldBy(m, l))
 			}
 			l.expires = expires
@@ -145,7 +146,7 @@ func leaseTTL(seconds int) time.Duration {
 }
 
 // newLease is a lease of m by the org's user. Callers hold s.mu.
-func (s *Sim) newLease(m *machine, nonce, description string, ttl time.Duration) *lease {
+func (s *Store) newLease(m *Machine, nonce, description string, ttl time.Duration) *lease {
 	return &lease{nonce: nonce, owner: s.leaseOwner(), description: description,
 		expires: s.opts.Wall().Add(ttl), version: m.instanceID}
 }
@@ -157,13 +158,13 @@ type releasedJSON struct {
 }
 
 // serveReleaseLease answers DELETE …/lease with the holder's nonce.
-func (s *Sim) serveReleaseLease(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply {
+func (s *Store) serveReleaseLease(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *Machine) reply {
 		l := s.liveLease(m)
 		if l == nil {
 			return errReply(http.StatusNotFound, "lease not found")
 		}
-		if r.Header.Get(leaseNonceHeader) != l.nonce {
+		if r.Header.Get(LeaseNonceHeader) != l.nonce {
 			return leaseConflict("lease nonce invalid: " + s.heldBy(m, l))
 		}
 		m.lease = nil
@@ -172,13 +173,13 @@ func (s *Sim) serveReleaseLease(w http.ResponseWriter, r *http.Request) {
 }
 
 // leaseOwner is the (only) user of the simulated org, an email as on Fly.
-func (s *Sim) leaseOwner() string { return "you@" + s.opts.Org + ".example" }
+func (s *Store) leaseOwner() string { return "you@" + s.opts.Org + ".example" }
 
 // HoldLease takes the lease of app's machine id as someone else would (a
 // deploy in another terminal): owner and description as given, ttl of wall
 // time. It returns the nonce. Tests and demos use it to show what a held
 // lease does to flywake's own actions.
-func (s *Sim) HoldLease(app, id, owner, description string, ttl time.Duration) (string, error) {
+func (s *Store) HoldLease(app, id, owner, description string, ttl time.Duration) (string, error) {
 	nonce := s.gate.Nonce()
 	s.sched.Lock()
 	defer s.sched.Unlock()
@@ -199,7 +200,7 @@ func (s *Sim) HoldLease(app, id, owner, description string, ttl time.Duration) (
 
 // Lease reports app's machine id lease holder and wall-clock expiry; ok is
 // false when the machine is not leased.
-func (s *Sim) Lease(app, id string) (owner string, expires time.Time, ok bool) {
+func (s *Store) Lease(app, id string) (owner string, expires time.Time, ok bool) {
 	s.sched.Lock()
 	defer s.sched.Unlock()
 	a := s.apps[app]

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"fmt"
@@ -16,7 +16,8 @@ import (
 // replaces the pointer on deploy and metadata edits copy on write, so a
 // config is never mutated after it is published.
 
-type machineJSON struct {
+// MachineJSON is a Machine as the API encodes it.
+type MachineJSON struct {
 	ID         string              `json:"id"`
 	Name       string              `json:"name"`
 	State      string              `json:"state"`
@@ -121,8 +122,8 @@ type leaseJSON struct {
 func rfc3339s(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // wireMachine renders m as the API returns it. Callers hold s.mu.
-func (s *Sim) wireMachine(m *machine) machineJSON {
-	return machineJSON{
+func (s *Store) wireMachine(m *Machine) MachineJSON {
+	return MachineJSON{
 		ID: m.id, Name: m.name, State: m.state, Region: m.region,
 		ImageRef:   wireImageRef(m.image, m.cfg),
 		InstanceID: m.instanceID, Version: m.instanceID, PrivateIP: m.privateIP,
@@ -134,10 +135,10 @@ func (s *Sim) wireMachine(m *machine) machineJSON {
 
 // wireVersion renders one of m's earlier versions as a version query sees
 // it: that version's id, config and terminal state (replaced, migrated).
-func (s *Sim) wireVersion(m *machine, id string) (machineJSON, bool) {
+func (s *Store) wireVersion(m *Machine, id string) (MachineJSON, bool) {
 	state, cfg, im, ok := m.version(id)
 	if !ok {
-		return machineJSON{}, false
+		return MachineJSON{}, false
 	}
 	out := s.wireMachine(m)
 	if id != m.instanceID {
@@ -163,7 +164,7 @@ func wireImageRef(im *image, cfg *fly.MachineConfig) fly.MachineImageRef {
 }
 
 // wireEvents renders the newest limit events (0 = all), newest first.
-func wireEvents(evs []event, limit int) []eventJSON {
+func wireEvents(evs []Event, limit int) []eventJSON {
 	if limit > 0 && len(evs) > limit {
 		evs = evs[:limit]
 	}
@@ -187,7 +188,7 @@ func wireEvents(evs []event, limit int) []eventJSON {
 // A machine that is not running keeps its checks, in "warning" (flyctl's
 // restart and deploy wait on them; the exact wording Fly uses for a
 // sleeping machine's check output is not documented, INF).
-func (s *Sim) wireChecks(m *machine) []checkJSON {
+func (s *Store) wireChecks(m *Machine) []checkJSON {
 	if m.state == "destroyed" {
 		return nil
 	}
@@ -210,7 +211,7 @@ func (s *Sim) wireChecks(m *machine) []checkJSON {
 }
 
 // wireApp renders a for the apps endpoints. Callers hold s.mu.
-func (s *Sim) wireApp(a *app, withStatus bool) appJSON {
+func (s *Store) wireApp(a *App, withStatus bool) appJSON {
 	out := appJSON{ID: a.id, Name: a.p.Name, Organization: s.wireOrg(), Network: "default", MachineCount: a.liveMachines()}
 	if withStatus {
 		out.Status = "deployed"
@@ -219,7 +220,7 @@ func (s *Sim) wireApp(a *app, withStatus bool) appJSON {
 }
 
 // liveMachines counts the machines not destroyed.
-func (a *app) liveMachines() int {
+func (a *App) liveMachines() int {
 	n := 0
 	for _, m := range a.machines {
 		if m.state != "destroyed" {
@@ -230,7 +231,7 @@ func (a *app) liveMachines() int {
 }
 
 // wireOrg names the org after its slug ("demo-org" → "Demo Org").
-func (s *Sim) wireOrg() orgJSON {
+func (s *Store) wireOrg() orgJSON {
 	words := strings.Split(s.opts.Org, "-")
 	for i, w := range words {
 		if w != "" {

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ type oldVersion struct {
 const maxVersionsKept = 20
 
 // retireVersion files m's current version under state before it changes.
-func (s *Sim) retireVersion(m *machine, state string) {
+func (s *Store) retireVersion(m *Machine, state string) {
 	v := oldVersion{id: m.instanceID, cfg: m.cfg, image: m.image, state: state, at: s.now()}
 	m.versions = append([]oldVersion{v}, m.versions...)
 	if len(m.versions) > maxVersionsKept {
@@ -40,7 +40,7 @@ func (s *Sim) retireVersion(m *machine, state string) {
 
 // version finds one of m's versions by id: its state as seen through that
 // version, and its config.
-func (m *machine) version(id string) (state string, cfg *fly.MachineConfig, im *image, ok bool) {
+func (m *Machine) version(id string) (state string, cfg *fly.MachineConfig, im *image, ok bool) {
 	if id == m.instanceID {
 		return m.state, m.cfg, m.image, true
 	}
@@ -53,7 +53,7 @@ func (m *machine) version(id string) (state string, cfg *fly.MachineConfig, im *
 }
 
 // pullTook is how long a host takes to fetch an image it has not run.
-func (s *Sim) pullTook() time.Duration {
+func (s *Store) pullTook() time.Duration {
 	return rng.Between(s.rng, 300*time.Millisecond, 900*time.Millisecond)
 }
 
@@ -68,10 +68,10 @@ type launchOptions struct {
 // (unless skipLaunch) "creating" while its image is pulled and booted. An
 // image the registry does not have fails the launch: launch_failed, then
 // destroyed, as the docs' version diagram draws it.
-func (s *Sim) createMachine(a *app, name, region string, cfg *fly.MachineConfig, opt launchOptions) *machine {
+func (s *Store) createMachine(a *App, name, region string, cfg *fly.MachineConfig, opt launchOptions) *Machine {
 	now := s.now()
 	s.ips++
-	m := &machine{
+	m := &Machine{
 		app: a, id: rng.MachineID(s.rng), name: name, region: region, instanceID: rng.ULID(s.rng, now),
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, s.rng.IntN(0xffff), s.rng.IntN(0xffff)),
 		state:     "created", createdAt: now, updatedAt: now, changed: make(chan struct{}),
@@ -81,7 +81,7 @@ func (s *Sim) createMachine(a *app, name, region string, cfg *fly.MachineConfig,
 		m.name = rng.MachineName(s.rng)
 	}
 	m.image = s.resolveImage(cfg.Image)
-	m.events = []event{{ID: rng.ULID(s.ids, now), Type: "launch", Status: "created", Source: SourceUser, Time: now}}
+	m.events = []Event{{ID: rng.ULID(s.ids, now), Type: "launch", Status: "created", Source: SourceUser, Time: now}}
 	a.machines = append(a.machines, m)
 	a.byID[m.id] = m
 	if !opt.skipLaunch {
@@ -93,7 +93,7 @@ func (s *Sim) createMachine(a *app, name, region string, cfg *fly.MachineConfig,
 // launch pulls m's image in state pulling ("creating" or "updating"), then
 // boots it; an unknown image ends in launch_failed (a new machine) or
 // failed (an update).
-func (s *Sim) launch(m *machine, pulling string) {
+func (s *Store) launch(m *Machine, pulling string) {
 	alive := s.newRun(m)
 	s.setState(m, pulling)
 	s.log(m, "runner", "Pulling container image "+m.cfg.Image)
@@ -111,7 +111,7 @@ func (s *Sim) launch(m *machine, pulling string) {
 }
 
 // failLaunch ends a launch whose image could not be pulled.
-func (s *Sim) failLaunch(m *machine, newMachine bool) {
+func (s *Store) failLaunch(m *Machine, newMachine bool) {
 	s.logLevel(m, "runner", "error", fmt.Sprintf("failed to get manifest %s: not found", m.cfg.Image))
 	if !newMachine {
 		// A failed update leaves a machine that can be updated again,
@@ -135,7 +135,7 @@ func (s *Sim) failLaunch(m *machine, newMachine bool) {
 // stop_config included), then "updating" while the new image is pulled,
 // then boots, unless skipLaunch keeps a machine that was not running
 // stopped (or created).
-func (s *Sim) updateMachine(m *machine, cfg *fly.MachineConfig, opt launchOptions) error {
+func (s *Store) updateMachine(m *Machine, cfg *fly.MachineConfig, opt launchOptions) error {
 	switch m.state {
 	case "destroyed", "destroying", "launch_failed", "creating":
 		return precondition("unable to update machine from current state: '%s'", m.state)
@@ -185,7 +185,7 @@ func (s *Sim) updateMachine(m *machine, cfg *fly.MachineConfig, opt launchOption
 }
 
 // afterPull runs fn once m's new image is pulled (state updating).
-func (s *Sim) afterPull(m *machine, fn func()) {
+func (s *Store) afterPull(m *Machine, fn func()) {
 	alive := s.newRun(m)
 	s.setState(m, "updating")
 	s.sched.After(s.pullTook(), func() {
@@ -209,7 +209,7 @@ func releaseOf(cfg *fly.MachineConfig, fallback int) int {
 // destroyMachine applies DELETE /machines/{id}: only a machine that is not
 // running unless force (or kill, fly-go's spelling) is set; a running one is
 // killed first.
-func (s *Sim) destroyMachine(m *machine, force bool) error {
+func (s *Store) destroyMachine(m *Machine, force bool) error {
 	switch m.state {
 	case "destroyed", "destroying":
 		return precondition("unable to destroy machine from current state: '%s'", m.state)
@@ -227,7 +227,7 @@ func (s *Sim) destroyMachine(m *machine, force bool) error {
 	took := 300 * time.Millisecond
 	if running {
 		s.log(m, "app", fmt.Sprintf(" INFO Sending signal SIGKILL to main child process w/ PID %d", mainPID))
-		took += teardown
+		took += Teardown
 	}
 	s.sched.After(took, func() {
 		if alive() {
@@ -239,7 +239,7 @@ func (s *Sim) destroyMachine(m *machine, force bool) error {
 
 // destroyed is the end: the machine stays readable (GET, wait, list with
 // include_deleted) but takes no part in anything.
-func (s *Sim) destroyed(m *machine) {
+func (s *Store) destroyed(m *Machine) {
 	s.newRun(m)
 	m.serving, m.lease, m.cordoned = false, nil, false
 	m.stoppedAt = s.now()
@@ -252,7 +252,7 @@ func (s *Sim) destroyed(m *machine) {
 // (event launch/created/flyd, which flyctl marks migrated=true) and loses
 // its suspend snapshot; a running machine boots again on the new host, and
 // the next start reports the move.
-func (s *Sim) Migrate(app, id string) error {
+func (s *Store) Migrate(app, id string) error {
 	s.sched.Lock()
 	defer s.sched.Unlock()
 	a := s.apps[app]

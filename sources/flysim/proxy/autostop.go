@@ -1,8 +1,10 @@
-package flysim
+package proxy
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/flywake/flywake/sources/flysim/machines"
 )
 
 // Autostop / autosuspend by Fly's documented rule (reference/fly-platform.md
@@ -13,37 +15,37 @@ import (
 // load is 0. Never below min_machines_running — which Fly applies in the
 // primary region only (§3.1): elsewhere every machine may go.
 
-func (s *Sim) autostopPass() {
-	for _, name := range s.appOrder {
-		s.autostopApp(s.apps[name])
+func (px *Proxy) autostopPass() {
+	for _, ae := range px.order {
+		px.autostopApp(ae.a)
 	}
-	s.sched.After(s.opts.AutostopInterval, s.autostopPass)
+	px.sched.After(px.opts.AutostopInterval, px.autostopPass)
 }
 
-func (s *Sim) autostopApp(a *app) {
-	p := &a.p
+func (px *Proxy) autostopApp(a *machines.App) {
+	p := a.Profile()
 	if p.Autostop != "stop" && p.Autostop != "suspend" {
 		return
 	}
 	var regions []string
-	byRegion := map[string][]*machine{}
-	for _, m := range a.machines {
-		if _, ok := byRegion[m.region]; !ok {
-			regions = append(regions, m.region)
+	byRegion := map[string][]*machines.Machine{}
+	for _, m := range a.Machines() {
+		if _, ok := byRegion[m.Region()]; !ok {
+			regions = append(regions, m.Region())
 		}
-		byRegion[m.region] = append(byRegion[m.region], m)
+		byRegion[m.Region()] = append(byRegion[m.Region()], m)
 	}
 	for _, region := range regions {
 		group := byRegion[region]
-		var running []*machine
-		loads := map[*machine]float64{}
+		var running []*machines.Machine
+		loads := map[*machines.Machine]float64{}
 		over := 0
 		for _, m := range group {
-			if m.state != "started" || !m.serving {
+			if m.State() != "started" || !m.Serving() {
 				continue
 			}
 			running = append(running, m)
-			loads[m] = s.proxyLoad(m)
+			loads[m] = px.proxyLoad(m)
 			if loads[m] >= float64(p.SoftLimit) {
 				over++
 			}
@@ -56,14 +58,14 @@ func (s *Sim) autostopApp(a *app) {
 		if victim == nil {
 			continue
 		}
-		s.autostop(victim, len(running)-1, len(group))
+		px.autostop(victim, len(running)-1, len(group))
 	}
 }
 
 // autostopVictim applies the rule to one region's running machines and
 // returns the machine to put to sleep (the least loaded, the newest of equals)
 // or nil.
-func autostopVictim(running []*machine, loads map[*machine]float64, over, minRunning int) *machine {
+func autostopVictim(running []*machines.Machine, loads map[*machines.Machine]float64, over, minRunning int) *machines.Machine {
 	if len(running) == 0 || len(running) <= minRunning {
 		return nil
 	}
@@ -77,7 +79,7 @@ func autostopVictim(running []*machine, loads map[*machine]float64, over, minRun
 	if len(running)-(over+1) < 1 {
 		return nil
 	}
-	var victim *machine
+	var victim *machines.Machine
 	for _, m := range running {
 		if victim == nil || loads[m] <= loads[victim] {
 			victim = m
@@ -86,22 +88,22 @@ func autostopVictim(running []*machine, loads map[*machine]float64, over, minRun
 	return victim
 }
 
-func (s *Sim) autostop(m *machine, left, total int) {
-	p := &m.app.p
-	tail := fmt.Sprintf("%d out of %d machines left running (region=%s, process group=%s)", left, total, m.region, p.ProcessGroup)
+func (px *Proxy) autostop(m *machines.Machine, left, total int) {
+	p := m.App().Profile()
+	tail := fmt.Sprintf("%d out of %d machines left running (region=%s, process group=%s)", left, total, m.Region(), p.ProcessGroup)
 	if p.Autostop == "suspend" {
-		s.log(m, "proxy", fmt.Sprintf("App %s has excess capacity, autosuspending machine %s. %s", p.Name, m.id, tail))
-		err := s.suspendMachine(m, SourceProxy)
+		px.store.Log(m, "proxy", "info", fmt.Sprintf("App %s has excess capacity, autosuspending machine %s. %s", p.Name, m.ID(), tail))
+		err := px.store.Suspend(m, machines.SourceProxy)
 		if err == nil {
 			return
 		}
-		var pe *PreconditionError
+		var pe *machines.PreconditionError
 		if !errors.As(err, &pe) {
 			return
 		}
 		// Fly stops a machine it cannot suspend (swap, >2 GB, schedule).
-		s.logLevel(m, "proxy", "warn", fmt.Sprintf("failed to suspend machine %s: %s; stopping it instead", m.id, pe.Text))
+		px.store.Log(m, "proxy", "warn", fmt.Sprintf("failed to suspend machine %s: %s; stopping it instead", m.ID(), pe.Text))
 	}
-	s.log(m, "proxy", fmt.Sprintf("App %s has excess capacity, autostopping machine %s. %s", p.Name, m.id, tail))
-	_ = s.stopMachine(m, SourceProxy, "")
+	px.store.Log(m, "proxy", "info", fmt.Sprintf("App %s has excess capacity, autostopping machine %s. %s", p.Name, m.ID(), tail))
+	_ = px.store.Stop(m, machines.SourceProxy)
 }

@@ -1,4 +1,4 @@
-package flysim
+package proxy
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/flywake/flywake/sources/flysim/machines"
+	"github.com/flywake/flywake/sources/flysim/profile"
 	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
@@ -23,12 +25,13 @@ import (
 
 const trafficTick = time.Second
 
-type trafficClass uint8
+// Class is a kind of background request: TrafficStats counts by it.
+type Class uint8
 
 const (
-	clsPoll  trafficClass = iota // the clients' polling (and ordinary requests)
-	clsScan                      // the scanner's probes, answered 301
-	clsHeavy                     // a load test's slow writes (backlog app)
+	ClassPoll  Class = iota // the clients' polling (and ordinary requests)
+	ClassScan               // the scanner's probes, answered 301
+	ClassHeavy              // a load test's slow writes (backlog app)
 	numClasses
 )
 
@@ -36,7 +39,7 @@ const (
 type cohort struct {
 	at   time.Time
 	n    int
-	cls  trafficClass
+	cls  Class
 	none bool // no machine could take it (vs. queued over the hard limit)
 }
 
@@ -52,7 +55,7 @@ type TrafficStats struct {
 type burst struct {
 	From, To time.Time
 	Rate     float64 // requests per second
-	Cls      trafficClass
+	Cls      Class
 }
 
 // trafficPlan is one app's background load.
@@ -84,39 +87,39 @@ var scannerPaths = []string{"/.env", "/.env.local", "/.env.production", "/wp-con
 // Bursts are laid out over the history and 30 days beyond it; the last
 // 75 minutes of history stay quiet for the scale-to-zero and tuned apps so
 // autostop has brought them back down when the platform starts.
-func demoPlan(p *AppProfile, draw *rand.Rand, begin, end time.Time) *trafficPlan {
+func demoPlan(p *profile.App, draw *rand.Rand, begin, end time.Time) *trafficPlan {
 	svc := (p.ResponseTime.Min + p.ResponseTime.Max).Seconds() / 2
 	quiet := [2]time.Time{end.Add(-75 * time.Minute), end}
 	horizon := end.Add(30 * 24 * time.Hour)
 	switch p.Name {
-	case DemoScaleToZero:
+	case profile.DemoScaleToZero:
 		pl := &trafficPlan{svc: svc, workers: 2, lo: 0.25, hi: 1.4, tz: 1, logEvery: 10 * time.Second, notModified: 0.8}
 		pl.midnight = clientMidnight(end, pl.tz)
 		pl.bursts = herds(draw, begin, horizon, pl.midnight, 10, 12, 100, 300, quiet)
 		// ~4,900 probes in one hour, mid-morning of the history.
 		at := end.Add(-15 * time.Hour)
-		pl.bursts = append(pl.bursts, burst{From: at, To: at.Add(time.Hour), Rate: 4900.0 / 3600, Cls: clsScan})
+		pl.bursts = append(pl.bursts, burst{From: at, To: at.Add(time.Hour), Rate: 4900.0 / 3600, Cls: ClassScan})
 		sortBursts(pl.bursts)
 		return pl
-	case DemoTuned:
+	case profile.DemoTuned:
 		pl := &trafficPlan{svc: svc, workers: 2, lo: 0.2, hi: 1.2, tz: 1, logEvery: 10 * time.Second, notModified: 0.8}
 		pl.midnight = clientMidnight(end, pl.tz)
 		pl.bursts = herds(draw, begin, horizon, pl.midnight, 8, 10, 30, 110, quiet)
 		return pl
-	case DemoCrash:
+	case profile.DemoCrash:
 		// A client's poll lands the instant the platform starts, so a machine
 		// that just gave up restarting is being woken again: the app is
 		// visibly crash-looping at Start, not caught in a gap between loops.
 		return &trafficPlan{svc: svc, workers: 1, lo: 0.3, hi: 0.8, tz: 1, logEvery: 5 * time.Second,
 			arrivals: []time.Time{end}, midnight: clientMidnight(end, 1)}
-	case DemoBacklog:
+	case profile.DemoBacklog:
 		pl := &trafficPlan{svc: svc, workers: 4, lo: 0.03, hi: 0.12, tz: -5, logEvery: 10 * time.Second,
 			clientTimeout: 30 * time.Second, heavyCost: 15, heavyPath: "/api/items", midnight: clientMidnight(end, -5)}
 		// Two load tests at high concurrency: one early in the history (its
 		// recovery is in the logs) and one that ends 4 minutes before the
 		// platform starts, so hundreds of sockets sit in CLOSE_WAIT then.
 		for _, from := range []time.Time{end.Add(-15 * time.Hour), end.Add(-8 * time.Minute)} {
-			pl.bursts = append(pl.bursts, burst{From: from, To: from.Add(4 * time.Minute), Rate: 4.8, Cls: clsHeavy})
+			pl.bursts = append(pl.bursts, burst{From: from, To: from.Add(4 * time.Minute), Rate: 4.8, Cls: ClassHeavy})
 		}
 		return pl
 	}
@@ -162,7 +165,7 @@ func herds(draw *rand.Rand, from, to, midnight time.Time, minPerDay, maxPerDay i
 		}
 		for _, at := range starts {
 			dur := rng.Between(draw, 25*time.Second, 50*time.Second)
-			out = append(out, burst{From: at, To: at.Add(dur), Rate: minRate + draw.Float64()*(maxRate-minRate), Cls: clsPoll})
+			out = append(out, burst{From: at, To: at.Add(dur), Rate: minRate + draw.Float64()*(maxRate-minRate), Cls: ClassPoll})
 		}
 	}
 	sortBursts(out)
@@ -175,7 +178,7 @@ func sortBursts(b []burst) { sort.Slice(b, func(i, j int) bool { return b[i].Fro
 func (pl *trafficPlan) rates(t time.Time) [numClasses]float64 {
 	var r [numClasses]float64
 	h := float64(((t.Sub(pl.midnight)%(24*time.Hour))+24*time.Hour)%(24*time.Hour)) / float64(time.Hour)
-	r[clsPoll] = pl.lo + (pl.hi-pl.lo)*(0.5-0.5*math.Cos(2*math.Pi*(h-4)/24))
+	r[ClassPoll] = pl.lo + (pl.hi-pl.lo)*(0.5-0.5*math.Cos(2*math.Pi*(h-4)/24))
 	for pl.cursor < len(pl.bursts) && !pl.bursts[pl.cursor].To.After(t) {
 		pl.cursor++
 	}
@@ -206,46 +209,46 @@ func poisson(draw *rand.Rand, lam float64) int {
 }
 
 // arrive places one request of cls at app's edge now.
-func (s *Sim) arrive(ae *appEdge, cls trafficClass) {
-	now := s.now()
+func (px *Proxy) arrive(ae *appEdge, cls Class) {
+	now := px.now()
 	ae.stats.Arrived[cls]++
-	if c := s.place(ae, cohort{at: now, n: 1, cls: cls}, now); c.n > 0 {
+	if c := px.place(ae, cohort{at: now, n: 1, cls: cls}, now); c.n > 0 {
 		ae.queue = append(ae.queue, c)
 	}
 }
 
 // trafficTick advances every app's background load by one tick.
-func (s *Sim) trafficTick() {
-	now := s.now()
-	for _, name := range s.appOrder {
-		if ae := s.px.apps[name]; ae.plan != nil {
-			s.tickApp(ae, now)
+func (px *Proxy) trafficTick() {
+	now := px.now()
+	for _, ae := range px.order {
+		if ae.plan != nil {
+			px.tickApp(ae, now)
 		}
 	}
-	s.sched.After(trafficTick, s.trafficTick)
+	px.sched.After(trafficTick, px.trafficTick)
 }
 
-func (s *Sim) tickApp(ae *appEdge, now time.Time) {
+func (px *Proxy) tickApp(ae *appEdge, now time.Time) {
 	pl, a := ae.plan, ae.a
-	for _, m := range a.machines {
-		l := s.loadOf(m)
+	for _, m := range a.Machines() {
+		l := px.loadOf(m)
 		l.lam, l.bg = 0, 0
-		s.expireHeld(ae, m, now)
+		px.expireHeld(ae, m, now)
 	}
 	// The edge's queue first, oldest first.
 	kept := ae.queue[:0]
 	blocked := false
 	for _, c := range ae.queue {
 		switch {
-		case c.none && now.Sub(c.at) >= s.opts.ProxyPatience:
-			s.failFluid(ae, nil, c, http.StatusBadGateway, "PR04", msgNoCandidate)
+		case c.none && now.Sub(c.at) >= px.opts.ProxyPatience:
+			px.failFluid(ae, nil, c, http.StatusBadGateway, "PR04", msgNoCandidate)
 			continue
-		case !c.none && now.Sub(c.at) >= s.opts.QueuePatience:
-			s.failFluid(ae, nil, c, http.StatusServiceUnavailable, "PR04", msgNoCandidate)
+		case !c.none && now.Sub(c.at) >= px.opts.QueuePatience:
+			px.failFluid(ae, nil, c, http.StatusServiceUnavailable, "PR04", msgNoCandidate)
 			continue
 		}
 		if !blocked {
-			c = s.place(ae, c, now)
+			c = px.place(ae, c, now)
 		}
 		if c.n > 0 {
 			blocked = true
@@ -254,19 +257,19 @@ func (s *Sim) tickApp(ae *appEdge, now time.Time) {
 	}
 	ae.queue = kept
 	rates := pl.rates(now)
-	for cls := trafficClass(0); cls < numClasses; cls++ {
+	for cls := Class(0); cls < numClasses; cls++ {
 		n := poisson(ae.rng, rates[cls]*trafficTick.Seconds())
 		if n == 0 {
 			continue
 		}
 		ae.stats.Arrived[cls] += n
-		if c := s.place(ae, cohort{at: now, n: n, cls: cls}, now); c.n > 0 {
+		if c := px.place(ae, cohort{at: now, n: n, cls: cls}, now); c.n > 0 {
 			ae.queue = append(ae.queue, c)
 		}
 	}
-	if a.p.Backlog {
-		for _, m := range a.machines {
-			s.backlogTick(ae, m, trafficTick)
+	if a.Profile().Backlog {
+		for _, m := range a.Machines() {
+			px.backlogTick(ae, m, trafficTick)
 		}
 	}
 	ae.signalFreed()
@@ -274,36 +277,36 @@ func (s *Sim) tickApp(ae *appEdge, now time.Time) {
 
 // place routes a cohort in bulk, chunk by chunk, and returns what is left to
 // queue (none set when no machine at all could take it).
-func (s *Sim) place(ae *appEdge, c cohort, now time.Time) cohort {
+func (px *Proxy) place(ae *appEdge, c cohort, now time.Time) cohort {
 	a, pl := ae.a, ae.plan
-	lim := appLimits(&a.p)
+	lim := appLimits(a.Profile())
 	for tries := 0; c.n > 0 && tries < 64; tries++ {
-		cs := s.candidates(a)
+		cs := px.candidates(a)
 		r := chooseRoute(cs, lim, now)
 		switch r.Kind {
 		case routeServe:
-			m := a.machines[r.Index]
-			take := s.chunk(lim, cs[r.Index].Load, c.n, func(limit float64) float64 {
-				if a.p.Backlog {
+			m := a.Machines()[r.Index]
+			take := px.chunk(lim, cs[r.Index].Load, c.n, func(limit float64) float64 {
+				if a.Profile().Backlog {
 					return limit - cs[r.Index].Load
 				}
-				l := s.loadOf(m)
+				l := px.loadOf(m)
 				other := cs[r.Index].Load - l.bg
 				return fluidRate(limit-other, pl.svc, pl.workers) - l.lam
 			}, len(cs))
-			s.serveFluid(ae, m, c, take, now)
+			px.serveFluid(ae, m, c, take, now)
 			c.n -= take
 		case routeWake:
 			if r.Skipped >= 0 {
-				s.logRecentlyStopped(ae, a.machines[r.Skipped], true)
+				px.logRecentlyStopped(ae, a.Machines()[r.Skipped], true)
 			}
-			if _, err := s.startMachine(a.machines[r.Index], SourceProxy); err != nil {
+			if _, err := px.store.Start(a.Machines()[r.Index], machines.SourceProxy); err != nil {
 				return c
 			}
 		case routeHold:
-			m := a.machines[r.Index]
-			take := s.chunk(lim, cs[r.Index].Load, c.n, func(limit float64) float64 { return limit - cs[r.Index].Load }, len(cs))
-			l := s.loadOf(m)
+			m := a.Machines()[r.Index]
+			take := px.chunk(lim, cs[r.Index].Load, c.n, func(limit float64) float64 { return limit - cs[r.Index].Load }, len(cs))
+			l := px.loadOf(m)
 			l.held = append(l.held, cohort{at: c.at, n: take, cls: c.cls})
 			l.heldN += take
 			c.n -= take
@@ -322,7 +325,7 @@ func (s *Sim) place(ae *appEdge, c cohort, now time.Time) cohort {
 // its next limit (soft, then hard); room converts a load limit into how many
 // more requests fit. Over the soft limit with no hard limit, requests are
 // spread over the machines in small chunks.
-func (s *Sim) chunk(lim limits, load float64, n int, room func(limit float64) float64, machines int) int {
+func (px *Proxy) chunk(lim limits, load float64, n int, room func(limit float64) float64, machines int) int {
 	limit := float64(lim.Soft)
 	if load >= limit {
 		if lim.Hard <= 0 {
@@ -334,37 +337,37 @@ func (s *Sim) chunk(lim limits, load float64, n int, room func(limit float64) fl
 }
 
 // serveFluid hands n requests of c to a serving machine.
-func (s *Sim) serveFluid(ae *appEdge, m *machine, c cohort, n int, now time.Time) {
+func (px *Proxy) serveFluid(ae *appEdge, m *machines.Machine, c cohort, n int, now time.Time) {
 	pl := ae.plan
-	if m.app.p.Backlog {
+	if m.App().Profile().Backlog {
 		e := &backlogEntry{at: c.at, n: n, cls: c.cls, cost: pl.svc}
-		if c.cls == clsHeavy {
+		if c.cls == ClassHeavy {
 			e.cost = pl.heavyCost
 		}
 		e.deadline = c.at.Add(pl.clientTimeout)
-		l := s.loadOf(m)
+		l := px.loadOf(m)
 		l.backlog = append(l.backlog, e)
 		l.live += n
 		return
 	}
-	l := s.loadOf(m)
+	l := px.loadOf(m)
 	l.lam += float64(n) / trafficTick.Seconds()
 	l.bg = fluidLoad(l.lam, pl.svc, pl.workers)
-	s.countServed(ae, m, c.cls, n, true)
+	px.countServed(ae, m, c.cls, n, true)
 }
 
 // countServed records n requests machine m answered; toClient is false when
 // the client had already given up (the app answered nobody).
-func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toClient bool) {
-	now, p, pl := s.now(), &ae.a.p, ae.plan
+func (px *Proxy) countServed(ae *appEdge, m *machines.Machine, cls Class, n int, toClient bool) {
+	now, p, pl := px.now(), ae.p, ae.plan
 	type part struct {
 		status, n int
 	}
 	var parts []part
 	switch cls {
-	case clsScan:
+	case ClassScan:
 		parts = []part{{http.StatusMovedPermanently, n}}
-	case clsPoll:
+	case ClassPoll:
 		k := int(float64(n)*pl.notModified + ae.rng.Float64())
 		parts = []part{{http.StatusNotModified, min(k, n)}, {http.StatusOK, n - min(k, n)}}
 	default:
@@ -374,9 +377,9 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 		if pt.n == 0 {
 			continue
 		}
-		s.metrics.AddApp(p.Name, m.region, m.id, pt.status, now, float64(pt.n))
+		px.metrics.AddApp(p.Name, m.Region(), m.ID(), pt.status, now, float64(pt.n))
 		if toClient {
-			s.metrics.AddEdge(p.Name, p.Region, pt.status, now, float64(pt.n))
+			px.metrics.AddEdge(p.Name, p.Region, pt.status, now, float64(pt.n))
 			if ae.stats.ByStatus == nil {
 				ae.stats.ByStatus = map[int]int{}
 			}
@@ -384,14 +387,14 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 			ae.stats.Served[cls] += pt.n
 		}
 	}
-	l := s.loadOf(m)
+	l := px.loadOf(m)
 	rt := func() time.Duration { return rng.Between(ae.lines, p.ResponseTime.Min, p.ResponseTime.Max) }
 	switch {
-	case cls == clsScan:
+	case cls == ClassScan:
 		for i := 0; i < n; i++ { // every probe: the scanner is the story
 			path := scannerPaths[ae.lines.IntN(len(scannerPaths))]
-			client, host := s.px.acc.requester(p.Name, cls)
-			s.logRequest(m, client, host, "GET", path, http.StatusMovedPermanently, 0, rt())
+			client, host := px.acc.requester(p.Name, cls)
+			px.logRequest(m, client, host, "GET", path, http.StatusMovedPermanently, 0, rt())
 		}
 	case now.Sub(l.lastLine) >= pl.logEvery:
 		l.lastLine = now
@@ -403,19 +406,19 @@ func (s *Sim) countServed(ae *appEdge, m *machine, cls trafficClass, n int, toCl
 			path = p.PollPaths[ae.lines.IntN(len(p.PollPaths))]
 		}
 		took := rt()
-		if cls == clsHeavy {
+		if cls == ClassHeavy {
 			method, path, took = "POST", pl.heavyPath, time.Duration(pl.heavyCost*float64(time.Second))
 		}
 		if status == http.StatusOK {
 			bytes = 180 + ae.lines.IntN(900)
 		}
-		client, host := s.px.acc.requester(p.Name, cls)
-		s.logRequest(m, client, host, method, path, status, bytes, took)
+		client, host := px.acc.requester(p.Name, cls)
+		px.logRequest(m, client, host, method, path, status, bytes, took)
 	}
 }
 
 // failFluid records requests the edge failed (the app never saw them).
-func (s *Sim) failFluid(ae *appEdge, m *machine, c cohort, status int, code, msg string) {
+func (px *Proxy) failFluid(ae *appEdge, m *machines.Machine, c cohort, status int, code, msg string) {
 	if c.n <= 0 {
 		return
 	}
@@ -424,25 +427,25 @@ func (s *Sim) failFluid(ae *appEdge, m *machine, c cohort, status int, code, msg
 		ae.stats.ByStatus = map[int]int{}
 	}
 	ae.stats.ByStatus[status] += c.n
-	s.metrics.AddEdge(ae.a.p.Name, ae.a.p.Region, status, s.now(), float64(c.n))
+	px.metrics.AddEdge(ae.p.Name, ae.p.Region, status, px.now(), float64(c.n))
 	path := "/"
-	if c.cls == clsScan {
+	if c.cls == ClassScan {
 		path = scannerPaths[0]
-	} else if ps := ae.a.p.PollPaths; len(ps) > 0 {
+	} else if ps := ae.p.PollPaths; len(ps) > 0 {
 		path = ps[ae.lines.IntN(len(ps))]
 	}
-	s.proxyError(ae, &edgeFailure{status: status, code: code, msg: msg, machine: m}, "GET", path, true)
+	px.proxyError(ae, &edgeFailure{status: status, code: code, msg: msg, machine: m}, "GET", path, true)
 }
 
 // expireHeld fails the requests held for machine m longer than the proxy's
 // patience.
-func (s *Sim) expireHeld(ae *appEdge, m *machine, now time.Time) {
-	l := s.loadOf(m)
+func (px *Proxy) expireHeld(ae *appEdge, m *machines.Machine, now time.Time) {
+	l := px.loadOf(m)
 	kept := l.held[:0]
 	for _, c := range l.held {
-		if now.Sub(c.at) >= s.opts.ProxyPatience {
+		if now.Sub(c.at) >= px.opts.ProxyPatience {
 			l.heldN -= c.n
-			s.failFluid(ae, m, c, http.StatusBadGateway, "PM03", msgWakeTimeout)
+			px.failFluid(ae, m, c, http.StatusBadGateway, "PM03", msgWakeTimeout)
 			continue
 		}
 		kept = append(kept, c)
@@ -451,30 +454,30 @@ func (s *Sim) expireHeld(ae *appEdge, m *machine, now time.Time) {
 }
 
 // releaseHeld serves the requests held for m once it serves (onServing hook).
-func (s *Sim) releaseHeld(m *machine) {
-	ae := s.px.apps[m.app.p.Name]
+func (px *Proxy) releaseHeld(m *machines.Machine) {
+	ae := px.byApp[m.App().Name()]
 	if ae == nil {
 		return
 	}
 	ae.signalFreed()
-	l := s.loadOf(m)
+	l := px.loadOf(m)
 	if len(l.held) == 0 || ae.plan == nil {
 		return
 	}
-	now := s.now()
-	s.expireHeld(ae, m, now)
+	now := px.now()
+	px.expireHeld(ae, m, now)
 	held := l.held
 	l.held, l.heldN = nil, 0
 	for _, c := range held {
-		s.serveFluid(ae, m, c, c.n, now)
+		px.serveFluid(ae, m, c, c.n, now)
 	}
 }
 
 // Traffic returns an app's background-load counters (a copy).
-func (s *Sim) Traffic(app string) (TrafficStats, error) {
-	s.sched.Lock()
-	defer s.sched.Unlock()
-	ae := s.px.apps[app]
+func (px *Proxy) Traffic(app string) (TrafficStats, error) {
+	px.sched.Lock()
+	defer px.sched.Unlock()
+	ae := px.byApp[app]
 	if ae == nil {
 		return TrafficStats{}, fmt.Errorf("flysim: no app %q", app)
 	}

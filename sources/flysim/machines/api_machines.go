@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ import (
 // serveListMachines answers GET /v1/apps/{app}/machines. Filters: region=,
 // state= (comma list), metadata.<key>=; destroyed machines only with
 // include_deleted=true; unknown keys are accepted and ignored.
-func (s *Sim) serveListMachines(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveListMachines(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	region, deleted := q.Get("region"), q.Get("include_deleted") == "true"
 	var states []string
@@ -39,7 +39,7 @@ func (s *Sim) serveListMachines(w http.ResponseWriter, r *http.Request) {
 		gate.WriteError(w, http.StatusNotFound, "app not found")
 		return
 	}
-	out := make([]machineJSON, 0, len(a.machines))
+	out := make([]MachineJSON, 0, len(a.machines))
 	for _, m := range a.machines {
 		if (region != "" && m.region != region) || (m.state == "destroyed" && !deleted) {
 			continue
@@ -77,9 +77,9 @@ func inList(list []string, v string) bool {
 // serveGetMachine answers GET …/machines/{id}[?version=V]: the current
 // version, or an earlier one in the terminal state it ended in (replaced,
 // migrated), as the docs' machine-states page says a version query sees it.
-func (s *Sim) serveGetMachine(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveGetMachine(w http.ResponseWriter, r *http.Request) {
 	version := r.URL.Query().Get("version")
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if version == "" {
 			return reply{http.StatusOK, s.wireMachine(m)}
 		}
@@ -101,8 +101,8 @@ func transitionReply(err error) reply {
 }
 
 // serveStart answers POST …/start with the state the machine was in.
-func (s *Sim) serveStart(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply {
+func (s *Store) serveStart(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
@@ -141,13 +141,13 @@ func decodeStop(r *http.Request) (stopRequest, error) {
 }
 
 // serveStop answers POST …/stop {"signal","timeout"}.
-func (s *Sim) serveStop(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveStop(w http.ResponseWriter, r *http.Request) {
 	in, err := decodeStop(r)
 	if err != nil {
 		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
@@ -159,8 +159,8 @@ func (s *Sim) serveStop(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveSuspend answers POST …/suspend.
-func (s *Sim) serveSuspend(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply {
+func (s *Store) serveSuspend(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
@@ -174,7 +174,7 @@ func (s *Sim) serveSuspend(w http.ResponseWriter, r *http.Request) {
 // serveRestart answers POST …/restart?signal=&timeout=: a running machine
 // goes restarting, its process stopped as a stop would, then boots again;
 // one that is not running is simply started. It answers at once.
-func (s *Sim) serveRestart(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveRestart(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	signal := strings.ToUpper(q.Get("signal"))
 	var timeout time.Duration
@@ -186,7 +186,7 @@ func (s *Sim) serveRestart(w http.ResponseWriter, r *http.Request) {
 		}
 		timeout = d
 	}
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
@@ -199,7 +199,7 @@ func (s *Sim) serveRestart(w http.ResponseWriter, r *http.Request) {
 
 // startWhenStopped polls (in platform time) until the stop of run finishes,
 // then starts the machine; anything else happening to it first cancels.
-func (s *Sim) startWhenStopped(m *machine, run uint64) {
+func (s *Store) startWhenStopped(m *Machine, run uint64) {
 	s.sched.After(250*time.Millisecond, func() {
 		switch {
 		case m.run != run:
@@ -233,7 +233,7 @@ func stateReached(state string, want []string) bool {
 // no longer the machine's current one means that version was replaced,
 // which counts as down: a wait for stopped, destroyed or settled returns at
 // once; other waits follow the current version.
-func (s *Sim) serveWait(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveWait(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	want := q["state"]
 	if len(want) == 0 {
@@ -279,7 +279,7 @@ func (s *Sim) serveWait(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-r.Context().Done():
 			return
-		case <-s.closing:
+		case <-s.opts.Closing:
 			gate.WriteError(w, http.StatusServiceUnavailable, "platform shutting down")
 			return
 		}
@@ -306,14 +306,14 @@ func waitTimeout(v string) (time.Duration, error) {
 
 // serveEvents answers GET …/events[?limit=N]: the machine's kept events,
 // newest first.
-func (s *Sim) serveEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveEvents(w http.ResponseWriter, r *http.Request) {
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
-	s.withMachine(w, r, func(m *machine) reply { return reply{http.StatusOK, wireEvents(m.events, max(limit, 0))} })
+	s.withMachine(w, r, func(m *Machine) reply { return reply{http.StatusOK, wireEvents(m.events, max(limit, 0))} })
 }
 
 // serveGetMetadata answers GET …/metadata with config.metadata.
-func (s *Sim) serveGetMetadata(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply {
+func (s *Store) serveGetMetadata(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *Machine) reply {
 		out := make(map[string]string, len(m.cfg.Metadata))
 		for k, v := range m.cfg.Metadata {
 			out[k] = v
@@ -323,7 +323,7 @@ func (s *Sim) serveGetMetadata(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveSetMetadata answers POST …/metadata/{key} {"value":"…"} with 204.
-func (s *Sim) serveSetMetadata(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveSetMetadata(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Value string `json:"value"`
 	}
@@ -332,16 +332,16 @@ func (s *Sim) serveSetMetadata(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.PathValue("key")
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		s.editMetadata(m, func(md map[string]string) { md[key] = in.Value })
 		return reply{status: http.StatusNoContent}
 	})
 }
 
 // serveDeleteMetadata answers DELETE …/metadata/{key} with 204.
-func (s *Sim) serveDeleteMetadata(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveDeleteMetadata(w http.ResponseWriter, r *http.Request) {
 	key := r.PathValue("key")
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		s.editMetadata(m, func(md map[string]string) { delete(md, key) })
 		return reply{status: http.StatusNoContent}
 	})
@@ -349,7 +349,7 @@ func (s *Sim) serveDeleteMetadata(w http.ResponseWriter, r *http.Request) {
 
 // editMetadata copies the config before editing it: published configs are
 // shared with responses being encoded outside s.mu. Callers hold s.mu.
-func (s *Sim) editMetadata(m *machine, edit func(map[string]string)) {
+func (s *Store) editMetadata(m *Machine, edit func(map[string]string)) {
 	cfg := *m.cfg
 	cfg.Metadata = make(map[string]string, len(m.cfg.Metadata)+1)
 	for k, v := range m.cfg.Metadata {
@@ -361,18 +361,18 @@ func (s *Sim) editMetadata(m *machine, edit func(map[string]string)) {
 }
 
 // servePs answers GET …/ps with the guest's main processes.
-func (s *Sim) servePs(w http.ResponseWriter, r *http.Request) {
-	s.withMachine(w, r, func(m *machine) reply {
+func (s *Store) servePs(w http.ResponseWriter, r *http.Request) {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if m.state != "started" {
 			return errReply(http.StatusPreconditionFailed, "failed_precondition: machine not running")
 		}
-		return reply{http.StatusOK, s.guestOf(m).Processes(s.now())}
+		return reply{http.StatusOK, s.Guest(m).Processes(s.now())}
 	})
 }
 
 // serveExec answers POST …/exec with the simulated guest's answer. The body
 // carries "cmd" (a string, what fly-go sends) or "command" (an argv array).
-func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveExec(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Cmd     string   `json:"cmd"`
 		Command []string `json:"command"`
@@ -394,7 +394,7 @@ func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
 			rp = errReply(http.StatusPreconditionFailed, "failed_precondition: machine not running")
 			m = nil
 		} else {
-			g = s.guestOf(m)
+			g = s.Guest(m)
 		}
 	}
 	s.sched.Unlock()
@@ -413,7 +413,7 @@ func (s *Sim) serveExec(w http.ResponseWriter, r *http.Request) {
 		case <-t.C:
 			gate.WriteError(w, http.StatusRequestTimeout, "deadline_exceeded: exec timed out")
 		case <-r.Context().Done():
-		case <-s.closing:
+		case <-s.opts.Closing:
 		}
 		return
 	}

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/flysim/logs"
 	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
@@ -34,12 +35,12 @@ const (
 // mainPID is the app's main process as Fly's init names it in its logs.
 const mainPID = 637
 
-// teardown is how long the VM takes to go away once its main process ended.
-const teardown = 150 * time.Millisecond
+// Teardown is how long the VM takes to go away once its main process ended.
+const Teardown = 150 * time.Millisecond
 
 // startMachine implements POST /start (and the proxy's autostart). It returns
 // the state the machine was in.
-func (s *Sim) startMachine(m *machine, source string) (string, error) {
+func (s *Store) startMachine(m *Machine, source string) (string, error) {
 	prev := m.state
 	switch m.state {
 	case "started":
@@ -68,7 +69,7 @@ func (s *Sim) startMachine(m *machine, source string) (string, error) {
 // own phases, then its first health 200. announce records the "starting"
 // event (a crash restart by flyd records only the "started" one, so a crash
 // cycle adds exactly two events, as on Fly).
-func (s *Sim) coldBoot(m *machine, source string, announce bool) {
+func (s *Store) coldBoot(m *Machine, source string, announce bool) {
 	p := &m.app.p
 	alive := s.newRun(m)
 	if source != SourceFlyd {
@@ -108,7 +109,7 @@ func (s *Sim) coldBoot(m *machine, source string, announce bool) {
 }
 
 // runPhases logs the app's boot phases one after another, then serves.
-func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
+func (s *Store) runPhases(m *Machine, alive func() bool, i int) {
 	if !alive() {
 		return
 	}
@@ -120,7 +121,7 @@ func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
 			}
 			s.beginServing(m)
 			// Fly's checker dials the private address: no Fly-Client-IP ("-").
-			s.log(m, "app", accessMessage("-", fmt.Sprintf("[%s]:%d", m.privateIP, p.InternalPort), "GET", p.HealthPath, 200, 15, 3*time.Millisecond))
+			s.log(m, "app", logs.Access("-", fmt.Sprintf("[%s]:%d", m.privateIP, p.InternalPort), "GET", p.HealthPath, 200, 15, 3*time.Millisecond))
 			s.log(m, "health", fmt.Sprintf("Health check on port %d is now passing.", p.InternalPort))
 		})
 		return
@@ -140,13 +141,13 @@ func (s *Sim) runPhases(m *machine, alive func() bool, i int) {
 	})
 }
 
-func (s *Sim) beginServing(m *machine) {
+func (s *Store) beginServing(m *Machine) {
 	m.serving = true
 	m.servingSince = s.now()
 	m.bootBegin = time.Time{}
 	m.checkAt = s.now()
 	m.signalChange()
-	s.onServing(m)
+	s.edge.Serving(m)
 }
 
 // resume wakes a suspended machine from its snapshot, or a machine still
@@ -154,7 +155,7 @@ func (s *Sim) beginServing(m *machine) {
 // Fly's "interruptible suspend", community t/26623). A snapshot can be lost
 // (deploy, host migration): then it cold-boots, and nothing but the latency
 // tells, as on Fly.
-func (s *Sim) resume(m *machine, source string) {
+func (s *Store) resume(m *Machine, source string) {
 	p := &m.app.p
 	inMemory := m.state == "suspending"
 	if !inMemory && (!m.snapshot || (p.SnapshotLossRate > 0 && m.app.rng.Float64() < p.SnapshotLossRate)) {
@@ -192,7 +193,7 @@ func (s *Sim) resume(m *machine, source string) {
 
 // stopMachine implements the proxy's autostop and a stop with the machine's
 // own stop_config.
-func (s *Sim) stopMachine(m *machine, source, signal string) error {
+func (s *Store) stopMachine(m *Machine, source, signal string) error {
 	return s.stopMachineFor(m, source, signal, 0)
 }
 
@@ -200,7 +201,7 @@ func (s *Sim) stopMachine(m *machine, source, signal string) error {
 // timeout 0 fall back to the machine's stop_config (SIGINT, kill_timeout 5 s
 // when unset). A main process that has not exited when the timeout runs out
 // is killed.
-func (s *Sim) stopMachineFor(m *machine, source, signal string, timeout time.Duration) error {
+func (s *Store) stopMachineFor(m *Machine, source, signal string, timeout time.Duration) error {
 	switch m.state {
 	case "stopped", "stopping":
 		return nil // Fly answers ok to a stop of a machine that is already down
@@ -239,7 +240,7 @@ func (s *Sim) stopMachineFor(m *machine, source, signal string, timeout time.Dur
 // terminate signals the main process and calls done once the VM is down:
 // after the app's own graceful shutdown, or, when it ignores the signal or
 // takes longer than timeout, after the timeout and a SIGKILL (killed).
-func (s *Sim) terminate(m *machine, alive func() bool, signal string, timeout time.Duration, done func(killed bool)) {
+func (s *Store) terminate(m *Machine, alive func() bool, signal string, timeout time.Duration, done func(killed bool)) {
 	p := &m.app.p
 	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", signal, mainPID))
 	graceful := rng.Between(m.app.rng, p.StopTook.Min, p.StopTook.Max)
@@ -263,7 +264,7 @@ func (s *Sim) terminate(m *machine, alive func() bool, signal string, timeout ti
 		}
 		// The wording of init's kill line is not documented (INF).
 		s.logLevel(m, "app", "warn", fmt.Sprintf(" WARN Main child did not exit within %s of %s, sending SIGKILL", timeout, signal))
-		s.sched.After(teardown, func() {
+		s.sched.After(Teardown, func() {
 			if !alive() {
 				return
 			}
@@ -319,7 +320,7 @@ func SuspendBlockers(cfg *fly.MachineConfig) []string {
 }
 
 // suspendMachine implements POST /suspend and the proxy's autosuspend.
-func (s *Sim) suspendMachine(m *machine, source string) error {
+func (s *Store) suspendMachine(m *Machine, source string) error {
 	if b := SuspendBlockers(m.cfg); len(b) > 0 {
 		return precondition("%s", b[0])
 	}
@@ -351,7 +352,7 @@ func (s *Sim) suspendMachine(m *machine, source string) error {
 // restarting (its main process is stopped as a stop would, signal and
 // timeout included), then boots again; a machine that is not running is
 // simply started.
-func (s *Sim) restartMachine(m *machine, source, signal string, timeout time.Duration) error {
+func (s *Store) restartMachine(m *Machine, source, signal string, timeout time.Duration) error {
 	switch m.state {
 	case "stopped", "created", "suspended", "failed":
 		_, err := s.startMachine(m, source)
@@ -377,7 +378,7 @@ func (s *Sim) restartMachine(m *machine, source, signal string, timeout time.Dur
 
 // crash ends the app with exit code 1 (after logging its traceback); the
 // restart policy decides what follows.
-func (s *Sim) crash(m *machine) {
+func (s *Store) crash(m *Machine) {
 	lines := m.app.p.ServerLines
 	if m.image != nil && m.image.crashLines != nil {
 		lines = m.image.crashLines
@@ -395,7 +396,7 @@ func (s *Sim) crash(m *machine) {
 // on-failure (the default) restarts a non-zero exit up to max_retries times
 // within 5 minutes, then gives up (machine stopped); always restarts every
 // exit; no never restarts.
-func (s *Sim) exited(m *machine, code, guestSignal int) {
+func (s *Store) exited(m *Machine, code, guestSignal int) {
 	p := &m.app.p
 	alive := s.newRun(m)
 	m.serving, m.bootBegin = false, time.Time{}
@@ -459,7 +460,7 @@ func restartPolicy(cfg *fly.MachineConfig, fallback int) (fly.MachineRestartPoli
 	return policy, retries
 }
 
-func (s *Sim) exitEvent(code int, requested, restarting bool) *fly.MachineExitEvent {
+func (s *Store) exitEvent(code int, requested, restarting bool) *fly.MachineExitEvent {
 	return &fly.MachineExitEvent{ExitCode: code, GuestExitCode: code, GuestSignal: -1, Signal: -1,
 		RequestedStop: requested, Restarting: restarting, ExitedAt: s.now().UTC()}
 }

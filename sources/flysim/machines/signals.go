@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"encoding/json"
@@ -60,7 +60,7 @@ func parseSignal(raw json.RawMessage) (string, error) {
 // machine. SIGKILL ends it at once (exit 137, so the restart policy
 // restarts it); another terminating signal the app handles ends it after its
 // graceful shutdown (exit 0); any other is logged and changes nothing.
-func (s *Sim) serveSignal(w http.ResponseWriter, r *http.Request) {
+func (s *Store) serveSignal(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Signal json.RawMessage `json:"signal"`
 	}
@@ -73,7 +73,7 @@ func (s *Sim) serveSignal(w http.ResponseWriter, r *http.Request) {
 		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.withMachine(w, r, func(m *machine) reply {
+	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
@@ -86,7 +86,7 @@ func (s *Sim) serveSignal(w http.ResponseWriter, r *http.Request) {
 }
 
 // signalMachine delivers sig to m's main process. Callers hold s.mu.
-func (s *Sim) signalMachine(m *machine, sig string) {
+func (s *Store) signalMachine(m *Machine, sig string) {
 	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", sig, mainPID))
 	switch {
 	case sig == "SIGKILL":

@@ -1,4 +1,4 @@
-package flysim
+package proxy
 
 import "time"
 

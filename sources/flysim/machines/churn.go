@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"fmt"
@@ -25,8 +25,8 @@ const churnDeployOdds = 600
 // scheduler (platform time, so --speed speeds it up). Soak tests use it; no
 // demo app churns.
 type Churner struct {
-	s       *Sim
-	a       *app
+	s       *Store
+	a       *App
 	every   time.Duration
 	rng     *rand.Rand // its own: churn never shifts the platform's draws
 	stopped bool
@@ -37,7 +37,7 @@ type Churner struct {
 // ±50 %) one machine picked at random is started, stopped, suspended,
 // crashed or restarted, whichever its state allows, and now and then the whole
 // app is redeployed. Call Stop to end it.
-func (s *Sim) Churn(app string, every time.Duration) (*Churner, error) {
+func (s *Store) Churn(app string, every time.Duration) (*Churner, error) {
 	if every <= 0 {
 		return nil, fmt.Errorf("flysim: churn interval must be positive, got %s", every)
 	}
@@ -132,20 +132,4 @@ func (c *Churner) act() string {
 		}
 	}
 	return ChurnBusy
-}
-
-// Prewarm lives d of platform time at once, before Start, the way the history
-// is lived: a soak's churn fills the logs and event lists to their bounds
-// without waiting. It fails once the platform runs.
-func (s *Sim) Prewarm(d time.Duration) error {
-	s.sched.Lock()
-	running := s.started
-	s.sched.Unlock()
-	if running {
-		return fmt.Errorf("flysim: Prewarm after Start")
-	}
-	if d > 0 {
-		s.sched.FastForward(s.now().Add(d))
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package flysim
+package machines
 
 import (
 	"crypto/sha256"
@@ -58,7 +58,7 @@ type ImageBehavior struct {
 
 const flyRegistry = "registry.fly.io"
 
-func (a *app) push(tag, digest string, b ImageBehavior) *image {
+func (a *App) push(tag, digest string, b ImageBehavior) *image {
 	im := &image{registry: flyRegistry, repository: a.p.Image, tag: tag, digest: digest,
 		crashAfter: b.CrashAfter, crashTimes: b.CrashTimes,
 		crashLines: b.CrashLines, ignores: map[string]bool{}}
@@ -72,7 +72,7 @@ func (a *app) push(tag, digest string, b ImageBehavior) *image {
 // releaseImage registers the image of one of the app's own releases (the
 // profile's image and tag) and makes it current: the profile's crash belongs
 // to its current release only.
-func (a *app) releaseImage(release int, digest string) *image {
+func (a *App) releaseImage(release int, digest string) *image {
 	b := ImageBehavior{}
 	if release >= a.p.Release {
 		b.CrashAfter = a.p.CrashAfter
@@ -83,7 +83,7 @@ func (a *app) releaseImage(release int, digest string) *image {
 
 // crashesNow reports whether a start of m on its image crashes: every one,
 // or only the first CrashTimes of its version.
-func (im *image) crashesNow(m *machine) bool {
+func (im *image) crashesNow(m *Machine) bool {
 	return im != nil && im.crashAfter > 0 && (im.crashTimes == 0 || m.versionCrashes < im.crashTimes)
 }
 
@@ -109,7 +109,7 @@ var demoCrashLines = []string{
 	`KeyError: 'DJANGO_SECRET_KEY'`,
 }
 
-func (a *app) pushDemoReleases() {
+func (a *App) pushDemoReleases() {
 	for _, r := range []struct {
 		tag string
 		b   ImageBehavior
@@ -123,7 +123,7 @@ func (a *app) pushDemoReleases() {
 // pushes one before it updates the machines, and returns its reference for
 // a machine config ("registry.fly.io/<image>:<tag>"). A later push of the
 // same tag replaces what the tag points to.
-func (s *Sim) PushImage(app, tag string, b ImageBehavior) (string, error) {
+func (s *Store) PushImage(app, tag string, b ImageBehavior) (string, error) {
 	if tag == "" || strings.ContainsAny(tag, "/:@ ") {
 		return "", fmt.Errorf("flysim: invalid image tag %q", tag)
 	}
@@ -140,7 +140,7 @@ func (s *Sim) PushImage(app, tag string, b ImageBehavior) (string, error) {
 // "repo:tag" or "…@sha256:…", in any app of the org, the newest push of a
 // tag winning. nil means the registry has no such image (the pull fails).
 // Callers hold s.mu.
-func (s *Sim) resolveImage(ref string) *image {
+func (s *Store) resolveImage(ref string) *image {
 	name, digest, _ := strings.Cut(ref, "@")
 	name = strings.TrimPrefix(name, flyRegistry+"/")
 	repo, tag, ok := strings.Cut(name, ":")

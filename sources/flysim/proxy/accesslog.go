@@ -1,29 +1,14 @@
-package flysim
+package proxy
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"time"
 )
 
-// The app's own access log. Fly's proxy writes no line per request (only its
-// errors, with code, method, URL and status), so the per-request record a
-// real app has is what its server prints. Fly hands every request the
-// client's address in the Fly-Client-IP header and passes the Host the client
-// asked for, so an app behind Fly can log both; the demo apps log the way a
-// gunicorn configured with
-//
-//	access_log_format = '%({fly-client-ip}i)s %({host}i)s "%(r)s" %(s)s %(b)s %(M)sms'
-//
-// does ({header}i is gunicorn's request-header directive, M the time taken in
-// milliseconds):
-//
-//	203.0.113.17 staging.sleepy-api.fly.dev "GET /.env HTTP/1.1" 301 0 12ms
-//
-// No field here is one Fly does not have: the address is the client's as
-// the proxy saw it, the host is the request's own header.
+// Who sends the background requests (the access line's format is
+// logs.Access).
 
 // accessLog draws the clients and hosts of background requests from its own
 // rng, so access lines never shift the platform's or the traffic's draws.
@@ -78,11 +63,11 @@ func (l *accessLog) scanner(app string) (client, host string) {
 func appHost(app string) string { return app + ".fly.dev" }
 
 // backgroundRequester is who sent a background request of class cls.
-func (l *accessLog) requester(app string, cls trafficClass) (client, host string) {
+func (l *accessLog) requester(app string, cls Class) (client, host string) {
 	switch cls {
-	case clsScan:
+	case ClassScan:
 		return l.scanner(app)
-	case clsHeavy:
+	case ClassHeavy:
 		return loadTester, appHost(app)
 	}
 	return l.pollClient(), appHost(app)
@@ -97,9 +82,4 @@ func outsideRequester(r *http.Request) (client, host string) {
 		client = h
 	}
 	return client, r.Host
-}
-
-// accessMessage is the access line's text.
-func accessMessage(client, host, method, path string, status, bytes int, took time.Duration) string {
-	return fmt.Sprintf(`%s %s "%s %s HTTP/1.1" %d %d %dms`, client, host, method, path, status, bytes, took.Milliseconds())
 }

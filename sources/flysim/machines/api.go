@@ -1,0 +1,95 @@
+package machines
+
+import (
+	"net/http"
+
+	"github.com/flywake/flywake/sources/flysim/gate"
+)
+
+// Routes are the Machines API's endpoints (/v1), for the gate to serve.
+func (s *Store) Routes() []gate.Route {
+	org := func(*http.Request) string { return s.opts.Org }
+	byApp, byMachine, byVolume := gate.ByPath("app"), gate.ByPath("id"), gate.ByPath("vol")
+	perAction, getMachine := gate.PerAction, gate.GetMachine
+	const (
+		ms = "/v1/apps/{app}/machines"
+		m  = ms + "/{id}"
+		vs = "/v1/apps/{app}/volumes"
+	)
+	rt := gate.NewRoute
+	return []gate.Route{
+		rt("GET /v1/apps", "Apps_list", "apps", org, perAction, s.serveListApps),
+		rt("GET /v1/apps/{app}", "Apps_show", "app", byApp, perAction, s.serveGetApp),
+		rt("GET "+ms, "Machines_list", "list", byApp, perAction, s.serveListMachines),
+		rt("POST "+ms, "Machines_create", "create", byApp, perAction, s.serveCreate),
+		rt("GET "+m, "Machines_show", "get", byMachine, getMachine, s.serveGetMachine),
+		rt("POST "+m, "Machines_update", "update", byMachine, perAction, s.serveUpdate),
+		rt("DELETE "+m, "Machines_delete", "destroy", byMachine, perAction, s.serveDestroy),
+		rt("POST "+m+"/start", "Machines_start", "start", byMachine, perAction, s.serveStart),
+		rt("POST "+m+"/stop", "Machines_stop", "stop", byMachine, perAction, s.serveStop),
+		rt("POST "+m+"/suspend", "Machines_suspend", "suspend", byMachine, perAction, s.serveSuspend),
+		rt("POST "+m+"/restart", "Machines_restart", "restart", byMachine, perAction, s.serveRestart),
+		rt("POST "+m+"/signal", "Machines_signal", "signal", byMachine, perAction, s.serveSignal),
+		rt("POST "+m+"/cordon", "Machines_cordon", "cordon", byMachine, perAction, s.serveCordon(true)),
+		rt("POST "+m+"/uncordon", "Machines_uncordon", "uncordon", byMachine, perAction, s.serveCordon(false)),
+		rt("GET "+m+"/wait", "Machines_wait", "wait", byMachine, perAction, s.serveWait),
+		rt("POST "+m+"/exec", "Machines_exec", "exec", byMachine, perAction, s.serveExec),
+		rt("GET "+m+"/lease", "Machines_show_lease", "lease_show", byMachine, perAction, s.serveGetLease),
+		rt("POST "+m+"/lease", "Machines_create_lease", "lease_create", byMachine, perAction, s.serveAcquireLease),
+		rt("DELETE "+m+"/lease", "Machines_release_lease", "lease_release", byMachine, perAction, s.serveReleaseLease),
+		rt("GET "+m+"/events", "Machines_list_events", "events", byMachine, perAction, s.serveEvents),
+		rt("GET "+m+"/versions", "Machines_list_versions", "versions", byMachine, perAction, s.serveVersions),
+		rt("GET "+m+"/metadata", "Machines_show_metadata", "metadata_show", byMachine, perAction, s.serveGetMetadata),
+		rt("POST "+m+"/metadata/{key}", "Machines_update_metadata", "metadata_update", byMachine, perAction, s.serveSetMetadata),
+		rt("DELETE "+m+"/metadata/{key}", "Machines_delete_metadata", "metadata_delete", byMachine, perAction, s.serveDeleteMetadata),
+		rt("GET "+m+"/ps", "Machines_list_processes", "ps", byMachine, perAction, s.servePs),
+		rt("GET "+vs, "Volumes_list", "volumes", byApp, perAction, s.serveListVolumes),
+		rt("GET "+vs+"/{vol}", "Volumes_get_by_id", "volume", byVolume, perAction, s.serveGetVolume),
+		rt("GET "+vs+"/{vol}/snapshots", "Volumes_list_snapshots", "volume_snapshots", byVolume, perAction, s.serveVolumeSnapshots),
+		// Not in the 2024 spec; named in its style.
+		rt("GET /v1/apps/{app}/secrets", "Secrets_list", "secrets", byApp, perAction, s.serveListSecrets),
+		rt("GET /v1/platform/regions", "Platform_regions", "regions", org, perAction, s.serveRegions),
+	}
+}
+
+// reply is what a handler answers: a status and a JSON body (nil for none).
+type reply struct {
+	status int
+	body   any
+}
+
+func errReply(status int, msg string) reply { return reply{status, errorJSON{Error: msg}} }
+
+func (rp reply) write(w http.ResponseWriter) {
+	if rp.body == nil {
+		w.WriteHeader(rp.status)
+		return
+	}
+	gate.WriteJSON(w, rp.status, rp.body)
+}
+
+// withMachine looks the request's machine up and runs fn on it under s.mu;
+// the reply is encoded after the lock is released. fn runs at one platform
+// instant (what it stamps and what it schedules start at the same time).
+func (s *Store) withMachine(w http.ResponseWriter, r *http.Request, fn func(m *Machine) reply) {
+	s.sched.Lock()
+	m, rp := s.lookupMachine(r)
+	if m != nil {
+		s.sched.Instant(func() { rp = fn(m) })
+	}
+	s.sched.Unlock()
+	rp.write(w)
+}
+
+// lookupMachine finds {app}/{id}. Callers hold s.mu.
+func (s *Store) lookupMachine(r *http.Request) (*Machine, reply) {
+	a := s.apps[r.PathValue("app")]
+	if a == nil {
+		return nil, errReply(http.StatusNotFound, "app not found")
+	}
+	m := a.byID[r.PathValue("id")]
+	if m == nil {
+		return nil, errReply(http.StatusNotFound, "machine not found")
+	}
+	return m, reply{}
+}
