@@ -9,7 +9,7 @@ import (
 )
 
 // dayFigures are the scale-to-zero app's figures over the simulated day, as
-// the brief measured them: from logs and from both metric series.
+// measured on Fly: from logs and from both metric series.
 type dayFigures struct {
 	coldStarts           int             // "Configuring firecracker" runner lines
 	boots                []time.Duration // begin → first health 200, complete boots
@@ -62,7 +62,7 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 }
 
 // TestCalibrationScaleToZeroDay holds the simulated day of the scale-to-zero
-// app to the brief's figures (BRIEF §1): about 90 cold starts on 10 machines,
+// app to the figures measured on Fly: about 90 cold starts on 10 machines,
 // 25–33 s each, roughly a fifth of the polled requests failing at the edge,
 // none of them in the app's logs or its fly_app series.
 func TestCalibrationScaleToZeroDay(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 	"github.com/flywake/flywake/ui/theme"
 )
 
-// Contract tests of issue 11 through fly-go v0.5.0: leases, resume from
+// Contract tests through fly-go v0.5.0: leases, resume from
 // suspending, stop timeouts, every machine state, create/update/destroy,
 // signal, cordon and the small reads.
 

@@ -22,7 +22,7 @@ import (
 )
 
 // Contract tests: the unmodified fly-go v0.5.0 client against flysim,
-// asserting what the real Machines API answers (reference/fly-platform.md
+// asserting what the real Machines API answers (Fly's docs
 // §1–3, fly-go.md §3–6). fly-go reads FLY_FLAPS_BASE_URL when a client is
 // built, so these tests use t.Setenv and cannot run in parallel.
 

@@ -214,7 +214,7 @@ func TestEdgeWakeScaleToZero(t *testing.T) {
 }
 
 // TestEdgeWakeTuned: the same burst against the suspend app all returns 200,
-// the slowest within ~2.5 s (BRIEF §1: 40×200, slowest 2.1 s).
+// the slowest within ~2.5 s (measured on Fly: 40×200, slowest 2.1 s).
 func TestEdgeWakeTuned(t *testing.T) {
 	if race.Enabled {
 		t.Skip("simulated boot and patience timings: meaningless at the race detector's slowdown")

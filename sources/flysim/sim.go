@@ -26,7 +26,7 @@ type Options struct {
 	Seed        uint64        // for boot times, ids and traffic; default 1
 	Token       string        // the accepted API token; default: random per run
 	Org         string        // default DemoOrg
-	EventsKept  int           // events kept per machine; default 5 (seed 001)
+	EventsKept  int           // events kept per machine; default 5, as Fly keeps
 	History     time.Duration // platform time lived before start; default 24h; <0 = none
 	Apps        []AppProfile  // default DemoApps()
 	MaxLogLines int           // per app; default 400,000
@@ -46,7 +46,7 @@ type Options struct {
 	// limit waits before the edge answers 503 (platform time). Default 10s.
 	QueuePatience time.Duration
 	// ForceInstanceWakes makes a fly-force-instance-id request wake its
-	// sleeping machine. Fly's docs leave it open; the brief observed no wake
+	// sleeping machine. Fly's docs leave it open; a wake test observed none
 	// (502 after 30 s), so the default is false.
 	ForceInstanceWakes bool
 	// AutostopInterval is the proxy's autostop pass ("every few minutes",

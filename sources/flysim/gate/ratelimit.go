@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Fly's documented Machines API limits (reference/fly-platform.md §1.8):
+// Fly's documented Machines API limits (the Machines API docs' rate limits):
 // per action (each API operation: create lease, show lease and release lease
 // are three), per machine (or app), 1 req/s with bursts of 3; Get Machine
 // 5 req/s with bursts of 10. That list machines, the apps endpoints and

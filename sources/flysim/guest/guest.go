@@ -110,7 +110,7 @@ func (g View) environ() map[string]string {
 	return env
 }
 
-// bytecodeReport is the probe's one JSON line (contracts.md).
+// bytecodeReport is the probe's one JSON line (diagnose reads it).
 type bytecodeReport struct {
 	Python            string          `json:"python"`
 	CacheTag          string          `json:"cache_tag"`

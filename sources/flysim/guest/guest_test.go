@@ -167,7 +167,7 @@ func TestGuestMeminfo(t *testing.T) {
 		memMB, swapMB, pct, usedKB int
 		want                       Memory
 	}{
-		{"1 GB guest with 2 GB swap (BRIEF §1)", 1024, 2048, 58, 0,
+		{"1 GB guest with 2 GB swap", 1024, 2048, 58, 0,
 			Memory{MemTotalKB: 985220, MemAvailableKB: 571427, SwapTotalKB: 2097148, SwapFreeKB: 2097148}},
 		{"no swap", 1024, 0, 61, 0, Memory{MemTotalKB: 985220, MemAvailableKB: 600984}},
 		{"swap in use", 512, 1024, 64, 1000,

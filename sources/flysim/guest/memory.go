@@ -10,7 +10,7 @@ type Memory struct {
 	SwapTotalKB, SwapFreeKB    int64
 }
 
-// kernelVisibleKBPerGB is MemTotal for a 1024 MB Fly guest (BRIEF §1: 985220
+// kernelVisibleKBPerGB is MemTotal for a 1024 MB Fly guest (as measured on Fly: 985220
 // kB); the firmware and kernel keep the rest, and other sizes are scaled
 // from it.
 const kernelVisibleKBPerGB = 985220

@@ -81,7 +81,7 @@ func (s *Store) withMachine(w http.ResponseWriter, r *http.Request, fn func(m *M
 	rp.write(w)
 }
 
-// lookupMachine finds {app}/{id}. Callers hold s.mu.
+// lookupMachine finds {app}/{id}. Callers hold the lock.
 func (s *Store) lookupMachine(r *http.Request) (*Machine, reply) {
 	a := s.apps[r.PathValue("app")]
 	if a == nil {

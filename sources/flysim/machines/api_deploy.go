@@ -74,7 +74,7 @@ func (s *Store) serveCreate(w http.ResponseWriter, r *http.Request) {
 	rp.write(w)
 }
 
-// createReply creates the machine in. Callers hold s.mu.
+// createReply creates the machine in. Callers hold the lock.
 func (s *Store) createReply(r *http.Request, in launchRequest, nonce string) reply {
 	a := s.apps[r.PathValue("app")]
 	if a == nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/flywake/flywake/sources/flysim/gate"
 )
 
-// Leases (reference/fly-platform.md §1.2, the docs' machines-resource page):
+// Leases (the docs' machines-resource page):
 // a holder gets a nonce and passes it in fly-machine-lease-nonce on mutating
 // calls; everyone else gets 409 until it is released or expires. Create
 // answers 201, release {"status":"success","data":{"ok":true}}, a conflict
@@ -40,7 +40,7 @@ func leaseConflict(msg string) reply {
 }
 
 // liveLease returns m's unexpired lease, dropping an expired one.
-// Callers hold s.mu.
+// Callers hold the lock.
 func (s *Store) liveLease(m *Machine) *lease {
 	if m.lease != nil && !s.opts.Wall().Before(m.lease.expires) {
 		m.lease = nil
@@ -61,7 +61,7 @@ func (s *Store) leaseExpiry(l *lease) time.Time {
 }
 
 // leaseBlocks refuses a mutating call on a leased machine without the
-// holder's nonce. Callers hold s.mu.
+// holder's nonce. Callers hold the lock.
 func (s *Store) leaseBlocks(m *Machine, r *http.Request) (reply, bool) {
 	l := s.liveLease(m)
 	if l == nil {
@@ -145,7 +145,7 @@ func leaseTTL(seconds int) time.Duration {
 	return min(time.Duration(seconds)*time.Second, maxLeaseTTL)
 }
 
-// newLease is a lease of m by the org's user. Callers hold s.mu.
+// newLease is a lease of m by the org's user. Callers hold the lock.
 func (s *Store) newLease(m *Machine, nonce, description string, ttl time.Duration) *lease {
 	return &lease{nonce: nonce, owner: s.leaseOwner(), description: description,
 		expires: s.opts.Wall().Add(ttl), version: m.instanceID}

@@ -348,7 +348,7 @@ func (s *Store) serveDeleteMetadata(w http.ResponseWriter, r *http.Request) {
 }
 
 // editMetadata copies the config before editing it: published configs are
-// shared with responses being encoded outside s.mu. Callers hold s.mu.
+// shared with responses being encoded outside the lock. Callers hold the lock.
 func (s *Store) editMetadata(m *Machine, edit func(map[string]string)) {
 	cfg := *m.cfg
 	cfg.Metadata = make(map[string]string, len(m.cfg.Metadata)+1)

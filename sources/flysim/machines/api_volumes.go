@@ -75,7 +75,7 @@ func volumeRNG(seed uint64, app string) *rand.Rand {
 }
 
 // attachVolumes gives each of a's machines its volume and mount (profiles
-// with VolumeGB). Callers hold s.mu.
+// with VolumeGB). Callers hold the lock.
 func (s *Store) attachVolumes(a *App) {
 	if a.p.VolumeGB <= 0 {
 		return

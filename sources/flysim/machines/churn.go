@@ -75,7 +75,7 @@ func (c *Churner) next() time.Duration {
 	return c.every/2 + time.Duration(c.rng.Int64N(int64(c.every)+1))
 }
 
-// step runs on the scheduler with s.mu held.
+// step runs on the scheduler with the lock held.
 func (c *Churner) step() {
 	if c.stopped {
 		return
@@ -84,7 +84,7 @@ func (c *Churner) step() {
 	c.s.sched.After(c.next(), c.step)
 }
 
-// act applies one action and names it. Callers hold s.mu.
+// act applies one action and names it. Callers hold the lock.
 func (c *Churner) act() string {
 	s := c.s
 	if c.rng.IntN(churnDeployOdds) == 0 {

@@ -28,7 +28,7 @@ func (s *Store) Gauges() []Gauge {
 }
 
 // memoryOf is machine m's guest memory under its current config. Callers
-// hold s.mu.
+// hold the lock.
 func memoryOf(m *Machine) guest.Memory {
 	memMB, swapMB := 0, 0
 	if m.cfg != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // Guest copies what the guest shows of m. Its app's image filesystem is
-// built on the first exec, from the app's project. Callers hold s.mu.
+// built on the first exec, from the app's project. Callers hold the lock.
 func (s *Store) Guest(m *Machine) guest.View {
 	p := &m.app.p
 	if m.app.fs == nil {

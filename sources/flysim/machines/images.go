@@ -41,7 +41,7 @@ func (im *image) ref() string {
 // ImageBehavior is how an app built from a pushed image behaves.
 type ImageBehavior struct {
 	// CrashAfter > 0: the app exits 1 this long after every start (the
-	// restart policy then restarts it), as seed 001's bad release did.
+	// restart policy then restarts it), as a bad release does.
 	CrashAfter time.Duration
 	// CrashTimes > 0 (with CrashAfter): only the first CrashTimes starts of
 	// each machine's version crash; later ones stay up (a release that
@@ -91,7 +91,7 @@ func (im *image) crashesNow(m *Machine) bool {
 // (flywake's `deploy --demo-release`, its dashboard key) rolls out over the
 // Machines API, as `fly deploy` would after pushing: one that runs like the
 // app's own release, and one whose app exits 1 DemoCrashAfter after every
-// start, as seed 001's release did. Their digests are derived from the app
+// start, as a bad release does. Their digests are derived from the app
 // and tag, not drawn from the seeded generator, so a seed's history stays
 // the same with or without them.
 const (
@@ -139,7 +139,7 @@ func (s *Store) PushImage(app, tag string, b ImageBehavior) (string, error) {
 // resolveImage finds the image a config names: "registry.fly.io/repo:tag",
 // "repo:tag" or "…@sha256:…", in any app of the org, the newest push of a
 // tag winning. nil means the registry has no such image (the pull fails).
-// Callers hold s.mu.
+// Callers hold the lock.
 func (s *Store) resolveImage(ref string) *image {
 	name, digest, _ := strings.Cut(ref, "@")
 	name = strings.TrimPrefix(name, flyRegistry+"/")

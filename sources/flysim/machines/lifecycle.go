@@ -10,10 +10,10 @@ import (
 	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
-// The machine state machine of the docs' "machine states" page
-// (reference/fly-platform.md §2): start, stop, suspend, restart, a crash or a
-// signal and flyd's restart policy. Deploys (update, create, destroy,
-// migration) are in versions.go. Every function here is called with s.mu held.
+// The machine state machine of the docs' "machine states" page: start,
+// stop, suspend, restart, a crash or a signal and flyd's restart policy.
+// Deploys (update, create, destroy, migration) are in versions.go. Every
+// function here is called with the scheduler's lock held.
 
 // PreconditionError is a 412 the Machines API answers with
 // {"error":"failed_precondition: ..."}; Text is that whole string.
@@ -304,7 +304,7 @@ func stopTimeout(cfg *fly.MachineConfig, requested time.Duration) time.Duration 
 }
 
 // SuspendBlockers are the reasons Fly refuses to suspend a machine, in the
-// order the API reports them (reference/fly-platform.md §3).
+// order the API reports them (the docs' suspend page).
 func SuspendBlockers(cfg *fly.MachineConfig) []string {
 	var out []string
 	if cfg.Init.SwapSizeMB != nil && *cfg.Init.SwapSizeMB > 0 {

@@ -85,7 +85,7 @@ func (s *Store) serveSignal(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// signalMachine delivers sig to m's main process. Callers hold s.mu.
+// signalMachine delivers sig to m's main process. Callers hold the lock.
 func (s *Store) signalMachine(m *Machine, sig string) {
 	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", sig, mainPID))
 	switch {

@@ -13,7 +13,7 @@ import (
 // states" page, version diagram): an update makes a new version (a new
 // instance_id) and the old one reads "replaced"; a host migration makes a
 // new version and the old one reads "migrated"; create, a failed launch
-// (launch_failed → destroyed) and destroy. Callers hold s.mu.
+// (launch_failed → destroyed) and destroy. Callers hold the lock.
 
 // oldVersion is an earlier version of a machine, in the terminal state it
 // ended in.

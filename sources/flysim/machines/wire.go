@@ -10,7 +10,7 @@ import (
 )
 
 // The JSON shapes of the Machines API, as fly-go v0.5.0 decodes them and as
-// Fly's docs show them. They are built under s.mu as plain values, then
+// Fly's docs show them. They are built under the lock as plain values, then
 // encoded after the lock is released, so a slow client never holds the
 // platform. A machine's *fly.MachineConfig is shared, not copied: the core
 // replaces the pointer on deploy and metadata edits copy on write, so a
@@ -121,7 +121,7 @@ type leaseJSON struct {
 // rfc3339s is Fly's created_at/updated_at shape: seconds, UTC, "Z".
 func rfc3339s(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// wireMachine renders m as the API returns it. Callers hold s.mu.
+// wireMachine renders m as the API returns it. Callers hold the lock.
 func (s *Store) wireMachine(m *Machine) MachineJSON {
 	return MachineJSON{
 		ID: m.id, Name: m.name, State: m.state, Region: m.region,
@@ -210,7 +210,7 @@ func (s *Store) wireChecks(m *Machine) []checkJSON {
 		Output: "the machine is " + m.state}}
 }
 
-// wireApp renders a for the apps endpoints. Callers hold s.mu.
+// wireApp renders a for the apps endpoints. Callers hold the lock.
 func (s *Store) wireApp(a *App, withStatus bool) appJSON {
 	out := appJSON{ID: a.id, Name: a.p.Name, Organization: s.wireOrg(), Network: "default", MachineCount: a.liveMachines()}
 	if withStatus {

@@ -67,7 +67,7 @@ type App struct {
 	StopTook         Span
 	SuspendTook      Span
 	// CrashAfter > 0 makes the current release exit 1 this long after it
-	// reaches started (seed 001's release that died ~2.5 s after every start).
+	// reaches started (a release that died ~2.5 s after every start).
 	CrashAfter   time.Duration
 	RestartDelay Span
 	ServerLines  []string // lines logged on a crash (traceback)
@@ -83,7 +83,7 @@ type App struct {
 	InitialAwake int      // machines started and serving when history begins
 	DeployedAgo  time.Duration
 	ResponseTime Span // a warm request's service time
-	Backlog      bool // the app keeps serving a stale queue in order (seed 003)
+	Backlog      bool // the app keeps serving a stale queue in order (a server without a concurrency guard)
 	MemAvailPct  int  // share of guest memory available in /proc/meminfo
 	SwapUsedKB   int  // swap in use reported by the guest
 	VolumeGB     int  // each machine mounts a volume "data" of this size at /data; 0 = none

@@ -8,7 +8,7 @@ import (
 )
 
 // SteadyOrg is an org of n quiet apps with perApp machines each, for tests
-// and benchmarks of flywake at org scale (issue 12's budget: 100 apps with
+// and benchmarks of flywake at org scale (the budget: 100 apps with
 // 10,000 machines). Every app is the same small service: autostop off, so
 // no machine changes state on its own; half its machines started, the rest
 // stopped; names steady-000, steady-001, …. Use them as Options.Apps, with

@@ -12,7 +12,7 @@ import (
 // accessRE is the demo apps' gunicorn access format (logs.Access).
 var accessRE = regexp.MustCompile(`^(\S+) (\S+) "(GET|POST) (\S+) HTTP/1\.1" (\d{3}) \d+ \d+ms$`)
 
-// The scanner hour, as the app's access log shows it (BRIEF §1): ~4,900
+// The scanner hour, as the app's access log shows it (as measured on Fly): ~4,900
 // probes from 42 clients, invented host names, secret-file paths, all 301;
 // the users' own polls come from many addresses, all on the app's host.
 func TestAccessLogShowsTheScanner(t *testing.T) {

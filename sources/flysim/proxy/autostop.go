@@ -7,13 +7,13 @@ import (
 	"github.com/flywake/flywake/sources/flysim/machines"
 )
 
-// Autostop / autosuspend by Fly's documented rule (reference/fly-platform.md
-// §4.1): every pass ("every few minutes", Options.AutostopInterval), per app
+// Autostop / autosuspend by Fly's documented rule (the docs' autostop
+// page): every pass ("every few minutes", Options.AutostopInterval), per app
 // and region, at most ONE machine is stopped or suspended. With more than one
 // running machine: excess = running − (machines at or over the soft limit + 1),
 // and one goes when excess ≥ 1; with one running machine, it goes when its
 // load is 0. Never below min_machines_running — which Fly applies in the
-// primary region only (§3.1): elsewhere every machine may go.
+// primary region only: elsewhere every machine may go.
 
 func (px *Proxy) autostopPass() {
 	for _, ae := range px.order {

@@ -32,7 +32,7 @@ const (
 	ForceInstanceHeader = "fly-force-instance-id"
 )
 
-// Proxy error messages (reference/fly-platform.md §4.3, §4.7).
+// Proxy error messages, as Fly's proxy logs them.
 const (
 	msgWakeTimeout    = "[PM03] could not wake up machine due to a timeout requesting from the machines API"
 	msgNoCandidate    = "[PR04] could not find a good candidate within 40 attempts at load balancing"
@@ -483,7 +483,7 @@ func (px *Proxy) serveOn(ctx context.Context, ae *appEdge, m *machines.Machine, 
 
 // appAnswer is what the simulated app answers on path: 200 on "/", its
 // health path and the endpoints its clients poll; 301 to the scanner's
-// probes (BRIEF §1: all of them got 301); 404 elsewhere.
+// probes (on Fly all of them got 301); 404 elsewhere.
 func appAnswer(p *profile.App, path string) (int, string) {
 	if path == "/" || path == p.HealthPath {
 		return http.StatusOK, `{"status":"ok"}`

@@ -5,7 +5,7 @@ import "time"
 // The edge's routing decision, kept free of I/O and of the simulator's state
 // so both the real listeners (one request at a time) and the background
 // traffic model (requests in bulk) make exactly the same choices
-// (reference/fly-platform.md §4.2–4.4, §8).
+// (the docs' load balancing and autostart pages).
 
 // recentlyStopped is how long Fly's edge treats a stopped machine as "recently
 // stopped" (PM11) and prefers any other.
@@ -22,7 +22,7 @@ type candidate struct {
 	Cordoned bool
 	// Far: the machine is in another region than the edge that took the
 	// request. The proxy prefers the closest machine with room, and wakes
-	// one "in the nearest region" (§4.2).
+	// one "in the nearest region".
 	Far bool
 }
 
@@ -178,7 +178,7 @@ func pickWake(cs []candidate, now time.Time) (pick, skipped int) {
 // forcedRoute is the decision for a request carrying fly-force-instance-id:
 // that machine or nothing. It is served when serving (limits do not apply to
 // a forced request); a machine on its way up holds it; a sleeping machine is
-// woken only when wakes is set (Fly's docs leave this open; the brief saw no
+// woken only when wakes is set (Fly's docs leave this open; a wake test saw no
 // wake), otherwise the request waits out the proxy's patience.
 func forcedRoute(c candidate, wakes bool) routeKind {
 	switch {

@@ -128,7 +128,7 @@ func demoPlan(p *profile.App, draw *rand.Rand, begin, end time.Time) *trafficPla
 
 // historyEndsAt is the UTC time of day the history ends at, whatever the wall
 // clock says: the day's curve and its herds are laid out from the end, so the
-// same seed lives the same day at any hour (issue 11).
+// same seed lives the same day at any hour.
 const historyEndsAt = 9*time.Hour + 41*time.Minute
 
 // clientMidnight is the clients' (UTC offset tz hours) last local midnight
