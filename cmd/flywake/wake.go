@@ -186,6 +186,9 @@ func writePlan(w io.Writer, p *waketest.Plan) {
 	for _, warn := range p.Warnings {
 		fmt.Fprintln(w, "  warning:", warn)
 	}
+	if advice := p.WakeAdvice(p.Requests); advice != "" {
+		fmt.Fprintln(w, "  warning:", advice)
+	}
 }
 
 // confirm asks y/N on stderr; without a terminal it refuses.
@@ -242,6 +245,14 @@ func writeWakeText(w io.Writer, r *waketest.Report, previous *waketest.Report) {
 	if !r.Representative {
 		fmt.Fprintln(w, "NOT REPRESENTATIVE: every request was pinned with fly-force-instance-id, a path no user takes")
 	}
+	if ok, because, fix := r.Comparison(); !ok {
+		for _, why := range because {
+			fmt.Fprintln(w, "NOT COMPARABLE:", why)
+		}
+		if fix != "" {
+			fmt.Fprintln(w, "to compare them:", fix)
+		}
+	}
 	header, rows := waketest.Table(r.Runs)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
@@ -272,8 +283,12 @@ func writeWakeText(w io.Writer, r *waketest.Report, previous *waketest.Report) {
 	}
 	if previous != nil {
 		for _, run := range previous.Runs {
-			fmt.Fprintf(w, "previous test (saved %s, release %s): %s %d ok / %d failed, p95 %s, first 200 %s\n",
-				previous.SavedWhen(), words.Release(previous.Release), run.Mode, run.OK, run.Failed,
+			mark := ""
+			if run.Coverage().Absorbed() {
+				mark = " (not comparable)"
+			}
+			fmt.Fprintf(w, "previous test (saved %s, release %s): %s%s %d ok / %d failed, p95 %s, first 200 %s\n",
+				previous.SavedWhen(), words.Release(previous.Release), run.Mode, mark, run.OK, run.Failed,
 				waketest.FormatMS(run.P95MS), waketest.FormatMS(run.First200MS))
 		}
 	}

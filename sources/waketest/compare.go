@@ -27,6 +27,9 @@ func Table(runs []Run) (header []string, rows []Row) {
 		if r.Aborted {
 			h += " (aborted)"
 		}
+		if r.Coverage().Absorbed() {
+			h += " (not comparable)"
+		}
 		header = append(header, h)
 	}
 	add := func(label string, cell func(Run) string) {
@@ -54,11 +57,27 @@ func Table(runs []Run) (header []string, rows []Row) {
 	add("slowest 200", func(r Run) string { return FormatMS(r.SlowestMS) })
 	add("machines woken", func(r Run) string {
 		s := fmt.Sprint(r.MachinesWoken)
+		if c := r.Coverage(); c.Asleep > 0 {
+			s = fmt.Sprintf("%d of the %d asleep", c.Woken, c.Asleep)
+		}
 		if n := len(r.WokenUnserved); n > 0 {
 			s += fmt.Sprintf(" (%d served none of ours)", n)
 		}
 		return s
 	})
+	awake := false
+	for _, r := range runs {
+		awake = awake || r.Coverage().Awake > 0
+	}
+	if awake { // only when a machine was up to answer: most tests have none
+		add("served by awake", func(r Run) string {
+			c := r.Coverage()
+			if c.Awake == 0 || r.Sent == 0 {
+				return words.Missing
+			}
+			return fmt.Sprintf("%d of %d (%s)", c.ServedByAwake, r.Sent, words.Count(c.Awake, "machine", "machines"))
+		})
+	}
 	add("started → serving", func(r Run) string { return gapLine(r.StartedToServingMS) })
 	add("suspend", func(r Run) string {
 		switch {

@@ -47,6 +47,13 @@
 //	  "targets": [{"id","name","region","state","can_suspend","suspend_blockers":[…]}],  // preflight
 //	  "kept_running": ["id"],         // min_machines_running machines left alone
 //	  "warnings": ["…"],              // autostart off, autostop off, suspend blocked by config, …
+//	  "soft_limit": 12,               // the service's soft limit (Fly's default when unset); 0: not recorded
+//	  "comparable": false,            // the runs can be read against each other and other tests
+//	  "not_comparable_because": ["stop run: the 1 machine awake answered 24 of our 40 requests, …"],
+//	                                  // [] when comparable: a run whose awake machines absorbed the
+//	                                  // requests meant for the sleeping ones, or stop faster than suspend
+//	  "comparable_if": "send at least 73 requests, or put every machine to sleep (flywake wake --all)",
+//	                                  // what would make them comparable; "" when they are or nothing known would
 //	  "runs": [{                      // one per mode; "both" = stop, then suspend
 //	    "mode": "stop|suspend",
 //	    "requests": 40,               // planned
@@ -61,6 +68,11 @@
 //	    "machines_woken": 3,          // machines that reached started during the burst
 //	    "started_to_serving_ms": {"id": 26448},  // per woken machine that served us
 //	    "woken_unserved": ["id"],     // woken but no 2xx of ours: other traffic, or still booting when ours gave up
+//	    "targets_asleep": 5,          // targets asleep when the requests went out
+//	    "targets_woken": 2,           // of which woke during the burst
+//	    "served_by_awake": 24,        // our 2xx answered by machines already up (kept running, or woken by others)
+//	    "not_comparable": "…",        // why these figures are not the wakes' (the awake machines answered
+//	                                  // requests meant for the sleeping ones, so fewer woke); "" when they are
 //	    "suspend_blocked_by": ["failed_precondition: Machines with swap cannot be suspended"],  // the API's 412 texts, verbatim
 //	    "fell_back_to_stop": true,    // a refused suspend became a stop
 //	    "representative": true,

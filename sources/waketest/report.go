@@ -24,6 +24,16 @@ type Report struct {
 	Kept           []string  `json:"kept_running"`
 	Runs           []Run     `json:"runs"`
 	Warnings       []string  `json:"warnings"`
+	// SoftLimit is the service's soft limit the proxy applied (Fly's
+	// default when unset); 0 in results saved before it was recorded.
+	SoftLimit int `json:"soft_limit"`
+	// Comparable is false when the runs cannot be read against each other
+	// or another test (Report.Comparison); NotComparableBecause says why.
+	Comparable           bool     `json:"comparable"`
+	NotComparableBecause []string `json:"not_comparable_because"`
+	// ComparableIf is what would make the runs comparable ("" when nothing
+	// known would, or they are).
+	ComparableIf string `json:"comparable_if"`
 
 	secrets []string
 }
@@ -64,7 +74,18 @@ type Run struct {
 	// WokenUnserved: woken during the burst but answered none of our
 	// requests with a 2xx — other traffic woke them, or they were still
 	// booting when our requests gave up.
-	WokenUnserved    []string     `json:"woken_unserved"`
+	WokenUnserved []string `json:"woken_unserved"`
+	// TargetsAsleep: machines put to sleep that were asleep when the
+	// requests went out; TargetsWoken: of which woke during the burst;
+	// ServedByAwake: our 2xx answered by machines that were up (kept
+	// running, or woken by other traffic). Run.Coverage reads them.
+	TargetsAsleep int `json:"targets_asleep"`
+	TargetsWoken  int `json:"targets_woken"`
+	ServedByAwake int `json:"served_by_awake"`
+	// NotComparable says why the run's figures do not measure its wakes
+	// (the awake machines answered requests meant for the sleeping ones);
+	// "" when they do.
+	NotComparable    string       `json:"not_comparable"`
 	SuspendBlockedBy []string     `json:"suspend_blocked_by"`
 	FellBackToStop   bool         `json:"fell_back_to_stop"`
 	Representative   bool         `json:"representative"`

@@ -41,11 +41,13 @@ func (p *Plan) Run(ctx context.Context, onEvent func(Event)) (*Report, error) {
 		App: s.App, Speed: s.Speed, StartedAt: env.Now(), Release: p.Release, Mode: s.Mode,
 		URL: p.URL, Path: p.Path, ProcessGroup: p.ProcessGroup, Representative: s.Representative(),
 		Targets: p.Targets, Kept: nonNil(p.Kept), Runs: []Run{}, Warnings: append([]string{}, p.Warnings...),
-		secrets: s.Secrets,
+		SoftLimit: p.SoftLimit, secrets: s.Secrets,
 	}
 	// Everything in the report came from the platform or the app's answers:
-	// it leaves here inert, for the screen and the saved file alike.
+	// it leaves here inert, for the screen and the saved file alike. Before
+	// that, every way it returns judges whether its runs compare.
 	defer sanitize.All(rep)
+	defer rep.judge()
 	ctx, cancel := context.WithTimeoutCause(ctx, s.MaxTotal, errTotalLimit)
 	defer cancel()
 	modes := s.Mode.runModes()

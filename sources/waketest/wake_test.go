@@ -140,6 +140,23 @@ func TestSnappySuspendBeatsStop(t *testing.T) {
 	if !rep.Representative || !stop.Representative || !sus.Representative {
 		t.Error("an unpinned run must be representative")
 	}
+	// The default 40 requests: the machine kept running takes the first 12
+	// and every place that frees, so at most 3 of the 5 targets can wake.
+	// The result says so, and the plan's remedy travels with it.
+	for _, run := range []*Run{stop, sus} {
+		if run.TargetsAsleep != 5 || run.TargetsWoken >= 5 || run.ServedByAwake < 12 ||
+			!strings.Contains(run.NotComparable, "machine awake answered") {
+			t.Errorf("%s run: %d of %d asleep woke, %d served by the awake one, not comparable %q",
+				run.Mode, run.TargetsWoken, run.TargetsAsleep, run.ServedByAwake, run.NotComparable)
+		}
+	}
+	if rep.Comparable || len(rep.NotComparableBecause) == 0 || rep.SoftLimit != 12 {
+		t.Errorf("comparable %v because %q (soft limit %d)", rep.Comparable, rep.NotComparableBecause, rep.SoftLimit)
+	}
+	if !strings.HasPrefix(rep.ComparableIf, "send at least 73 requests") {
+		t.Errorf("comparable if %q, want the remedy", rep.ComparableIf)
+	}
+	checkJSONShape(t, rep)
 }
 
 // wakes checks that every target r woke woke by how (the platform's start
@@ -290,13 +307,15 @@ func checkJSONShape(t *testing.T, rep *Report) {
 		}
 	}
 	has("report", doc, "app", "speed", "started_at", "release", "mode", "url", "path", "process_group",
-		"representative", "aborted", "targets", "kept_running", "runs", "warnings")
+		"representative", "aborted", "targets", "kept_running", "runs", "warnings",
+		"soft_limit", "comparable", "not_comparable_because", "comparable_if")
 	for _, r := range doc["runs"].([]any) {
 		run := r.(map[string]any)
 		has("run", run, "mode", "requests", "sent", "ok", "failed", "cut_off", "by_status", "by_err_class",
 			"p50_ms", "p95_ms", "max_ms", "first_200_ms", "slowest_ms", "start_skew_ms", "machines_woken",
 			"started_to_serving_ms", "woken_unserved", "suspend_blocked_by", "fell_back_to_stop", "representative",
-			"aborted", "missing", "notes", "machines", "results")
+			"aborted", "missing", "notes", "machines", "results",
+			"targets_asleep", "targets_woken", "served_by_awake", "not_comparable")
 		for _, m := range run["machines"].([]any) {
 			has("machine", m.(map[string]any), "id", "target", "state_before", "slept", "state_at_burst", "state_after",
 				"wake_ms", "started_ms", "serving_ms", "served")

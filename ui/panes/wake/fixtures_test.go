@@ -103,3 +103,23 @@ func abortedReport() *waketest.Report {
 	r.Mode, r.Runs, r.Aborted = waketest.ModeSuspend, []waketest.Run{sus}, true
 	return r
 }
+
+// absorbedReport is the dashboard's first test of snappy-api: the machine
+// kept running answered 24 of the stop run's 40 requests and only 2 of the
+// 3 stopped machines woke, so stop looked faster than suspend.
+func absorbedReport() *waketest.Report {
+	r := bothReport()
+	stop, sus := &r.Runs[0], &r.Runs[1]
+	stop.OK, stop.Failed, stop.P50MS = 40, 0, 159
+	stop.Machines = append([]waketest.MachineRun{{ID: "0a1b2c3d4e5f60", StateBefore: "started", AtBurst: "started", After: "started",
+		WakeMS: -1, StartedMS: -1, ServingMS: 20, Served: 24}}, stop.Machines...)
+	for i := range stop.Machines[1:] {
+		stop.Machines[i+1].AtBurst = "stopped"
+	}
+	sus.P50MS = 461
+	for i := range sus.Machines {
+		sus.Machines[i].AtBurst = sus.Machines[i].Slept
+	}
+	r.SoftLimit = 20
+	return r
+}

@@ -430,3 +430,60 @@ func lastLine(s string) string {
 	lines := strings.Split(s, "\n")
 	return lines[len(lines)-1]
 }
+
+// A test whose kept machine served the requests meant for the sleeping
+// ones is marked not comparable above its table and in its header, with
+// the remedy; a clean one is not. Before the run, the setup says how many
+// requests would wake every target, and the advice follows +/-.
+func TestNotComparableWhenTheKeptMachineAbsorbsTheBurst(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		report *waketest.Report
+		marked bool
+	}{
+		{"the kept machine served 24 of 40", absorbedReport(), true},
+		{"every request went to a woken machine", bothReport(), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeRunner{report: tc.report}
+			p := newTestPane(t, theme.New(true), f, false)
+			d := newDriver(t, p)
+			d.do(p.Open())
+			d.planned()
+			d.key("enter")
+			d.key("y")
+			d.until("the end", func() bool { return p.Stage() == StageDone })
+			v := strings.Join(strings.Fields(plainView(p, 160, 60)), " ")
+			for _, w := range []string{
+				"NOT COMPARABLE: stop run: the 1 machine awake answered 24 of our 40 requests, so only 2 of the 3 machines put to sleep woke",
+				"send at least 81 requests", "stop (not comparable)", "2 of the 3 asleep", "24 of 40 (1 machine)",
+			} {
+				if strings.Contains(v, w) != tc.marked {
+					t.Errorf("%q shown = %v, want %v:\n%s", w, !tc.marked, tc.marked, v)
+				}
+			}
+		})
+	}
+}
+
+func TestSetupAdviceFollowsTheRequestCount(t *testing.T) {
+	p := newTestPane(t, theme.New(true), &fakeRunner{}, false)
+	d := newDriver(t, p)
+	d.do(p.Open())
+	d.planned()
+	advice := func() bool {
+		return strings.Contains(strings.Join(strings.Fields(plainView(p, 120, 40)), " "), "send at least 81 requests")
+	}
+	for _, step := range []struct {
+		key  string
+		n    int
+		want bool
+	}{{"", 40, true}, {"+", 50, true}, {"+", 60, true}, {"+", 70, true}, {"+", 80, true}, {"+", 90, false}, {"-", 80, true}} {
+		if step.key != "" {
+			d.key(step.key)
+		}
+		if got := p.shownRequests(); got != step.n || advice() != step.want {
+			t.Errorf("at %d requests (want %d): advice shown %v, want %v", got, step.n, advice(), step.want)
+		}
+	}
+}

@@ -32,6 +32,10 @@ func (p *Pane) resultLines(width int) []string {
 	if !r.Representative {
 		lines = append(lines, t.Fail.Render("NOT REPRESENTATIVE: every request was pinned with fly-force-instance-id"))
 	}
+	lines = append(lines, p.comparisonLines(r, "", width)...)
+	if p.compare && p.previous != nil {
+		lines = append(lines, p.comparisonLines(p.previous, "before: ", width)...)
+	}
 	switch {
 	case r.Aborted:
 		why := keys.Short(p.keys.Back) + " pressed: everything gathered until then is below"
@@ -83,6 +87,23 @@ func (p *Pane) resultLines(width int) []string {
 		lines = append(lines, p.leftLines(r)...)
 	}
 	return append(lines, p.savedLine(width)...)
+}
+
+// comparisonLines say, above the table, why its figures cannot be read
+// against each other (waketest.Report.Comparison); none when they can.
+func (p *Pane) comparisonLines(r *waketest.Report, prefix string, width int) []string {
+	ok, because, fix := r.Comparison()
+	if ok {
+		return nil
+	}
+	var lines []string
+	for _, why := range because {
+		lines = append(lines, wrap(p.theme.Fail.Render("NOT COMPARABLE: ")+cell.Sanitize(prefix+why), width)...)
+	}
+	if fix != "" {
+		lines = append(lines, wrap(p.theme.Warn.Render("to compare them: ")+cell.Sanitize(fix), width)...)
+	}
+	return lines
 }
 
 func indentNote(p *Pane, s string, width int) []string {

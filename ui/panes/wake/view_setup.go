@@ -120,14 +120,9 @@ func verb(m waketest.Mode) string {
 // blocks its suspend, the machines kept running, and the warnings.
 func (p *Pane) targetLines(plan *waketest.Plan, width int) []string {
 	t := p.theme
-	var lines []string
 	// Warnings first: with many targets the table scrolls, they must not.
-	for _, w := range plan.Warnings {
-		ws := indentWrap(cell.Sanitize(w), width, 2)
-		ws[0] = t.Warn.Render("!") + ws[0][1:]
-		lines = append(lines, ws...)
-	}
-	if len(plan.Warnings) > 0 {
+	lines := p.warningLines(plan, width)
+	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
 	lines = append(lines, t.TableHeader.Render("TARGETS")+
@@ -168,13 +163,26 @@ func (p *Pane) confirmLines(width int) []string {
 	lines = append(lines, wrap(fmt.Sprintf("Then %s requests go at once to %s%s through the edge, the way users arrive; "+
 		"anyone using %s meanwhile waits for the machines to wake too.", cell.Thousands(p.plannedRequests()),
 		plan.URL, plan.Path, plan.Setup.App), width)...)
-	if n := len(plan.Warnings); n > 0 {
+	if ws := p.warningLines(plan, width); len(ws) > 0 {
 		lines = append(lines, "")
-		for _, w := range plan.Warnings {
-			ws := indentWrap(cell.Sanitize(w), width, 2)
-			ws[0] = t.Warn.Render("!") + ws[0][1:]
-			lines = append(lines, ws...)
-		}
+		lines = append(lines, ws...)
+	}
+	return lines
+}
+
+// warningLines are the plan's warnings and, for the request count on
+// screen, what would keep the machines staying up from answering the
+// requests meant for the sleeping ones (it changes with +/-).
+func (p *Pane) warningLines(plan *waketest.Plan, width int) []string {
+	warnings := plan.Warnings
+	if advice := plan.WakeAdvice(p.shownRequests()); advice != "" {
+		warnings = append(append([]string{}, warnings...), advice)
+	}
+	var lines []string
+	for _, w := range warnings {
+		ws := indentWrap(cell.Sanitize(w), width, 2)
+		ws[0] = p.theme.Warn.Render("!") + ws[0][1:]
+		lines = append(lines, ws...)
 	}
 	return lines
 }
