@@ -147,11 +147,20 @@ func (s *Store) serveStop(w http.ResponseWriter, r *http.Request) {
 		gate.WriteError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	signal := ""
+	if in.Signal != "" {
+		sig, err := parseSignal(json.RawMessage(strconv.Quote(in.Signal)))
+		if err != nil {
+			gate.WriteError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		signal = sig
+	}
 	s.withMachine(w, r, func(m *Machine) reply {
 		if rp, held := s.leaseBlocks(m, r); held {
 			return rp
 		}
-		if err := s.stopMachineFor(m, SourceUser, strings.ToUpper(in.Signal), in.Timeout.Duration); err != nil {
+		if err := s.stopMachineFor(m, SourceUser, signal, in.Timeout.Duration); err != nil {
 			return transitionReply(err)
 		}
 		return reply{http.StatusOK, okJSON{OK: true}}

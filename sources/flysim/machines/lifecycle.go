@@ -120,9 +120,13 @@ func (s *Store) runPhases(m *Machine, alive func() bool, i int) {
 				return
 			}
 			s.beginServing(m)
-			// Fly's checker dials the private address: no Fly-Client-IP ("-").
-			s.log(m, "app", logs.Access("-", fmt.Sprintf("[%s]:%d", m.privateIP, p.InternalPort), "GET", p.HealthPath, 200, 15, 3*time.Millisecond))
-			s.log(m, "health", fmt.Sprintf("Health check on port %d is now passing.", p.InternalPort))
+			if hc, ok := healthCheck(m.cfg); ok {
+				if hc.kind == "http" {
+					// Fly's checker dials the private address: no Fly-Client-IP ("-").
+					s.log(m, "app", logs.Access("-", fmt.Sprintf("[%s]:%d", m.privateIP, hc.port), "GET", hc.path, 200, 15, 3*time.Millisecond))
+				}
+				s.log(m, "health", fmt.Sprintf("Health check on port %d is now passing.", hc.port))
+			}
 		})
 		return
 	}
@@ -187,7 +191,9 @@ func (s *Store) resume(m *Machine, source string) {
 		s.log(m, "runner", fmt.Sprintf("Machine resumed in %s", fmtDur(took)))
 		s.beginServing(m)
 		// The frozen app answers at once; its check passes on the next probe.
-		s.log(m, "health", fmt.Sprintf("Health check on port %d is now passing.", p.InternalPort))
+		if hc, ok := healthCheck(m.cfg); ok {
+			s.log(m, "health", fmt.Sprintf("Health check on port %d is now passing.", hc.port))
+		}
 	})
 }
 
@@ -211,7 +217,7 @@ func (s *Store) stopMachineFor(m *Machine, source, signal string, timeout time.D
 	}
 	alive := s.newRun(m)
 	wasSuspended, wasFailed := m.state == "suspended", m.state == "failed"
-	m.serving, m.bootBegin = false, time.Time{}
+	m.serving, m.bootBegin, m.goingBy = false, time.Time{}, source
 	s.setState(m, "stopping")
 	s.addEvent(m, "stop", "stopping", source, nil, 0)
 	done := func(killed bool) {
@@ -238,11 +244,23 @@ func (s *Store) stopMachineFor(m *Machine, source, signal string, timeout time.D
 }
 
 // terminate signals the main process and calls done once the VM is down:
-// after the app's own graceful shutdown, or, when it ignores the signal or
-// takes longer than timeout, after the timeout and a SIGKILL (killed).
+// at once for SIGKILL (killed); after the app's own graceful shutdown; or,
+// when it ignores the signal or takes longer than timeout, after the
+// timeout and a SIGKILL (killed).
 func (s *Store) terminate(m *Machine, alive func() bool, signal string, timeout time.Duration, done func(killed bool)) {
 	p := &m.app.p
 	s.log(m, "app", fmt.Sprintf(" INFO Sending signal %s to main child process w/ PID %d", signal, mainPID))
+	if signal == "SIGKILL" {
+		// SIGKILL cannot be caught or delayed: the process ends at once.
+		s.sched.After(Teardown, func() {
+			if alive() {
+				s.log(m, "app", " INFO Main child exited with signal (with signal 'SIGKILL', core dumped? false)")
+				s.log(m, "app", " INFO Starting clean up.")
+				done(true)
+			}
+		})
+		return
+	}
 	graceful := rng.Between(m.app.rng, p.StopTook.Min, p.StopTook.Max)
 	if m.image.ignoresSignal(signal) || !terminating[signal] {
 		graceful = timeout + time.Hour // never on its own
@@ -333,7 +351,7 @@ func (s *Store) suspendMachine(m *Machine, source string) error {
 	}
 	p := &m.app.p
 	alive := s.newRun(m)
-	m.serving = false
+	m.serving, m.goingBy = false, source
 	s.setState(m, "suspending")
 	s.addEvent(m, "suspend", "suspending", source, nil, 0)
 	s.sched.After(rng.Between(m.app.rng, p.SuspendTook.Min, p.SuspendTook.Max), func() {

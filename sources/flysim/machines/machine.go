@@ -61,6 +61,7 @@ type Machine struct {
 	checkAt        time.Time
 	lease          *lease
 	cordoned       bool         // the edge routes nothing to it
+	goingBy        string       // who is stopping or suspending it (its state says whether one is)
 	versions       []oldVersion // earlier versions, newest first (versions.go)
 	migratedTo     string       // a migration's new host, told by the next start
 

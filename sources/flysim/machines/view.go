@@ -69,6 +69,11 @@ func (m *Machine) Run() uint64 { return m.run }
 // Changed is closed at its next change of state (or of what it serves).
 func (m *Machine) Changed() <-chan struct{} { return m.changed }
 
+// Leaving reports whether a user is stopping or suspending it.
+func (m *Machine) Leaving() bool {
+	return (m.state == "stopping" || m.state == "suspending") && m.goingBy == SourceUser
+}
+
 // RestartCount is how many times flyd restarted it in its current window.
 func (m *Machine) RestartCount() int { return m.restartCount }
 

@@ -2,7 +2,6 @@ package machines
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -183,31 +182,37 @@ func wireEvents(evs []Event, limit int) []eventJSON {
 	return out
 }
 
-// wireChecks is the service health check as Fly reports it: passing only
-// while the app serves, critical while a started machine is still booting.
-// A machine that is not running keeps its checks, in "warning" (flyctl's
-// restart and deploy wait on them; the exact wording Fly uses for a
-// sleeping machine's check output is not documented, INF).
+// wireChecks are the machine's health checks (its config's) as Fly reports
+// them: passing only while the app serves, critical while a started
+// machine is still booting. A machine that is not running keeps its checks,
+// in "warning" (flyctl's restart and deploy wait on them; the exact wording
+// Fly uses for a sleeping machine's check output is not documented).
 func (s *Store) wireChecks(m *Machine) []checkJSON {
 	if m.state == "destroyed" {
 		return nil
 	}
-	p := &m.app.p
-	name := "servicecheck-00-http-" + strconv.Itoa(p.InternalPort)
-	switch {
-	case m.state == "started" && m.serving:
-		at := m.checkAt
-		if at.IsZero() {
-			at = m.updatedAt
+	var out []checkJSON
+	for _, c := range checksOf(m.cfg) {
+		switch {
+		case m.state == "started" && m.serving:
+			at := m.checkAt
+			if at.IsZero() {
+				at = m.updatedAt
+			}
+			output := "Success"
+			if c.kind == "http" {
+				output = fmt.Sprintf("[✓]\n\nHTTP GET http://[%s]:%d%s: 200 OK Output: \"OK\"", m.privateIP, c.port, c.path)
+			}
+			out = append(out, checkJSON{Name: c.name, Status: "passing", UpdatedAt: rfc3339s(at), Output: output})
+		case m.state == "started":
+			out = append(out, checkJSON{Name: c.name, Status: "critical", UpdatedAt: rfc3339s(m.updatedAt),
+				Output: fmt.Sprintf("dial tcp [%s]:%d: connect: connection refused", m.privateIP, c.port)})
+		default:
+			out = append(out, checkJSON{Name: c.name, Status: "warning", UpdatedAt: rfc3339s(m.updatedAt),
+				Output: "the machine is " + m.state})
 		}
-		return []checkJSON{{Name: name, Status: "passing", UpdatedAt: rfc3339s(at),
-			Output: fmt.Sprintf("[✓]\n\nHTTP GET http://[%s]:%d%s: 200 OK Output: \"OK\"", m.privateIP, p.InternalPort, p.HealthPath)}}
-	case m.state == "started":
-		return []checkJSON{{Name: name, Status: "critical", UpdatedAt: rfc3339s(m.updatedAt),
-			Output: fmt.Sprintf("dial tcp [%s]:%d: connect: connection refused", m.privateIP, p.InternalPort)}}
 	}
-	return []checkJSON{{Name: name, Status: "warning", UpdatedAt: rfc3339s(m.updatedAt),
-		Output: "the machine is " + m.state}}
+	return out
 }
 
 // wireApp renders a for the apps endpoints. Callers hold the lock.

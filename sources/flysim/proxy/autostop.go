@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 
+	fly "github.com/superfly/fly-go"
+
 	"github.com/flywake/flywake/sources/flysim/machines"
 )
 
-// Autostop / autosuspend by Fly's documented rule (the docs' autostop
+// Autostop / autosuspend by Fly's documented rule, each machine by its own
+// service's autostop and min_machines_running (the docs' autostop
 // page): every pass ("every few minutes", Options.AutostopInterval), per app
 // and region, at most ONE machine is stopped or suspended. With more than one
 // running machine: excess = running − (machines at or over the soft limit + 1),
@@ -23,10 +26,6 @@ func (px *Proxy) autostopPass() {
 }
 
 func (px *Proxy) autostopApp(a *machines.App) {
-	p := a.Profile()
-	if p.Autostop != "stop" && p.Autostop != "suspend" {
-		return
-	}
 	var regions []string
 	byRegion := map[string][]*machines.Machine{}
 	for _, m := range a.Machines() {
@@ -39,22 +38,24 @@ func (px *Proxy) autostopApp(a *machines.App) {
 		group := byRegion[region]
 		var running []*machines.Machine
 		loads := map[*machines.Machine]float64{}
-		over := 0
+		may := map[*machines.Machine]bool{} // its service autostops
+		over, minRunning := 0, 0
 		for _, m := range group {
+			svc, ok := m.Service()
+			if ok && region == m.PrimaryRegion() {
+				minRunning = max(minRunning, svc.MinRunning)
+			}
 			if m.State() != "started" || !m.Serving() {
 				continue
 			}
 			running = append(running, m)
 			loads[m] = px.proxyLoad(m)
-			if loads[m] >= float64(p.SoftLimit) {
+			if ok && loads[m] >= float64(svc.Soft) {
 				over++
 			}
+			may[m] = ok && svc.Autostop != fly.MachineAutostopOff
 		}
-		minRunning := 0
-		if region == p.Region {
-			minRunning = p.MinRunning
-		}
-		victim := autostopVictim(running, loads, over, minRunning)
+		victim := autostopVictim(running, may, loads, over, minRunning)
 		if victim == nil {
 			continue
 		}
@@ -63,15 +64,15 @@ func (px *Proxy) autostopApp(a *machines.App) {
 }
 
 // autostopVictim applies the rule to one region's running machines and
-// returns the machine to put to sleep (the least loaded, the newest of equals)
-// or nil.
-func autostopVictim(running []*machines.Machine, loads map[*machines.Machine]float64, over, minRunning int) *machines.Machine {
+// returns the machine to put to sleep (the least loaded of those whose
+// service autostops, the newest of equals) or nil.
+func autostopVictim(running []*machines.Machine, may map[*machines.Machine]bool, loads map[*machines.Machine]float64, over, minRunning int) *machines.Machine {
 	if len(running) == 0 || len(running) <= minRunning {
 		return nil
 	}
 	if len(running) == 1 {
 		// "load of 0" as the proxy counts it: nothing in flight right now.
-		if loads[running[0]] >= 0.5 {
+		if loads[running[0]] >= 0.5 || !may[running[0]] {
 			return nil
 		}
 		return running[0]
@@ -81,18 +82,21 @@ func autostopVictim(running []*machines.Machine, loads map[*machines.Machine]flo
 	}
 	var victim *machines.Machine
 	for _, m := range running {
-		if victim == nil || loads[m] <= loads[victim] {
+		if may[m] && (victim == nil || loads[m] <= loads[victim]) {
 			victim = m
 		}
 	}
 	return victim
 }
 
+// autostop stops m, or suspends it when its service says so (and stops it
+// when it cannot be suspended, as Fly does).
 func (px *Proxy) autostop(m *machines.Machine, left, total int) {
-	p := m.App().Profile()
-	tail := fmt.Sprintf("%d out of %d machines left running (region=%s, process group=%s)", left, total, m.Region(), p.ProcessGroup)
-	if p.Autostop == "suspend" {
-		px.store.Log(m, "proxy", "info", fmt.Sprintf("App %s has excess capacity, autosuspending machine %s. %s", p.Name, m.ID(), tail))
+	svc, _ := m.Service()
+	app := m.App().Name()
+	tail := fmt.Sprintf("%d out of %d machines left running (region=%s, process group=%s)", left, total, m.Region(), m.ProcessGroup())
+	if svc.Autostop == fly.MachineAutostopSuspend {
+		px.store.Log(m, "proxy", "info", fmt.Sprintf("App %s has excess capacity, autosuspending machine %s. %s", app, m.ID(), tail))
 		err := px.store.Suspend(m, machines.SourceProxy)
 		if err == nil {
 			return
@@ -104,6 +108,6 @@ func (px *Proxy) autostop(m *machines.Machine, left, total int) {
 		// Fly stops a machine it cannot suspend (swap, >2 GB, schedule).
 		px.store.Log(m, "proxy", "warn", fmt.Sprintf("failed to suspend machine %s: %s; stopping it instead", m.ID(), pe.Text))
 	}
-	px.store.Log(m, "proxy", "info", fmt.Sprintf("App %s has excess capacity, autostopping machine %s. %s", p.Name, m.ID(), tail))
+	px.store.Log(m, "proxy", "info", fmt.Sprintf("App %s has excess capacity, autostopping machine %s. %s", app, m.ID(), tail))
 	_ = px.store.Stop(m, machines.SourceProxy)
 }

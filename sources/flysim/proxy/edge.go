@@ -176,10 +176,17 @@ func (px *Proxy) candidates(a *machines.App) []candidate {
 func (px *Proxy) candidatesNear(a *machines.App, near string) []candidate {
 	cs := make([]candidate, len(a.Machines()))
 	for i, m := range a.Machines() {
-		cs[i] = candidate{State: m.State(), Serving: m.Serving(), Load: px.proxyLoad(m), StoppedAt: m.StoppedAt(), Cordoned: m.Cordoned(),
-			Far: m.Region() != near}
+		cs[i] = px.candidate(m)
+		cs[i].Far = m.Region() != near
 	}
 	return cs
+}
+
+// candidate is how the proxy sees m, by its own config's service.
+func (px *Proxy) candidate(m *machines.Machine) candidate {
+	svc, ok := m.Service()
+	return candidate{State: m.State(), Serving: m.Serving(), Load: px.proxyLoad(m), StoppedAt: m.StoppedAt(), Cordoned: m.Cordoned(),
+		Lim: limits{Soft: svc.Soft, Hard: svc.Hard, Autostart: svc.Autostart}, NoService: !ok, Leaving: m.Leaving()}
 }
 
 // PreferRegionHeader asks the edge to route as if the request came in at
@@ -200,10 +207,6 @@ func edgeRegion(a *machines.App, prefer string) string {
 		}
 	}
 	return a.Profile().Region
-}
-
-func appLimits(p *profile.App) limits {
-	return limits{Soft: p.SoftLimit, Hard: p.HardLimit, Autostart: p.Autostart}
 }
 
 func (ae *appEdge) signalFreed() {
@@ -377,11 +380,12 @@ func (px *Proxy) acquire(ctx context.Context, ae *appEdge, forced, prefer string
 		var m *machines.Machine
 		if forced != "" {
 			if m = a.Machine(forced); m != nil {
-				c := candidate{State: m.State(), Serving: m.Serving(), Load: px.proxyLoad(m), StoppedAt: m.StoppedAt()}
+				c := px.candidate(m)
+				c.Cordoned = false // a forced request ignores cordons
 				kind = forcedRoute(c, px.opts.ForceInstanceWakes)
 			}
 		} else {
-			r := chooseRoute(px.candidatesNear(a, edgeRegion(a, prefer)), appLimits(a.Profile()), now)
+			r := chooseRoute(px.candidatesNear(a, edgeRegion(a, prefer)), now)
 			kind = r.Kind
 			if r.Index >= 0 {
 				m = a.Machines()[r.Index]

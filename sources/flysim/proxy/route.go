@@ -24,7 +24,17 @@ type candidate struct {
 	// request. The proxy prefers the closest machine with room, and wakes
 	// one "in the nearest region".
 	Far bool
+	// Lim is the machine's own service settings (its config's).
+	Lim limits
+	// NoService: its config has no service the edge routes to.
+	NoService bool
+	// Leaving: a user is stopping or suspending it; the proxy never wakes
+	// it (that would undo the user's action).
+	Leaving bool
 }
+
+// routable: the edge may send it requests at all.
+func (c candidate) routable() bool { return !c.Cordoned && !c.NoService }
 
 // closer orders two candidates for routing: the nearer region first, then
 // the lighter load.
@@ -56,9 +66,14 @@ func (c candidate) wakeable() bool {
 	return false
 }
 
+// wakes: the proxy may wake it for a request: asleep, routable, its
+// service autostarts, and no user is putting it to sleep.
+func (c candidate) wakes() bool { return c.wakeable() && c.routable() && c.Lim.Autostart && !c.Leaving }
+
 func (c candidate) suspended() bool { return c.State == "suspended" || c.State == "suspending" }
 
-// limits are the service's concurrency settings. Hard 0 means no hard limit.
+// limits are a service's concurrency and autostart settings. Hard 0 means
+// no hard limit.
 type limits struct {
 	Soft, Hard int
 	Autostart  bool
@@ -88,44 +103,44 @@ type route struct {
 	Skipped int
 }
 
-// chooseRoute applies Fly's documented order: the least-loaded serving machine
-// under its soft limit; a booting machine under its soft limit; when every
-// running machine is at or above its soft limit (and autostart is on) a
-// stopped or suspended machine, preferring suspended ones (cheaper to wake)
+// chooseRoute applies Fly's documented order, each machine by its own
+// service's settings: the least-loaded serving machine under its soft
+// limit; a booting machine under its soft limit; when every running
+// machine is at or above its soft limit, a stopped or suspended machine
+// whose service autostarts, preferring suspended ones (cheaper to wake)
 // and passing over machines stopped in the last five minutes while others are
 // available; then machines over their soft but under their hard limit; then
 // the queue.
-func chooseRoute(cs []candidate, lim limits, now time.Time) route {
-	under := func(serving bool, limit func(float64) bool) int {
+func chooseRoute(cs []candidate, now time.Time) route {
+	under := func(serving bool, limit func(candidate) bool) int {
 		best := -1
 		for i, c := range cs {
 			ok := (serving && c.State == "started" && c.Serving) || (!serving && c.booting())
-			if ok && !c.Cordoned && limit(c.Load) && (best < 0 || closer(c, cs[best])) {
+			if ok && c.routable() && limit(c) && (best < 0 || closer(c, cs[best])) {
 				best = i
 			}
 		}
 		return best
 	}
-	belowSoft := func(l float64) bool { return l < float64(lim.Soft) }
+	belowSoft := func(c candidate) bool { return c.Load < float64(c.Lim.Soft) }
+	underHard := func(c candidate) bool { return c.Lim.underHard(c.Load) }
 	if i := under(true, belowSoft); i >= 0 {
 		return route{Kind: routeServe, Index: i, Skipped: -1}
 	}
 	if i := under(false, belowSoft); i >= 0 {
 		return route{Kind: routeHold, Index: i, Skipped: -1}
 	}
-	if lim.Autostart {
-		if i, skipped := pickWake(cs, now); i >= 0 {
-			return route{Kind: routeWake, Index: i, Skipped: skipped}
-		}
+	if i, skipped := pickWake(cs, now); i >= 0 {
+		return route{Kind: routeWake, Index: i, Skipped: skipped}
 	}
-	if i := under(true, lim.underHard); i >= 0 {
+	if i := under(true, underHard); i >= 0 {
 		return route{Kind: routeServe, Index: i, Skipped: -1}
 	}
-	if i := under(false, lim.underHard); i >= 0 {
+	if i := under(false, underHard); i >= 0 {
 		return route{Kind: routeHold, Index: i, Skipped: -1}
 	}
 	for _, c := range cs {
-		if !c.Cordoned && ((c.State == "started" && c.Serving) || c.booting()) {
+		if c.routable() && ((c.State == "started" && c.Serving) || c.booting()) {
 			return route{Kind: routeQueue, Index: -1, Skipped: -1}
 		}
 	}
@@ -154,7 +169,7 @@ func pickWake(cs []candidate, now time.Time) (pick, skipped int) {
 	}
 	pick, skipped = -1, -1
 	for i, c := range cs {
-		if !c.wakeable() || c.Cordoned {
+		if !c.wakes() {
 			continue
 		}
 		if pick < 0 || rank(c) < rank(cs[pick]) ||
@@ -167,7 +182,7 @@ func pickWake(cs []candidate, now time.Time) (pick, skipped int) {
 	}
 	// The edge's view lags: it first tries the machine it saw stop last.
 	for i, c := range cs {
-		if c.wakeable() && !c.Cordoned && now.Sub(c.StoppedAt) < recentlyStopped &&
+		if c.wakes() && now.Sub(c.StoppedAt) < recentlyStopped &&
 			(skipped < 0 || c.StoppedAt.After(cs[skipped].StoppedAt)) {
 			skipped = i
 		}
@@ -182,6 +197,8 @@ func pickWake(cs []candidate, now time.Time) (pick, skipped int) {
 // wake), otherwise the request waits out the proxy's patience.
 func forcedRoute(c candidate, wakes bool) routeKind {
 	switch {
+	case c.NoService:
+		return routeNone
 	case c.State == "started" && c.Serving:
 		return routeServe
 	case c.booting():

@@ -29,9 +29,35 @@ func TestChooseRoute(t *testing.T) {
 		{"stopping is not wakeable", []candidate{{State: "stopping"}}, lim, route{routeNone, -1, -1}},
 	}
 	for _, tt := range tests {
-		if got := chooseRoute(tt.cs, tt.lim, now); got != tt.want {
+		cs := append([]candidate(nil), tt.cs...)
+		for i := range cs {
+			cs[i].Lim = tt.lim
+		}
+		if got := chooseRoute(cs, now); got != tt.want {
 			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
 		}
+	}
+	// Each machine by its own service: one without autostart is not woken,
+	// one without a service gets nothing, one a user is suspending is left
+	// to sleep.
+	noStart := candidate{State: "stopped", StoppedAt: long, Lim: limits{Soft: 12, Hard: 25}}
+	starts := candidate{State: "stopped", StoppedAt: recent, Lim: lim}
+	busy := serving(12)
+	busy.Lim = lim
+	if got := chooseRoute([]candidate{busy, noStart, starts}, now); got != (route{routeWake, 2, -1}) {
+		t.Errorf("autostart per machine: got %+v", got)
+	}
+	bare := candidate{State: "started", Serving: true, NoService: true, Lim: lim}
+	if got := chooseRoute([]candidate{bare}, now); got != (route{routeNone, -1, -1}) {
+		t.Errorf("a machine without a service: got %+v", got)
+	}
+	leaving := candidate{State: "suspending", Leaving: true, Lim: lim}
+	asleep := candidate{State: "stopped", StoppedAt: recent, Lim: lim}
+	if got := chooseRoute([]candidate{busy, leaving, asleep}, now); got != (route{routeWake, 2, -1}) {
+		t.Errorf("a machine a user is suspending: got %+v", got)
+	}
+	if got := chooseRoute([]candidate{busy, leaving}, now); got.Kind == routeWake {
+		t.Errorf("woke the machine a user is suspending: %+v", got)
 	}
 	forced := []struct {
 		c     candidate

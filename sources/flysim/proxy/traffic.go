@@ -279,14 +279,13 @@ func (px *Proxy) tickApp(ae *appEdge, now time.Time) {
 // queue (none set when no machine at all could take it).
 func (px *Proxy) place(ae *appEdge, c cohort, now time.Time) cohort {
 	a, pl := ae.a, ae.plan
-	lim := appLimits(a.Profile())
 	for tries := 0; c.n > 0 && tries < 64; tries++ {
 		cs := px.candidates(a)
-		r := chooseRoute(cs, lim, now)
+		r := chooseRoute(cs, now)
 		switch r.Kind {
 		case routeServe:
 			m := a.Machines()[r.Index]
-			take := px.chunk(lim, cs[r.Index].Load, c.n, func(limit float64) float64 {
+			take := px.chunk(cs[r.Index].Lim, cs[r.Index].Load, c.n, func(limit float64) float64 {
 				if a.Profile().Backlog {
 					return limit - cs[r.Index].Load
 				}
@@ -305,7 +304,7 @@ func (px *Proxy) place(ae *appEdge, c cohort, now time.Time) cohort {
 			}
 		case routeHold:
 			m := a.Machines()[r.Index]
-			take := px.chunk(lim, cs[r.Index].Load, c.n, func(limit float64) float64 { return limit - cs[r.Index].Load }, len(cs))
+			take := px.chunk(cs[r.Index].Lim, cs[r.Index].Load, c.n, func(limit float64) float64 { return limit - cs[r.Index].Load }, len(cs))
 			l := px.loadOf(m)
 			l.held = append(l.held, cohort{at: c.at, n: take, cls: c.cls})
 			l.heldN += take
