@@ -7,23 +7,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/words"
 )
 
-// Cause says why the gate could not judge.
-type Cause string
+// Cause says why the gate could not judge: the words check uses too.
+type Cause = diagnose.Cause
 
 const (
-	CauseTimeout        Cause = "timeout"
-	CauseAuth           Cause = "auth"
-	CauseAPIDown        Cause = "api_down"
-	CauseRateLimited    Cause = "rate_limited"
-	CauseUnknownApp     Cause = "unknown_app"
-	CauseBadAnswer      Cause = "bad_answer"
-	CauseInterrupted    Cause = "interrupted"
-	CauseNothingToJudge Cause = "nothing_to_judge"
-	CauseError          Cause = "error"
+	CauseTimeout        = diagnose.CauseTimeout
+	CauseAuth           = diagnose.CauseAuth
+	CauseAPIDown        = diagnose.CauseAPIDown
+	CauseRateLimited    = diagnose.CauseRateLimited
+	CauseUnknownApp     = diagnose.CauseUnknownApp
+	CauseBadAnswer      = diagnose.CauseBadAnswer
+	CauseInterrupted    = diagnose.CauseInterrupted
+	CauseNothingToJudge = diagnose.CauseNothingToJudge
+	CauseError          = diagnose.CauseError
 )
 
 // Report is one run of the gate: the last judgement and how it was reached.
@@ -79,11 +80,11 @@ func (r Report) headline() string {
 	case Failed:
 		return "✗ " + app + " " + rel + ": FAILED — roll back"
 	}
-	cause := string(r.Cause)
+	cause := r.Cause
 	if cause == "" {
-		cause = string(CauseTimeout)
+		cause = CauseTimeout
 	}
-	return "? " + app + " " + rel + ": COULD NOT JUDGE (" + strings.ReplaceAll(cause, "_", " ") + ")"
+	return "? " + app + " " + rel + ": COULD NOT JUDGE (" + cause.Words() + ")"
 }
 
 // Text is the report for a terminal or a CI log.

@@ -230,18 +230,5 @@ func causeOf(parent, ctx context.Context, err error, last verdict.Result, timeou
 	case err == nil:
 		return verdict.CauseError, "stopped without a verdict" + waiting
 	}
-	msg := sanitize.Line(err.Error())
-	switch {
-	case errors.Is(err, fly.ErrBadToken{}):
-		return verdict.CauseAuth, msg
-	case errors.Is(err, fly.ErrUnknownApp{}):
-		return verdict.CauseUnknownApp, msg
-	case errors.Is(err, fly.ErrRateLimited{}):
-		return verdict.CauseRateLimited, msg
-	case errors.Is(err, fly.ErrAPIDown{}):
-		return verdict.CauseAPIDown, msg
-	case errors.Is(err, fly.ErrBadAnswer{}):
-		return verdict.CauseBadAnswer, msg
-	}
-	return verdict.CauseError, msg
+	return CauseOf(err), sanitize.Line(err.Error())
 }
