@@ -39,6 +39,7 @@ func (b *itemBuilder) note(source, format string, args ...any) {
 func (b *itemBuilder) cannotRead(source, format string, args ...any) {
 	b.judge(Unknown, source, format, args...)
 	b.unread = true
+	b.item.unread = append(b.item.unread, fmt.Sprintf(format, args...))
 }
 
 func (b *itemBuilder) raise(s Status) {
@@ -64,6 +65,9 @@ func (b *itemBuilder) done() Item {
 		b.item.Status = Unknown
 	}
 	b.item.CouldNotRead = b.unread
+	if b.unread {
+		b.item.Cause = diagnose.CauseCouldNotRead
+	}
 	if b.item.Status == Warn || b.item.Status == Fail {
 		b.item.Fix = strings.Join(b.fixes, " ")
 	}

@@ -31,7 +31,11 @@
 //	      "evidence": [{"text": "p95 32.1 s …", "source": "logs (24 h)"}],
 //	      "fix": "…",                    // empty when nothing to fix
 //	      "needs_running_machine": false, // true when a probe of a started machine is missing
-//	      "could_not_read": false,       // true when a project file it needs could not be read
+//	      "could_not_read": false,       // true when an input it needs could not be read:
+//	                                     // a project file, or an API that failed
+//	      "cause": "",                   // why, when could_not_read: could_not_read (a project
+//	                                     // file), auth, unknown_app, api_down, rate_limited,
+//	                                     // timeout, bad_answer; else ""
 //	      "judges": "deployed",          // project: the project's files as Fly will apply them;
 //	                                     // deployed: the running release (boot history, metrics,
 //	                                     // events, or its config when no project file answers)
@@ -41,10 +45,18 @@
 //	      ]
 //	    }
 //	  ],
-//	  "summary": {"pass": 3, "warn": 1, "fail": 4, "unknown": 0, "n/a": 0, "findings": 1}
+//	  "summary": {"pass": 3, "warn": 1, "fail": 4, "unknown": 0, "n/a": 0, "findings": 1},
+//	  "exit_code": 2,                    // the command's exit status (Report.ExitCode)
+//	  "could_not_check": null            // or {"cause": "api_down", "detail": "could not check
+//	                                     // the boot logs (logs API): …", "items": ["cold_start"]}:
+//	                                     // the cause to fix first, every reason, the items
 //	}
 //
 // Items always come in the order above. Report.ExitCode maps them to the
-// CLI's exit status: 2 on failures; else 3 when an item could not read a
-// project file it needs; else 1 on warnings or findings; else 0.
+// CLI's exit status: 2 on failures; else 3 when an item could not read an
+// input it needs (a project file, an API that failed); else 1 on warnings
+// or findings; else 0. The command prints the report whatever the exit
+// status (a usage error aside): when the platform could not be read at
+// all, the items the project answers are judged and the others say why
+// they could not be checked.
 package checklist

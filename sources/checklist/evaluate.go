@@ -27,6 +27,7 @@ func Evaluate(e Evidence, opts Options) []Item {
 		if it.Changes == nil {
 			it.Changes = []Change{}
 		}
+		*it = withUnread(*it, e)
 	}
 	return items
 }

@@ -17,6 +17,9 @@ type Evidence struct {
 	// Release is the deployed release the platform's evidence is about
 	// ("57"); "" when no machine names one.
 	Release string
+	// Unread are the platform's answers that could not be read (an API
+	// that failed): the items that read them cannot pass.
+	Unread map[Input]Unread
 
 	// Deployed is the configuration the running release applies: what a
 	// deploy of the project replaces, and what the items judge when no

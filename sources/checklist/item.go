@@ -61,11 +61,16 @@ type Item struct {
 	Evidence            []Fact `json:"evidence"`
 	Fix                 string `json:"fix"`
 	NeedsRunningMachine bool   `json:"needs_running_machine"`
-	// CouldNotRead: a project file this item needs could not be read (too
-	// large, a directory, a FIFO, unreadable, or the project itself), so
-	// the item could not be checked in full. An item unknown only for want
-	// of a running machine is not.
+	// CouldNotRead: an input this item needs could not be read — a project
+	// file (too large, a directory, a FIFO, unreadable, or the project
+	// itself) or a platform API that failed — so the item could not be
+	// checked in full. An item unknown only for want of a running machine
+	// is not.
 	CouldNotRead bool `json:"could_not_read"`
+	// Cause says why, when CouldNotRead: could_not_read for a project
+	// file, else the API's failure (auth, unknown_app, api_down,
+	// rate_limited, timeout, bad_answer); "" otherwise.
+	Cause diagnose.Cause `json:"cause"`
 	// Judges is what the status rests on: JudgesProject (the project's
 	// files, as Fly will apply them) or JudgesDeployed (the release running
 	// now, named by Release: boot history, metrics, probes, or its config
@@ -78,6 +83,9 @@ type Item struct {
 	// beside the project's; empty when the project agrees with the
 	// deployed release or either is unknown.
 	Changes []Change `json:"changes"`
+	// unread are the sentences saying what could not be read, for the
+	// report's could_not_check.
+	unread []string
 }
 
 // What an item judges.
@@ -117,10 +125,10 @@ const (
 )
 
 // ExitCode is the CLI's exit status for a checklist: 2 when an item fails;
-// else 3 (could not check) when an item could not read a project file it
-// needs — what it could not read might have failed, so neither a pass nor
-// "only warnings" can be claimed; else 1 on warnings; else 0 (unknown and
-// n/a do not count).
+// else 3 (could not check) when an item could not read an input it needs
+// (a project file, an API that failed) — what it could not read might have
+// failed, so neither a pass nor "only warnings" can be claimed; else 1 on
+// warnings; else 0 (unknown and n/a do not count).
 func ExitCode(items []Item) int {
 	code := ExitOK
 	for _, it := range items {

@@ -91,6 +91,9 @@ func ChangeText(c Change) string {
 func (r Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pre-deploy checklist · %s · %s\n%s\n", r.App, summaryLine(r), r.SubjectLine(true))
+	if c := r.CouldNotCheck; c != nil {
+		fmt.Fprintf(&b, "? could not check (%s), exit %d: %s\n", c.Cause.Words(), r.Exit, c.Detail)
+	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(&b, "\nproject files · %s\n", words.Count(len(r.Findings), "warning", "warnings"))
 		for _, f := range r.Findings {
@@ -128,6 +131,9 @@ func (r Report) Text() string {
 func (r Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Pre-deploy checklist: `%s`\n\n**%s**\n\n%s\n\n", mdCode(r.App), summaryLine(r), mdLine(sentence(r.SubjectLine(true))))
+	if c := r.CouldNotCheck; c != nil {
+		fmt.Fprintf(&b, "❔ **Could not check (%s), exit %d:** %s\n\n", c.Cause.Words(), r.Exit, mdLine(c.Detail))
+	}
 	if len(r.Findings) > 0 {
 		b.WriteString("**Project files**\n\n")
 		for _, f := range r.Findings {

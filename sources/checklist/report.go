@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 )
 
@@ -19,6 +20,48 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	Items    []Item    `json:"items"`
 	Summary  Summary   `json:"summary"`
+	// Exit is ExitCode(): the command's exit status.
+	Exit int `json:"exit_code"`
+	// CouldNotCheck says what could not be checked (nil: everything was
+	// read): the first cause a user has to fix, and each distinct reason.
+	CouldNotCheck *CouldNotCheck `json:"could_not_check"`
+}
+
+// CouldNotCheck is why some items could not be checked.
+type CouldNotCheck struct {
+	Cause  diagnose.Cause `json:"cause"`
+	Detail string         `json:"detail"`
+	Items  []string       `json:"items"` // their ids, in checklist order
+}
+
+// couldNotCheck gathers the items' causes (nil when every item was read).
+func couldNotCheck(items []Item) *CouldNotCheck {
+	var c *CouldNotCheck
+	var details []string
+	seen := map[string]bool{}
+	for _, it := range items {
+		if !it.CouldNotRead {
+			continue
+		}
+		if c == nil {
+			c = &CouldNotCheck{Items: []string{}}
+		}
+		c.Cause = diagnose.FirstCause(c.Cause, it.Cause)
+		c.Items = append(c.Items, it.ID)
+		for _, why := range it.unread {
+			if !seen[why] {
+				seen[why] = true
+				details = append(details, why)
+			}
+		}
+	}
+	if c != nil {
+		if c.Cause == "" {
+			c.Cause = diagnose.CauseCouldNotRead
+		}
+		c.Detail = strings.Join(details, "; ")
+	}
+	return c
 }
 
 // Subject says what the items judge.
@@ -86,6 +129,7 @@ func Run(app string, e Evidence, opts Options) Report {
 	r := Report{App: app, Subject: subjectOf(e), Findings: findings(e), Items: Evaluate(e, opts)}
 	r.Summary = Summarize(r.Items)
 	r.Summary.Findings = len(r.Findings)
+	r.Exit, r.CouldNotCheck = r.ExitCode(), couldNotCheck(r.Items)
 	return r
 }
 

@@ -27,6 +27,11 @@ type App struct {
 	logs      []diagnose.LogLine
 	LogsUntil time.Time // newest log line seen
 	LogsRead  bool      // a logs page was read (the boots are known, even if none)
+	// LogsErr is why the last logs fetch failed ("" when it did not), with
+	// its cause: the boots may then be missing some (the checklist's items
+	// that read them cannot pass).
+	LogsErr   string
+	LogsCause diagnose.Cause
 	Boots     []diagnose.Boot
 	boots     *diagnose.BootTracker
 
@@ -193,6 +198,15 @@ func (a *App) ApplyLogs(lines []diagnose.LogLine) {
 		// Drop a tenth at a time so the copy is paid once per many pages.
 		keep := MaxLogLines - MaxLogLines/10
 		a.logs = append(a.logs[:0:0], a.logs[len(a.logs)-keep:]...)
+	}
+}
+
+// ApplyLogsError records how the last logs fetch ended: err nil clears a
+// failure. The error text comes from outside and is made inert.
+func (a *App) ApplyLogsError(cause diagnose.Cause, err error) {
+	a.LogsErr, a.LogsCause = "", ""
+	if err != nil {
+		a.LogsErr, a.LogsCause = sanitize.Line(err.Error()), cause
 	}
 }
 

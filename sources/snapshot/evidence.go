@@ -76,6 +76,14 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 		}
 		ev.HealthChecks = a.checkStatuses()
 	}
+	// The APIs that failed: what the items reading them could not check.
+	ev.Unread = map[checklist.Input]checklist.Unread{}
+	if a.LogsErr != "" {
+		ev.Unread[checklist.InputLogs] = checklist.Unread{Cause: orError(a.LogsCause), Detail: a.LogsErr}
+	}
+	if eo := a.Metrics; eo != nil && eo.Err != "" {
+		ev.Unread[checklist.InputMetrics] = checklist.Unread{Cause: orError(eo.Cause), Detail: eo.Err}
+	}
 	if eo := a.Metrics; eo != nil && eo.Err == "" {
 		ev.EdgeOrigin = &checklist.EdgeOrigin{
 			Hour:   &checklist.StatusCounts{Edge: eo.Edge1h, App: eo.App1h},
@@ -168,6 +176,13 @@ func (a *App) checkStatuses() *checklist.HealthChecks {
 	}
 	h.Source = "check status on " + words.Count(machines, "started machine", "started machines")
 	return h
+}
+
+func orError(c diagnose.Cause) diagnose.Cause {
+	if c == "" {
+		return diagnose.CauseError
+	}
+	return c
 }
 
 // serviceMachine is the machine whose config speaks for the app: the first

@@ -193,6 +193,7 @@ type EdgeOrigin struct {
 	Edge1h, App1h   map[string]float64
 	Edge24h, App24h map[string]float64
 	Err             string
+	Cause           diagnose.Cause // why Err, in the checklist's words
 }
 
 // ApplyEdgeOrigin records one edge/origin query (a failed one too: its Err

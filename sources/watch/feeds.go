@@ -86,9 +86,16 @@ func LogsFeed() Feed {
 				r.Cursor = q.Cursor // nothing read: start from the same place next time
 			}
 			// The first page read is applied even when empty: the boots
-			// are then known to be none, not still loading.
-			if len(lines) > 0 || (err == nil && q.Cursor == "") {
-				r.Apply = func(a *snapshot.App) { a.ApplyLogs(lines) }
+			// are then known to be none, not still loading. A failure is
+			// applied too (and a success clears it): the checklist's items
+			// that read the boots cannot pass while they may miss some.
+			apply := len(lines) > 0 || (err == nil && q.Cursor == "")
+			cause := CauseOf(err)
+			r.Apply = func(a *snapshot.App) {
+				if apply {
+					a.ApplyLogs(lines)
+				}
+				a.ApplyLogsError(cause, err)
 			}
 			return r
 		},

@@ -119,7 +119,7 @@ func (s *Source) EdgeOrigin(ctx context.Context, app string) snapshot.EdgeOrigin
 		{&out.App24h, "fly_app_http_responses_count", "24h"},
 	} {
 		if *w.dst, err = q(w.metric, w.window); err != nil {
-			out.Err = err.Error()
+			out.Err, out.Cause = err.Error(), CauseOf(err)
 			return out
 		}
 	}
