@@ -69,8 +69,8 @@ func TestCheckDemoApps(t *testing.T) {
 
 func TestCheckRejectsUnknownFormat(t *testing.T) {
 	_, _, code := runFlywake(t, nil, "check", "--demo", "--format", "yaml")
-	if code != checklist.ExitCannotCheck {
-		t.Errorf("exit %d, want %d", code, checklist.ExitCannotCheck)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (usage)", code)
 	}
 }
 

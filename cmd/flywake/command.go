@@ -15,8 +15,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/watch"
 )
 
 // exitCoder is an error that ends the process with a code of its own.
@@ -45,6 +46,40 @@ func (e *exitError) ExitCode() int { return e.code }
 // exitWith ends the command with code after it printed its result.
 func exitWith(code int) error { return &exitError{code: code} }
 
+// usageError is a command line flywake cannot run as typed (an unknown
+// flag, a --format it does not write): exit 1 with the command's usage,
+// whatever the command's other exit codes mean.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+func (e *usageError) ExitCode() int { return exitUsage }
+
+// exitUsage is every command's exit status for a usage error.
+const exitUsage = 1
+
+// usage marks err as a usage error.
+func usage(err error) error { return &usageError{err: err} }
+
+// causedError is a failure that is not the platform's, with the cause a
+// report names it by (a --dir check cannot read: could_not_read).
+type causedError struct {
+	cause diagnose.Cause
+	err   error
+}
+
+func (e *causedError) Error() string { return e.err.Error() }
+func (e *causedError) Unwrap() error { return e.err }
+
+// causeOf names why a command could not run, for its report.
+func causeOf(err error) diagnose.Cause {
+	var ce *causedError
+	if errors.As(err, &ce) {
+		return ce.cause
+	}
+	return watch.CauseOf(err)
+}
+
 // needs says what a command needs from the platform.
 type needs int
 
@@ -68,39 +103,67 @@ type command struct {
 	// its history (status), so the same --seed prints the same figures
 	// however long the calls take.
 	oneLook bool
+	// noOrg: the command needs no organization, so none is looked up (a
+	// call) when the app is named: verdict and deploy talk to the app's
+	// machines only.
+	noOrg bool
 	// validate refuses what needs no platform, before anything is touched.
+	// An error it returns is the "could not run" exit unless it is a
+	// usage error (usage) or carries a code of its own.
 	validate func() error
 	// run does the work; p is nil for noPlatform. An error it returns is the
 	// "could not run" exit unless it carries a code of its own (exitWith).
 	run func(ctx context.Context, cmd *cobra.Command, p *platform) error
+	// report, when set, writes the command's report for a run that could
+	// not do its work — validation, connecting, the run itself or a panic
+	// failed — with the cause and the (redacted) reason, so stdout holds a
+	// report on every exit but a usage error: check's and verdict's CI
+	// contract. p is nil when no platform was reached. It returns the exit
+	// status the report states (0: the command's "could not run").
+	report func(out io.Writer, p *platform, cause diagnose.Cause, detail string) (code int, err error)
 }
 
 // runE turns c into a cobra RunE.
 func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, _ []string) (err error) {
-		dlog, closeLog, err := g.openDebugLog()
-		if err != nil {
-			return &exitError{code: c.cannotRun, err: err}
-		}
-		defer closeLog()
-		s := &session{log: dlog}
-		dlog.Printf("flywake %s (%s, %s/%s): %s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, commandLine(cmd))
+		s := &session{}
+		var p *platform
+		closeLog := func() {}
 		defer func() {
 			if r := recover(); r != nil {
-				dlog.Printf("panic: %v\n%s", r, debug.Stack())
+				s.log.Printf("panic: %v\n%s", r, debug.Stack())
 				err = &exitError{code: c.cannotRun, err: errors.New(panicReport(c.name, r))}
 			}
+			cause := causeOf(err)
 			err = finish(err, c.cannotRun, s.secrets)
+			if c.report != nil && reportDue(err) {
+				if code := writeReport(c, cmd.OutOrStdout(), p, cause, err.Error(), s); code != 0 {
+					err = &exitError{code: code, err: errors.New(err.Error())}
+				}
+			}
 			switch {
 			case err == nil:
-				dlog.Printf("exit 0")
+				s.log.Printf("exit 0")
 			case err.Error() == "":
-				dlog.Printf("exit %d", exitCodeOf(err))
+				s.log.Printf("exit %d", exitCodeOf(err))
 			default:
-				dlog.Printf("exit %d: %v", exitCodeOf(err), err)
+				s.log.Printf("exit %d: %v", exitCodeOf(err), err)
 			}
+			closeLog()
 		}()
+		dlog, closeDebugLog, err := g.openDebugLog()
+		if err != nil {
+			return err
+		}
+		s.log, closeLog = dlog, closeDebugLog
+		s.log.Printf("flywake %s (%s, %s/%s): %s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, commandLine(cmd))
 
+		if c.needs != noPlatform {
+			// Boot phase markers are flags: a bad one is a usage error.
+			if _, err := g.markers(); err != nil {
+				return usage(err)
+			}
+		}
 		if c.validate != nil {
 			if err := c.validate(); err != nil {
 				return err
@@ -117,16 +180,41 @@ func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 			ctx, cancel = context.WithTimeout(ctx, c.timeout)
 			defer cancel()
 		}
-		var p *platform
 		if c.needs != noPlatform {
 			g.frozen = c.oneLook
-			if p, err = connect(ctx, g, c.needs == oneApp, s); err != nil {
+			if p, err = connect(ctx, g, connectNeeds{app: c.needs == oneApp, org: !c.noOrg}, s); err != nil {
 				return err
 			}
 			defer p.close()
 		}
 		return c.run(ctx, cmd, p)
 	}
+}
+
+// reportDue says whether a command's failure still owes its report: not
+// for a usage error (the usage is printed instead), nor when the command
+// already wrote its report and only carries its exit code out.
+func reportDue(err error) bool {
+	var ue *usageError
+	return err != nil && err.Error() != "" && !errors.As(err, &ue)
+}
+
+// writeReport runs c.report and returns the exit status it states. A
+// report that fails or panics is told in the debug log only: the
+// command's own error is already the message, and its exit code stands.
+func writeReport(c command, out io.Writer, p *platform, cause diagnose.Cause, detail string, s *session) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Printf("panic while writing the report: %v\n%s", r, debug.Stack())
+			code = 0
+		}
+	}()
+	code, err := c.report(out, p, cause, detail)
+	if err != nil {
+		s.log.Printf("writing the report: %v", err)
+		return 0
+	}
+	return code
 }
 
 // session is one command's run: its debug log (nil: none) and the secrets
@@ -156,12 +244,18 @@ func finish(err error, cannotRun int, secrets []string) error {
 	if err.Error() == "" {
 		return &exitError{code: code}
 	}
-	return &exitError{code: code, err: errors.New(fly.Redact(err.Error(), secrets...))}
+	msg := errors.New(fly.Redact(err.Error(), secrets...))
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return &usageError{err: msg}
+	}
+	return &exitError{code: code, err: msg}
 }
 
 // execute runs root and prints its error once: the process's exit code.
-// Errors cobra raises before a command runs (an unknown flag) get the
-// "could not run" code of the command they were meant for.
+// Errors cobra raises before a command runs (an unknown flag, a flag value
+// it cannot parse) are usage errors, as are those a command marks so: exit
+// 1 with the command's usage.
 func execute(root *cobra.Command, stderr io.Writer) (code int) {
 	defer func() {
 		// A panic outside any command's run (flag parsing, help): still no
@@ -175,30 +269,26 @@ func execute(root *cobra.Command, stderr io.Writer) (code int) {
 	if err == nil {
 		return 0
 	}
-	code = exitCodeOf(err)
 	var ec exitCoder
-	if !errors.As(err, &ec) {
-		code = cannotRunCode(cmd)
-	}
+	var ue *usageError
+	isUsage := !errors.As(err, &ec) || errors.As(err, &ue)
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintln(stderr, "flywake:", msg)
 	}
-	return code
+	if isUsage {
+		if cmd != nil {
+			fmt.Fprintln(stderr)
+			fmt.Fprint(stderr, cmd.UsageString())
+		}
+		return exitUsage
+	}
+	return ec.ExitCode()
 }
 
 func exitCodeOf(err error) int {
 	var ec exitCoder
 	if errors.As(err, &ec) {
 		return ec.ExitCode()
-	}
-	return 1
-}
-
-// cannotRunCode is the "could not run" exit code of cmd: 3 for check (its
-// CI contract), 1 for the others.
-func cannotRunCode(cmd *cobra.Command) int {
-	if cmd != nil && cmd.Name() == "check" {
-		return checklist.ExitCannotCheck
 	}
 	return 1
 }

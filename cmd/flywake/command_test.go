@@ -90,22 +90,25 @@ func TestErrorsAreRedactedAndCoded(t *testing.T) {
 	}
 }
 
-// Flag errors get the command's own "could not run" code: 3 for check.
+// Usage errors exit 1 with the usage, for every command: check's 3 means
+// "could not check", which CI must be able to tell from a typo.
 func TestUsageErrorsExitCodes(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		code int
 	}{
-		{[]string{"check", "--no-such-flag"}, checklist.ExitCannotCheck},
-		{[]string{"check", "--format", "yaml"}, checklist.ExitCannotCheck},
+		{[]string{"check", "--no-such-flag"}, 1},
+		{[]string{"check", "--format", "yaml"}, 1},
+		{[]string{"check", "--phase", "no-equals-sign"}, 1},
+		{[]string{"verdict", "--release", "abc"}, 1},
 		{[]string{"status", "--no-such-flag"}, 1},
 		{[]string{"wake", "--mode", "sideways"}, 1},
 		{[]string{"--no-such-flag"}, 1},
 		{[]string{"no-such-command"}, 1},
 	} {
-		_, stderr, code := runFlywake(t, nil, tc.args...)
-		if code != tc.code || !strings.HasPrefix(stderr, "flywake: ") {
-			t.Errorf("%v: exit %d, want %d; stderr %q", tc.args, code, tc.code, stderr)
+		out, stderr, code := runFlywake(t, nil, tc.args...)
+		if code != tc.code || !strings.HasPrefix(stderr, "flywake: ") || !strings.Contains(stderr, "\nUsage:\n") || out != "" {
+			t.Errorf("%v: exit %d, want %d with the usage; stdout %q, stderr %q", tc.args, code, tc.code, out, stderr)
 		}
 	}
 	if out, _, code := runFlywake(t, nil, "--version"); code != 0 || !strings.Contains(out, version) {

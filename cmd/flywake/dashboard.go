@@ -37,7 +37,7 @@ func dashboardCommand(g *globalFlags) command {
 				Keys:     &km,
 				Theme:    theme.FromEnv(),
 				Project: func(app string) (*repo.Project, []error) {
-					return p.project(g.dir, app)
+					return loadProject(g.dir, p.demo, app)
 				},
 				CheckOptions: g.checkOptions(),
 				Secrets:      []string{p.token},

@@ -42,7 +42,9 @@ It asks for confirmation naming the app and its machines unless --yes;
 lease held by someone else, the API failed: the rest keep their release).`,
 		Args: cobra.NoArgs,
 		RunE: g.runE(command{
-			name: "deploy", cannotRun: 1, needs: oneApp,
+			// noOrg: no organization lookup, so the refusal of a platform
+			// that is not embedded (PlanDemoDeploy) comes before any call.
+			name: "deploy", cannotRun: 1, needs: oneApp, noOrg: true,
 			validate: func() error {
 				switch {
 				case demoRelease == "":

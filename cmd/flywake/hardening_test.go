@@ -104,7 +104,8 @@ func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 
 // A --dir check cannot read — missing, a file, not listable — is refused
 // with exit 3 and the reason, before the platform is asked anything: a CI
-// step pointed at the wrong directory fails instead of passing.
+// step pointed at the wrong directory fails instead of passing, and its
+// report says why (could_not_read).
 func TestCheckRefusesADirItCannotRead(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "fly.toml")
 	if err := os.WriteFile(file, []byte("app = 'x'\n"), 0o644); err != nil {
@@ -125,8 +126,20 @@ func TestCheckRefusesADirItCannotRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", "snappy-api", "--dir", tt.dir, "--format", "json")
-			if code != checklist.ExitCannotCheck || out != "" || !strings.Contains(errOut, tt.want) {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, checklist.ExitCannotCheck, tt.want)
+			if code != checklist.ExitCannotCheck || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, checklist.ExitCannotCheck, tt.want)
+			}
+			var rep checklist.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("stdout is not the report: %v\n%s", err, out)
+			}
+			if c := rep.CouldNotCheck; rep.Exit != checklist.ExitCannotCheck || c == nil || c.Cause != "could_not_read" || len(c.Items) != len(checklist.IDs) {
+				t.Errorf("exit_code %d, could_not_check %+v", rep.Exit, c)
+			}
+			for _, it := range rep.Items {
+				if it.Status == checklist.Pass {
+					t.Errorf("%s passes with the project unread", it.ID)
+				}
 			}
 		})
 	}

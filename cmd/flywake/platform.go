@@ -28,16 +28,21 @@ func (p *platform) close() {
 	}
 }
 
+// connectNeeds say what connect must find: an app (a missing one is an
+// error), and the app's organization (looked up with a call unless
+// --org or FLY_ORG names it).
+type connectNeeds struct{ app, org bool }
+
 // connect builds the platform a command runs against. With --demo it starts
 // flysim on 127.0.0.1; otherwise it finds a token and an app like flyctl does.
-// needApp makes a missing app an error. The token is handed to s before any
-// call is made, so the session redacts it from everything.
-func connect(ctx context.Context, g *globalFlags, needApp bool, s *session) (*platform, error) {
+// The token is handed to s before any call is made, so the session redacts
+// it from everything.
+func connect(ctx context.Context, g *globalFlags, needs connectNeeds, s *session) (*platform, error) {
 	markers, err := g.markers()
 	if err != nil {
 		return nil, err
 	}
-	p, err := connectPlatform(ctx, g, needApp, s)
+	p, err := connectPlatform(ctx, g, needs, s)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +50,7 @@ func connect(ctx context.Context, g *globalFlags, needApp bool, s *session) (*pl
 	return p, nil
 }
 
-func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *session) (*platform, error) {
+func connectPlatform(ctx context.Context, g *globalFlags, needs connectNeeds, s *session) (*platform, error) {
 	if g.demo {
 		// FLYWAKE_DEMO_TOKEN, for tests and demos only, fixes the embedded
 		// platform's API token (default: random per run), so a test can
@@ -72,7 +77,7 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *sessi
 			}
 			app, _, _ = fly.DiscoverApp("", os.Getenv, dir)
 		}
-		if app == "" && needApp {
+		if app == "" && needs.app {
 			app = flysim.DemoScaleToZero
 		}
 		return &platform{source: &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now},
@@ -89,7 +94,7 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *sessi
 		dir, _ = os.Getwd()
 	}
 	app, _, appErr := fly.DiscoverApp(g.app, os.Getenv, dir)
-	if appErr != nil && (needApp || !errors.Is(appErr, fly.ErrNoApp{})) {
+	if appErr != nil && (needs.app || !errors.Is(appErr, fly.ErrNoApp{})) {
 		return nil, appErr
 	}
 	c, err := fly.New(ctx, fly.Config{Token: token, UserAgent: userAgent, Debug: s.log})
@@ -101,7 +106,7 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *sessi
 	if org == "" {
 		org = os.Getenv("FLY_ORG")
 	}
-	if org == "" && app != "" {
+	if org == "" && app != "" && needs.org {
 		lookup, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
 		if a, err := c.GetApp(lookup, app); err == nil && a != nil {
@@ -115,10 +120,10 @@ func connectPlatform(ctx context.Context, g *globalFlags, needApp bool, s *sessi
 
 var userAgent = "flywake/" + version
 
-// project reads the local project the checklist judges: dir when given,
+// loadProject reads the local project the checklist judges: dir when given,
 // else with --demo the demo app's own project, else the current directory.
-func (p *platform) project(dir, app string) (*repo.Project, []error) {
-	if dir == "" && p.demo {
+func loadProject(dir string, demo bool, app string) (*repo.Project, []error) {
+	if dir == "" && demo {
 		for _, prof := range flysim.DemoApps() {
 			if prof.Name == app {
 				if fsys, ok := repo.DemoProject(prof.Project); ok {

@@ -55,10 +55,13 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":   cmdExits,
-			"json":    cmdJSON,
-			"count":   cmdCount,
-			"waitfor": cmdWaitFor,
+			"exits":       cmdExits,
+			"json":        cmdJSON,
+			"count":       cmdCount,
+			"waitfor":     cmdWaitFor,
+			"sim":         cmdSim,
+			"listen":      cmdListen,
+			"connections": cmdConnections,
 		},
 	})
 }

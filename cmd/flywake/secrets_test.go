@@ -155,7 +155,7 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 func TestSecretsStayOffTheScreen(t *testing.T) {
 	isolateEnv(t)
 	g := &globalFlags{demo: true, speed: 20, seed: 1, app: flysim.DemoScaleToZero}
-	p, err := connect(context.Background(), g, false, &session{})
+	p, err := connect(context.Background(), g, connectNeeds{org: true}, &session{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestSecretsStayOffTheScreen(t *testing.T) {
 		t.Fatal("FLYWAKE_DEMO_TOKEN did not set the demo platform's token")
 	}
 	m := app.New(app.Config{Source: p.source, App: p.app, Demo: true, Theme: theme.New(false),
-		Project: func(a string) (*repo.Project, []error) { return p.project("", a) }})
+		Project: func(a string) (*repo.Project, []error) { return loadProject("", p.demo, a) }})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
 	var screen strings.Builder
 	waitScreen := func(what string) {

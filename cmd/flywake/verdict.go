@@ -8,14 +8,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/verdict"
 	"github.com/flywake/flywake/sources/watch"
 )
 
 func newVerdictCmd(g *globalFlags) *cobra.Command {
 	var (
-		format, release, demoRelease string
-		timeout, settle              time.Duration
+		format, releaseFlag, demoRelease string
+		release                          string // as judged: "42" for --release v42
+		timeout, settle                  time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "verdict",
@@ -34,9 +36,13 @@ started, with its health checks passing. Machines of older releases and
 machines stopped on purpose (autostop, a deploy that left them stopped) are
 not crashes. It only reads.
 
---release N judges release N (default: the highest fly_release_version among
-the machines). With --format json, stdout holds only JSON, in the shape
-documented in sources/verdict/doc.go.
+--release N (or vN, as every screen prints it) judges release N (default:
+the highest fly_release_version among the machines). It prints its report in
+the chosen format whatever the exit status; with --format json, stdout holds
+only JSON, in the shape documented in sources/verdict/doc.go. What it could
+not read — an entry of the machines answer it could not decode, a machine
+naming no release, a crash event without a time — could hide a failure, so
+it is never live then: it could not judge (bad_answer), with the counts.
 
 With --demo, --demo-release healthy|crashing first rolls a demo release out to
 the embedded platform (as ` + "`flywake deploy`" + ` does, standing in for ` + "`fly deploy`" + `), then judges it.
@@ -44,14 +50,18 @@ the embedded platform (as ` + "`flywake deploy`" + ` does, standing in for ` + "
 Exit status: 0 live, 2 failed — roll back ("the machine has crashed repeatedly
 since the deploy and is still restarting", the machines, their exit codes, the
 newest crash and the app's last log lines before the first crash),
-3 could not judge (auth, unknown app, API down, timeout: the output says which),
-1 usage.`,
+3 could not judge (auth, unknown app, API down, rate limited, timeout, an
+answer it could not read: the report says which), 1 usage (the usage is
+printed instead of a report).`,
 		Args: cobra.NoArgs,
 		RunE: g.runE(command{
-			name: "verdict", cannotRun: verdict.ExitCannotJudge, needs: oneApp,
-			validate: func() error {
+			name: "verdict", cannotRun: verdict.ExitCannotJudge, needs: oneApp, noOrg: true,
+			validate: func() (err error) {
+				if release, err = verdict.ParseRelease(releaseFlag); err != nil {
+					return usage(err)
+				}
 				if err := validateVerdict(g, format, demoRelease, timeout, settle); err != nil {
-					return &exitError{code: verdict.ExitUsage, err: err}
+					return usage(err)
 				}
 				return nil
 			},
@@ -71,11 +81,21 @@ newest crash and the app's last log lines before the first crash),
 				}
 				return nil
 			},
+			// When the gate could not even start (no token, a deploy that
+			// failed): the same report, could not judge, with the cause.
+			report: func(out io.Writer, p *platform, cause diagnose.Cause, detail string) (int, error) {
+				rep := verdict.Report{App: g.app, Cause: cause, Detail: detail, Settle: settle, Timeout: timeout}
+				if p != nil {
+					rep.App = p.app
+				}
+				rep.Result.Release = release
+				return rep.ExitCode(), writeVerdict(out, format, rep)
+			},
 		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output: text, markdown (for a pull-request or deploy-log comment) or json")
-	f.StringVar(&release, "release", "", "release to judge, as fly_release_version (default: the highest among the machines)")
+	f.StringVar(&releaseFlag, "release", "", "release to judge: 42 or v42, its fly_release_version (default: the highest among the machines)")
 	f.DurationVar(&timeout, "timeout", watch.DefaultVerdictTimeout, "give up (exit 3) when there is no verdict by then")
 	f.DurationVar(&settle, "settle", verdict.DefaultSettle, "least time between two looks at a machine; raise it for an app that crashes later after a start")
 	f.StringVar(&demoRelease, "demo-release", "", "with --demo: first roll out a demo release, healthy or crashing (2.5 s after every start), then judge it")

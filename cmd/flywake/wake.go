@@ -92,7 +92,7 @@ func (w *wakeFlags) setup(g *globalFlags) (waketest.Setup, error) {
 	}
 	mode, err := waketest.ParseMode(w.mode)
 	if err != nil {
-		return waketest.Setup{}, err
+		return waketest.Setup{}, usage(err)
 	}
 	setup := waketest.Setup{
 		App: g.app, Mode: mode, All: w.all, Requests: w.requests, Path: w.path, Timeout: w.timeout,
