@@ -3,21 +3,37 @@
 # the embedded demo platform: tmux at a fixed size → capture with colours →
 # freeze → PNG and SVG. Run from anywhere: bash screenshots/generate.sh
 # (bash screenshots/generate.sh overview: only the shots whose names hold it).
-# Needs tmux and python3 (on the machine image); installs freeze if missing.
+# Needs tmux and python3 (on the machine image); installs freeze, pngquant and
+# rsvg-convert if missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 export PATH="$PATH:$(go env GOPATH)/bin"
 command -v freeze >/dev/null || go install github.com/charmbracelet/freeze@v0.2.2
 command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 1; }
-# freeze writes PNGs at 4× scale; pngquant makes them ~8× smaller, looking the same.
+# pngquant makes the PNGs several times smaller, looking the same.
 command -v pngquant >/dev/null || apt-get install -y pngquant >/dev/null 2>&1 || true
+command -v rsvg-convert >/dev/null || apt-get install -y librsvg2-bin >/dev/null 2>&1 || true
 
 only=${1:-}
 bin=$(mktemp -d)/flywake
 (cd "$root" && go build -o "$bin" ./cmd/flywake)
 sock=""
 trap '[ -n "$sock" ] && tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
+
+# svg_fonts SVG: rsvg-convert ignores the font freeze embeds in its SVG, so
+# the embedded font is written out once and handed to fontconfig.
+fonts=""
+svg_fonts() {
+  [ -n "$fonts" ] && return 0
+  fonts=$(mktemp -d)
+  python3 - "$1" "$fonts/embedded.ttf" <<'PY'
+import base64, re, sys
+m = re.search(r"base64,([A-Za-z0-9+/=]+)", open(sys.argv[1]).read())
+open(sys.argv[2], "wb").write(base64.b64decode(m.group(1)))
+PY
+  printf '<?xml version="1.0"?><fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include><dir>%s</dir></fontconfig>\n' "$fonts" > "$fonts/fonts.conf"
+}
 
 # shot NAME COLS ROWS "ENV" "ARGS" WAIT_FOR KEY...: run flywake, wait until
 # WAIT_FOR shows, type the keys (one per send-keys: bubbletea reads a burst
@@ -49,10 +65,17 @@ shot() {
   done
   sleep 0.5
   tmux -L "$sock" capture-pane -e -p -t s | python3 "$here/sgr_lines.py" > "$here/$name.ansi"
-  for fmt in png svg; do
+  freeze --language ansi --window=false --padding 16 --font.size 14 \
+    --background "#171421" -o "$here/$name.svg" < "$here/$name.ansi" >/dev/null
+  # freeze's own PNG renderer crashes when built with Go 1.26 (SIGSEGV in
+  # its rasteriser); rsvg-convert draws the same SVG.
+  if command -v rsvg-convert >/dev/null; then
+    svg_fonts "$here/$name.svg"
+    FONTCONFIG_FILE="$fonts/fonts.conf" rsvg-convert --zoom 2 -o "$here/$name.png" "$here/$name.svg"
+  else
     freeze --language ansi --window=false --padding 16 --font.size 14 \
-      --background "#171421" -o "$here/$name.$fmt" < "$here/$name.ansi" >/dev/null
-  done
+      --background "#171421" -o "$here/$name.png" < "$here/$name.ansi" >/dev/null
+  fi
   if command -v pngquant >/dev/null; then
     pngquant --quality 70-95 --speed 1 --force --output "$here/$name.png" "$here/$name.png"
   fi
