@@ -284,5 +284,20 @@ func (s *Sim) SetRateLimits(on bool) { s.gate.SetRateLimits(on) }
 // Fault is a misbehaviour injected into one endpoint (gate.Fault).
 type Fault = gate.Fault
 
+// Oddity is one way a machine's entry in a machines answer can be odd
+// (Fault.Odd).
+type Oddity = gate.Oddity
+
+// The oddities Fault.Odd plays.
+const (
+	OddNull          = gate.OddNull
+	OddUndecodable   = gate.OddUndecodable
+	OddNoConfig      = gate.OddNoConfig
+	OddNoRelease     = gate.OddNoRelease
+	OddUntimedEvents = gate.OddUntimedEvents
+	OddBarePayloads  = gate.OddBarePayloads
+	OddChecks        = gate.OddChecks
+)
+
 // APIStat is what the platform saw of one (action, id) pair.
 type APIStat = gate.APIStat

@@ -32,7 +32,24 @@ type Fault struct {
 	// every log message (logs): text carrying escape sequences.
 	NullEntries bool
 	Hostile     string
+	// Odd alters the named machines' entries in a machines answer (list,
+	// get), by machine id: what a platform whose answers changed shape
+	// could send.
+	Odd map[string]Oddity
 }
+
+// Oddity is one way a machine's entry can be odd.
+type Oddity string
+
+const (
+	OddNull          Oddity = "null"           // the entry is null
+	OddUndecodable   Oddity = "undecodable"    // a field of another type: concurrency "soft_limit": "20"
+	OddNoConfig      Oddity = "no_config"      // no config at all
+	OddNoRelease     Oddity = "no_release"     // a config without fly_release_version
+	OddUntimedEvents Oddity = "untimed_events" // events without a timestamp (nor an exit time)
+	OddBarePayloads  Oddity = "bare_payloads"  // exit events without their exit payload
+	OddChecks        Oddity = "odd_checks"     // checks without a status, and one null check
+)
 
 // SetFault installs f on an endpoint: an action name as in APICalls
 // ("list", "get", "start", "exec", "logs", "prom", ...) or "*" for every
@@ -75,7 +92,7 @@ func (g *Gate) applyFault(w http.ResponseWriter, r *http.Request, action string)
 	if g.answerFault(w, r, f) {
 		return w, func() {}, true
 	}
-	if !f.NullEntries && f.Hostile == "" {
+	if !f.NullEntries && f.Hostile == "" && len(f.Odd) == 0 {
 		return w, func() {}, false
 	}
 	rw := &rewriter{ResponseWriter: w, header: http.Header{}, status: http.StatusOK}
@@ -196,9 +213,10 @@ func alter(v any, f Fault) any {
 	}
 	switch v := v.(type) {
 	case []any: // a machines list
-		for _, m := range v {
+		for i, m := range v {
 			if m, ok := m.(map[string]any); ok {
 				machine(m)
+				v[i] = oddMachine(m, f.Odd)
 			}
 		}
 		if f.NullEntries {
@@ -218,9 +236,77 @@ func alter(v any, f Fault) any {
 		}
 		if _, ok := v["id"]; ok { // one machine
 			machine(v)
+			return oddMachine(v, f.Odd)
 		}
 	}
 	return v
+}
+
+// oddMachine alters m as odd says for its id.
+func oddMachine(m map[string]any, odd map[string]Oddity) any {
+	id, _ := m["id"].(string)
+	child := func(parent map[string]any, key string) map[string]any {
+		c, ok := parent[key].(map[string]any)
+		if !ok {
+			c = map[string]any{}
+			parent[key] = c
+		}
+		return c
+	}
+	events := func(each func(e map[string]any)) {
+		list, _ := m["events"].([]any)
+		for _, e := range list {
+			if e, ok := e.(map[string]any); ok {
+				each(e)
+			}
+		}
+	}
+	switch odd[id] {
+	case OddNull:
+		return nil
+	case OddUndecodable:
+		cfg := child(m, "config")
+		services, _ := cfg["services"].([]any)
+		if len(services) == 0 {
+			services = []any{map[string]any{}}
+			cfg["services"] = services
+		}
+		if svc, ok := services[0].(map[string]any); ok {
+			child(svc, "concurrency")["soft_limit"] = "20"
+		}
+	case OddNoConfig:
+		delete(m, "config")
+	case OddNoRelease:
+		if cfg, ok := m["config"].(map[string]any); ok {
+			if md, ok := cfg["metadata"].(map[string]any); ok {
+				delete(md, "fly_release_version")
+			}
+		}
+	case OddUntimedEvents:
+		events(func(e map[string]any) {
+			delete(e, "timestamp")
+			if req, ok := e["request"].(map[string]any); ok {
+				if ee, ok := req["exit_event"].(map[string]any); ok {
+					delete(ee, "exited_at")
+				}
+			}
+		})
+	case OddBarePayloads:
+		events(func(e map[string]any) {
+			if e["type"] == "exit" {
+				delete(e, "request")
+			}
+		})
+	case OddChecks:
+		checks, _ := m["checks"].([]any)
+		for _, c := range checks {
+			if c, ok := c.(map[string]any); ok {
+				delete(c, "status")
+			}
+		}
+		m["checks"] = append(checks, nil)
+	}
+	return m
 }
 
 // resetConn drops the connection with a TCP reset and no HTTP response.
