@@ -1,7 +1,9 @@
 package flysim
 
 import (
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -207,5 +209,65 @@ func TestContractStopSIGKILL(t *testing.T) {
 	}
 	if took := eventSpan(t, m, "stop", "stopping", "exit", "stopped"); took != machines.Teardown {
 		t.Errorf("SIGKILL took %s, want the teardown alone (%s)", took, machines.Teardown)
+	}
+}
+
+// TestContractAnyImageRuns: a public image (nginx) is pulled and boots as
+// a generic server on its configured port, with an image_ref naming
+// Fly's Docker Hub mirror, its repository, tag and digest; it runs in
+// cdg, one of Fly's regions, while a deprecated region is refused.
+func TestContractAnyImageRuns(t *testing.T) {
+	s, c := contractSim(t, 100)
+	s.SetRateLimits(false)
+	ctx := ctxT(t)
+	port, on := 80, true
+	cfg := &fly.MachineConfig{Image: "nginx", Services: []fly.MachineService{{Protocol: "tcp", InternalPort: 80, Autostart: &on,
+		Ports: []fly.MachinePort{{Port: &port, Handlers: []string{"http"}}}}}}
+	m, err := c.Launch(ctx, DemoTuned, fly.LaunchMachineInput{Config: cfg, Region: "cdg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, c, DemoTuned, m.ID, "started")
+	m, err = c.Get(ctx, DemoTuned, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := m.ImageRef
+	if m.Region != "cdg" || ref.Registry != "docker-hub-mirror.fly.io" || ref.Repository != "library/nginx" || ref.Tag != "latest" ||
+		len(ref.Digest) != len("sha256:")+64 {
+		t.Errorf("machine in %s runs %+v", m.Region, ref)
+	}
+	req, _ := http.NewRequest(http.MethodGet, s.EdgeURL(DemoTuned)+"/", nil)
+	req.Header.Set(ForceInstanceHeader, m.ID)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "nginx") || resp.Header.Get(MachineIDHeader) != m.ID {
+		t.Errorf("nginx answered %d %q from %q", resp.StatusCode, body, resp.Header.Get(MachineIDHeader))
+	}
+	// Its own server (a master and a worker), no app of the org's.
+	out, err := c.Exec(ctx, DemoTuned, m.ID, &fly.MachineExecRequest{Cmd: "ls /app; ps aux | grep -c nginx"})
+	if err != nil || !strings.Contains(out.StdErr, "No such file") || strings.TrimSpace(out.StdOut) != "2" {
+		t.Errorf("inside nginx: %+v, %v", out, err)
+	}
+	if _, err := c.Launch(ctx, DemoTuned, fly.LaunchMachineInput{Config: cfg, Region: "mad"}); err == nil ||
+		!strings.Contains(err.Error(), `use "cdg"`) {
+		t.Errorf("a machine in the deprecated mad: %v", err)
+	}
+	regions, err := c.GetRegions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := 0
+	for _, r := range regions.Regions {
+		if !r.Deprecated {
+			live++
+		}
+	}
+	if len(regions.Regions) != 35 || live != 18 {
+		t.Errorf("%d regions, %d of them open; want Fly's 35 and 18", len(regions.Regions), live)
 	}
 }

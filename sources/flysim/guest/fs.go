@@ -137,6 +137,28 @@ var binaries = []string{"cat", "df", "echo", "env", "false", "free", "grep", "he
 // project's files (nil for none) under the app directory, and the modules
 // and bytecode b counts. built is when the image was built (file times).
 func BuildFS(b Bytecode, project fs.FS, built time.Time) *FS {
+	f := baseFS(built)
+	if !b.NotPython && b.Python != "" {
+		f.put("/usr/local/bin/python3", &vnode{exec: true, size: 15_264, mtime: built})
+		f.put("/usr/local/bin/python", &vnode{exec: true, size: 15_264, mtime: built})
+	}
+	appDir := b.AppDir
+	if appDir == "" {
+		appDir = "/app"
+	}
+	requirements := putProject(f, project, appDir, built)
+	if !b.NotPython && b.Python != "" {
+		putSitePackages(f, &b, appDir, requirements, built)
+		putAppModules(f, &b, appDir, built)
+	}
+	return f
+}
+
+// PlainFS is a public image's filesystem: Debian's base and nothing else.
+func PlainFS(built time.Time) *FS { return baseFS(built) }
+
+// baseFS is the Debian base every image has, with /proc and Fly's init.
+func baseFS(built time.Time) *FS {
 	f := newFS(built)
 	for _, d := range []string{"bin", "boot", "dev", "etc", "home", "lib", "lib64", "media", "mnt", "opt", "proc",
 		"root", "run", "sbin", "srv", "sys", "tmp", "usr/bin", "usr/lib", "usr/local/bin", "usr/local/lib", "usr/sbin",
@@ -161,19 +183,6 @@ func BuildFS(b Bytecode, project fs.FS, built time.Time) *FS {
 	}
 	for _, pf := range proc {
 		f.put("/proc/"+pf.name, &vnode{gen: pf.gen, mtime: built})
-	}
-	if !b.NotPython && b.Python != "" {
-		f.put("/usr/local/bin/python3", &vnode{exec: true, size: 15_264, mtime: built})
-		f.put("/usr/local/bin/python", &vnode{exec: true, size: 15_264, mtime: built})
-	}
-	appDir := b.AppDir
-	if appDir == "" {
-		appDir = "/app"
-	}
-	requirements := putProject(f, project, appDir, built)
-	if !b.NotPython && b.Python != "" {
-		putSitePackages(f, &b, appDir, requirements, built)
-		putAppModules(f, &b, appDir, built)
 	}
 	return f
 }

@@ -43,15 +43,13 @@ func decodeLaunch(r *http.Request) (launchRequest, *reply) {
 	case in.Config.Image == "":
 		rp := errReply(http.StatusUnprocessableEntity, "invalid config: image is required")
 		return in, &rp
-	case in.Region != "" && !knownRegion(in.Region):
-		rp := errReply(http.StatusUnprocessableEntity, "invalid region "+strconv.Quote(in.Region))
-		return in, &rp
+	case in.Region != "":
+		if msg := regionRefused(in.Region); msg != "" {
+			rp := errReply(http.StatusUnprocessableEntity, msg)
+			return in, &rp
+		}
 	}
 	return in, nil
-}
-
-func knownRegion(code string) bool {
-	return slices.ContainsFunc(platformRegions, func(r fly.Region) bool { return r.Code == code })
 }
 
 // serveCreate answers POST /v1/apps/{app}/machines with the new machine.

@@ -45,17 +45,6 @@ type regionsJSON struct {
 	Nearest string       `json:"Nearest"`
 }
 
-// platformRegions is a short list of Fly regions: the demo's, and a few more.
-var platformRegions = []fly.Region{
-	{Code: "ams", Name: "Amsterdam, Netherlands", Latitude: 52.374342, Longitude: 4.895439, GatewayAvailable: true, GeoRegion: fly.Europe},
-	{Code: "fra", Name: "Frankfurt, Germany", Latitude: 50.1167, Longitude: 8.6833, GatewayAvailable: true, GeoRegion: fly.Europe},
-	{Code: "iad", Name: "Ashburn, Virginia (US)", Latitude: 39.0437, Longitude: -77.4875, GatewayAvailable: true, GeoRegion: fly.NorthAmerica},
-	{Code: "lhr", Name: "London, United Kingdom", Latitude: 51.5072, Longitude: -0.1276, GatewayAvailable: true, GeoRegion: fly.Europe},
-	{Code: "ord", Name: "Chicago, Illinois (US)", Latitude: 41.8781, Longitude: -87.6298, GatewayAvailable: true, GeoRegion: fly.NorthAmerica},
-	{Code: "sin", Name: "Singapore, Singapore", Latitude: 1.3521, Longitude: 103.8198, GatewayAvailable: true, GeoRegion: fly.AsiaPacific},
-	{Code: "syd", Name: "Sydney, Australia", Latitude: -33.8688, Longitude: 151.2093, GatewayAvailable: true, GeoRegion: fly.AsiaPacific},
-}
-
 // serveRegions answers GET /v1/platform/regions.
 func (s *Store) serveRegions(w http.ResponseWriter, r *http.Request) {
 	gate.WriteJSON(w, http.StatusOK, regionsJSON{Regions: platformRegions, Nearest: s.opts.Region})

@@ -27,6 +27,17 @@ func (s *Store) Guest(m *Machine) guest.View {
 	if m.bootBegin.IsZero() && !m.servingSince.IsZero() {
 		g.BootedAt = m.servingSince
 	}
+	if im := m.image; im != nil && im.public {
+		// A public image: its own server on a plain Debian, nothing of the app's.
+		if im.fs == nil {
+			im.fs = guest.PlainFS(m.createdAt)
+		}
+		g.FS, g.Bytecode, g.Server, g.Workers = im.fs, guest.Bytecode{NotPython: true}, im.command(m.cfg), 1
+		g.Image, g.Env = m.cfg.Image, map[string]string{}
+		if svc, ok := m.Service(); ok {
+			g.Port = svc.Port
+		}
+	}
 	if c := m.cfg; c != nil {
 		if c.Guest != nil {
 			g.MemoryMB, g.CPUs = c.Guest.MemoryMB, c.Guest.CPUs

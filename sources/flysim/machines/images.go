@@ -4,10 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
+	"github.com/flywake/flywake/sources/flysim/guest"
 	"github.com/flywake/flywake/sources/flysim/rng"
+	fly "github.com/superfly/fly-go"
 )
 
 // image is one container image in the org's registry (registry.fly.io).
@@ -20,6 +23,11 @@ type image struct {
 	crashTimes                        int
 	crashLines                        []string
 	ignores                           map[string]bool
+	// public: not one of the org's builds (nginx, redis): it boots straight
+	// to serving its configured port with its own page, from a plain
+	// Debian filesystem (fs, built on the first exec).
+	public bool
+	fs     *guest.FS
 }
 
 // crashes is how long after a start the app crashes (0: never); nil-safe.
@@ -136,17 +144,16 @@ func (s *Store) PushImage(app, tag string, b ImageBehavior) (string, error) {
 	return a.push(tag, "sha256:"+rng.Hex(s.rng, 64), b).ref(), nil
 }
 
-// resolveImage finds the image a config names: "registry.fly.io/repo:tag",
-// "repo:tag" or "…@sha256:…", in any app of the org, the newest push of a
-// tag winning. nil means the registry has no such image (the pull fails).
+// resolveImage finds the image a config names. One in the org's registry
+// ("registry.fly.io/repo:tag", "repo:tag" or "…@sha256:…", in any app of
+// the org, the newest push of a tag winning) runs as that app's release;
+// any other ("nginx", "docker.io/library/redis:7", "ghcr.io/o/r:t") is a
+// public image Fly pulls through its mirror and runs as a generic server.
+// nil means the org's registry has no such image (the pull fails).
 // Callers hold the lock.
 func (s *Store) resolveImage(ref string) *image {
 	name, digest, _ := strings.Cut(ref, "@")
-	name = strings.TrimPrefix(name, flyRegistry+"/")
-	repo, tag, ok := strings.Cut(name, ":")
-	if !ok {
-		tag = "latest"
-	}
+	registry, repo, tag := splitRef(name)
 	var found *image
 	for _, appName := range s.appOrder {
 		for _, im := range s.apps[appName].images {
@@ -158,5 +165,67 @@ func (s *Store) resolveImage(ref string) *image {
 			}
 		}
 	}
-	return found
+	if found != nil || registry == flyRegistry {
+		return found
+	}
+	return s.publicImage(registry, repo, tag, digest)
+}
+
+// dockerHubMirror is where Fly pulls Docker Hub images from, as image_ref
+// names it.
+const dockerHubMirror = "docker-hub-mirror.fly.io"
+
+// splitRef reads "[registry/]repository[:tag]". Without a registry (a first
+// part with no dot or port, as Docker reads it) the repository is the org's
+// own or Docker Hub's, whose single names live under library/.
+func splitRef(name string) (registry, repo, tag string) {
+	tag = "latest"
+	if i := strings.LastIndexByte(name, ':'); i > strings.LastIndexByte(name, '/') {
+		name, tag = name[:i], name[i+1:]
+	}
+	first, rest, ok := strings.Cut(name, "/")
+	switch {
+	case ok && (strings.ContainsAny(first, ".:") || first == "localhost"):
+		registry, repo = first, rest
+	default:
+		repo = name
+	}
+	if registry == "docker.io" || registry == "index.docker.io" {
+		registry = ""
+	}
+	return registry, repo, tag
+}
+
+// publicImage is the image a public reference names, the same one each
+// time. Its digest is derived from the reference, not drawn, so pulling
+// one shifts no seeded draw.
+func (s *Store) publicImage(registry, repo, tag, digest string) *image {
+	if registry == "" {
+		registry = dockerHubMirror
+		if !strings.Contains(repo, "/") {
+			repo = "library/" + repo
+		}
+	}
+	key := registry + "/" + repo + ":" + tag + "@" + digest
+	if im := s.public[key]; im != nil {
+		return im
+	}
+	if digest == "" {
+		sum := sha256.Sum256([]byte(key))
+		digest = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	im := &image{registry: registry, repository: repo, tag: tag, digest: digest, public: true, ignores: map[string]bool{}}
+	s.public[key] = im
+	return im
+}
+
+// command is what a public image runs: the config's init, else the
+// image's name (nginx runs nginx).
+func (im *image) command(cfg *fly.MachineConfig) string {
+	if cfg != nil {
+		if argv := append(append([]string(nil), cfg.Init.Entrypoint...), cfg.Init.Cmd...); len(argv) > 0 {
+			return strings.Join(argv, " ")
+		}
+	}
+	return path.Base(im.repository)
 }

@@ -7,6 +7,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/flysim/logs"
+	"github.com/flywake/flywake/sources/flysim/profile"
 	"github.com/flywake/flywake/sources/flysim/rng"
 )
 
@@ -95,7 +96,7 @@ func (s *Store) coldBoot(m *Machine, source string, announce bool) {
 		s.addEvent(m, "start", "started", SourceFlyd, nil, 0)
 		s.log(m, "runner", fmt.Sprintf("Machine started in %s", fmtDur(platform)))
 		s.log(m, "app", " INFO Starting init (commit: 6c3fc2e)...")
-		s.log(m, "app", " INFO Preparing to run: `/app/entrypoint.sh` as root")
+		s.log(m, "app", fmt.Sprintf(" INFO Preparing to run: `%s` as root", m.entrypoint()))
 		if m.image.crashesNow(m) { // the crash belongs to the image it runs
 			s.sched.After(m.image.crashes(), func() {
 				if alive() {
@@ -108,14 +109,36 @@ func (s *Store) coldBoot(m *Machine, source string, announce bool) {
 	})
 }
 
+// publicBoot is how long a public image takes from its entrypoint to
+// answering: it has none of the app's own boot work.
+var publicBoot = profile.Span{Min: 200 * time.Millisecond, Max: 500 * time.Millisecond}
+
+// bootPhases are what m's image does as it boots, then how long until its
+// first health 200: the app's own phases for one of its builds, none for a
+// public image.
+func (m *Machine) bootPhases() ([]profile.Phase, profile.Span) {
+	if m.image != nil && m.image.public {
+		return nil, publicBoot
+	}
+	return m.app.p.Phases, m.app.p.FirstHealth
+}
+
+// entrypoint is what init runs.
+func (m *Machine) entrypoint() string {
+	if m.image != nil && m.image.public {
+		return m.image.command(m.cfg)
+	}
+	return "/app/entrypoint.sh"
+}
+
 // runPhases logs the app's boot phases one after another, then serves.
 func (s *Store) runPhases(m *Machine, alive func() bool, i int) {
 	if !alive() {
 		return
 	}
-	p := &m.app.p
-	if i == len(p.Phases) {
-		s.sched.After(rng.Between(m.app.rng, p.FirstHealth.Min, p.FirstHealth.Max), func() {
+	phases, firstHealth := m.bootPhases()
+	if i == len(phases) {
+		s.sched.After(rng.Between(m.app.rng, firstHealth.Min, firstHealth.Max), func() {
 			if !alive() {
 				return
 			}
@@ -130,7 +153,7 @@ func (s *Store) runPhases(m *Machine, alive func() bool, i int) {
 		})
 		return
 	}
-	ph := p.Phases[i]
+	ph := phases[i]
 	for _, l := range ph.Lines {
 		s.log(m, "app", l)
 	}

@@ -43,6 +43,7 @@ type Store struct {
 	apps     map[string]*App
 	appOrder []string
 	ips      int
+	public   map[string]*image // public images pulled, by reference
 }
 
 // Edge is what the store asks of the proxy in front of its machines.
@@ -66,7 +67,7 @@ func (noEdge) Routable(*App)            {}
 // New is an empty store.
 func New(cfg Config) *Store {
 	return &Store{opts: cfg, sched: cfg.Sched, clock: cfg.Sched.Clock(), logs: cfg.Logs, gate: cfg.Gate, edge: noEdge{},
-		ids: rng.Stream(cfg.Seed, "ids"), rng: rng.Stream(cfg.Seed, "platform"), apps: map[string]*App{}}
+		ids: rng.Stream(cfg.Seed, "ids"), rng: rng.Stream(cfg.Seed, "platform"), apps: map[string]*App{}, public: map[string]*image{}}
 }
 
 // SetEdge puts the proxy in front of the machines.

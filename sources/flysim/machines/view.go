@@ -1,6 +1,7 @@
 package machines
 
 import (
+	"path"
 	"time"
 
 	fly "github.com/superfly/fly-go"
@@ -68,6 +69,15 @@ func (m *Machine) Run() uint64 { return m.run }
 
 // Changed is closed at its next change of state (or of what it serves).
 func (m *Machine) Changed() <-chan struct{} { return m.changed }
+
+// PublicImage names the public image m runs (nginx), if it runs one rather
+// than one of its org's builds.
+func (m *Machine) PublicImage() (string, bool) {
+	if m.image == nil || !m.image.public {
+		return "", false
+	}
+	return path.Base(m.image.repository), true
+}
 
 // Leaving reports whether a user is stopping or suspending it.
 func (m *Machine) Leaving() bool {

@@ -478,17 +478,26 @@ func (px *Proxy) serveOn(ctx context.Context, ae *appEdge, m *machines.Machine, 
 	if m.Run() != run || !m.Serving() {
 		return 0, "", &edgeFailure{status: http.StatusBadGateway, msg: msgClosedInFlight, machine: m}
 	}
-	status, body := appAnswer(p, path)
+	status, body := appAnswer(m, path)
 	px.metrics.AddEdge(p.Name, p.Region, status, now, 1)
 	px.metrics.AddApp(p.Name, m.Region(), m.ID(), status, now, 1)
 	px.logRequest(m, client, host, method, path, status, len(body), took)
 	return status, body, nil
 }
 
-// appAnswer is what the simulated app answers on path: 200 on "/", its
-// health path and the endpoints its clients poll; 301 to the scanner's
-// probes (on Fly all of them got 301); 404 elsewhere.
-func appAnswer(p *profile.App, path string) (int, string) {
+// appAnswer is what the machine's app answers on path. A public image
+// (nginx) serves its own page on "/" and 404 elsewhere. The demo's apps
+// answer 200 on "/", their health path and the endpoints their clients
+// poll; 301 to the scanner's probes (on Fly all of them got 301); 404
+// elsewhere.
+func appAnswer(m *machines.Machine, path string) (int, string) {
+	if name, public := m.PublicImage(); public {
+		if path == "/" {
+			return http.StatusOK, "<!DOCTYPE html>\n<html><head><title>" + name + "</title></head><body><h1>" + name + " is running</h1></body></html>\n"
+		}
+		return http.StatusNotFound, "<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>\n"
+	}
+	p := m.App().Profile()
 	if path == "/" || path == p.HealthPath {
 		return http.StatusOK, `{"status":"ok"}`
 	}
@@ -509,9 +518,12 @@ func isScannerProbe(path string) bool {
 }
 
 func writeAppResponse(w http.ResponseWriter, app, path string, status int, body string) {
-	if status == http.StatusMovedPermanently {
+	switch {
+	case status == http.StatusMovedPermanently:
 		w.Header().Set("location", "https://"+app+".fly.dev/")
-	} else {
+	case strings.HasPrefix(body, "<"):
+		w.Header().Set("content-type", "text/html")
+	default:
 		w.Header().Set("content-type", "application/json")
 	}
 	w.WriteHeader(status)
