@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/ui/app"
 )
 
 // TestDashboardInTmux drives the real binary, `flywake --demo`, in a detached
@@ -29,12 +31,13 @@ func TestDashboardInTmux(t *testing.T) {
 	screen := tm.waitFor(t, "first data", 20*time.Second, func(s string) bool {
 		return strings.Contains(s, "sleepy-api") && regexp.MustCompile(`[●○] (started|stopped)`).MatchString(s)
 	})
-	if !strings.Contains(screen, "Machines · 1/6") || strings.Contains(screen, "Bytecode") {
+	if !strings.Contains(screen, focusTitle(0)) || strings.Contains(screen, "Bytecode") {
 		t.Fatalf("120×36 should show the machines and one other pane, tab cycling:\n%s", screen)
 	}
 
 	// tab cycles through every pane and back.
-	for _, title := range []string{"Cold starts · 2/6", "Traffic · 3/6", "Swap · 4/6", "Bytecode · 5/6", "Backlog · 6/6", "Machines · 1/6"} {
+	for i := range tileTitles {
+		title := focusTitle((i + 1) % len(tileTitles))
 		tm.key(t, "Tab")
 		tm.waitFor(t, "pane "+title, 3*time.Second, contains(title))
 	}
@@ -72,37 +75,37 @@ func TestDashboardInTmux(t *testing.T) {
 		t.Fatalf("drill-down never showed the events sentence:\n%s", tm.capture(t))
 	}
 	tm.key(t, "Escape")
-	tm.waitFor(t, "back from drill-down", 3*time.Second, contains("Machines · 1/6"))
+	tm.waitFor(t, "back from drill-down", 3*time.Second, contains(focusTitle(0)))
 
 	// At 160×48 every pane is on screen; f gives the focused one the whole
 	// body and f again brings the others back.
 	tm.run(t, "resize-window", "-t", tm.session, "-x", "160", "-y", "48")
 	allTiles := func(s string) bool {
-		for _, title := range []string{"Machines", "Cold starts", "Traffic", "Swap", "Bytecode", "Backlog"} {
+		for _, title := range tileTitles {
 			if !strings.Contains(s, title) {
 				return false
 			}
 		}
-		return !strings.Contains(s, "1/6")
+		return !strings.Contains(s, focusTitle(0))
 	}
 	tm.waitFor(t, "tiles at 160×48", 3*time.Second, allTiles)
 	tm.key(t, "Tab")
 	tm.key(t, "f")
 	tm.waitFor(t, "cold starts zoomed", 3*time.Second, func(s string) bool {
-		return strings.Contains(s, "Cold starts · 2/6") && !strings.Contains(s, "STATE") && !strings.Contains(s, "Bytecode")
+		return strings.Contains(s, focusTitle(1)) && !strings.Contains(s, "STATE") && !strings.Contains(s, "Bytecode")
 	})
 	tm.key(t, "f")
 	tm.waitFor(t, "zoom undone", 3*time.Second, allTiles)
 	tm.key(t, "BTab")
 	tm.run(t, "resize-window", "-t", tm.session, "-x", "120", "-y", "36")
-	tm.waitFor(t, "back to 120×36", 3*time.Second, contains("Machines · 1/6"))
+	tm.waitFor(t, "back to 120×36", 3*time.Second, contains(focusTitle(0)))
 
 	// ? opens help, ? again closes it.
 	tm.key(t, "?")
 	tm.waitFor(t, "help", 3*time.Second, contains("Keys · ? or esc closes"))
 	tm.key(t, "?")
 	tm.waitFor(t, "help closed", 3*time.Second, func(s string) bool {
-		return !strings.Contains(s, "Keys · ? or esc closes") && strings.Contains(s, "Machines · 1/6")
+		return !strings.Contains(s, "Keys · ? or esc closes") && strings.Contains(s, focusTitle(0))
 	})
 
 	// : switches app; the crashing app's release is flagged.
@@ -162,15 +165,29 @@ type tmuxTerm struct {
 	path, socket, session string
 }
 
+// tileTitles are the dashboard's tiles in tab order, from its registry.
+var tileTitles = app.TileTitles()
+
+// focusTitle is tile i's title when it is focused and shown alone:
+// "Cold starts · 2/6".
+func focusTitle(i int) string {
+	return fmt.Sprintf("%s · %d/%d", tileTitles[i], i+1, len(tileTitles))
+}
+
 // needTmux is tmux's path for an end-to-end test, which it skips under
-// -short or where tmux is not installed.
+// -short or where tmux is not installed — except under CI=true, where a
+// missing tmux fails the test: CI must not pass what it did not run
+// (.ci/run installs tmux).
 func needTmux(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end: skipped under -short")
 	}
 	path, err := exec.LookPath("tmux")
-	if err != nil {
+	switch {
+	case err != nil && os.Getenv("CI") == "true":
+		t.Fatal("end-to-end: tmux is not installed, and CI=true must run this test (.ci/run installs it)")
+	case err != nil:
 		t.Skip("end-to-end: tmux is not installed")
 	}
 	return path

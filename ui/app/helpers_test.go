@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/flywake/flywake/sources/snapshot"
@@ -39,4 +40,11 @@ func openOverlay(m Model) pane.ID {
 		return ""
 	}
 	return m.open.ID()
+}
+
+// focusTitle is tile i's title as a view that shows it alone draws it,
+// "Swap · 4/6": the count is the registry's.
+func focusTitle(i int) string {
+	titles := TileTitles()
+	return fmt.Sprintf("%s · %d/%d", titles[i], i+1, len(titles))
 }

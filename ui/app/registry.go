@@ -15,6 +15,7 @@ import (
 	"github.com/flywake/flywake/ui/panes/overview"
 	"github.com/flywake/flywake/ui/panes/swap"
 	"github.com/flywake/flywake/ui/panes/traffic"
+	"github.com/flywake/flywake/ui/theme"
 )
 
 // buildPanes is the registry of the dashboard's tiles: adding a pane is
@@ -29,6 +30,16 @@ func buildPanes(ctx pane.Context) []pane.Pane {
 		bytecode.New(ctx),
 		backlog.New(ctx),
 	}
+}
+
+// TileTitles are the tiles' titles in tab order, as the registry builds
+// them: the end-to-end tests name and count the panes by them.
+func TileTitles() []string {
+	var titles []string
+	for _, p := range buildPanes(pane.Context{Theme: theme.New(true)}) {
+		titles = append(titles, p.Title())
+	}
+	return titles
 }
 
 // overlay is a pane that opens over the tiles with its key.

@@ -239,7 +239,7 @@ func TestViewSizes(t *testing.T) {
 	}{
 		{59, 30, "Enlarge it"},
 		{100, 15, "Enlarge it"},
-		{80, 24, "Machines · 1/6"},
+		{80, 24, focusTitle(0)},
 		{160, 48, "Cold starts"},
 	}
 	for _, c := range cases {

@@ -40,11 +40,11 @@ func TestDashboardAgainstFlysim(t *testing.T) {
 		notWant []string
 	}{
 		{"80x24 one pane at a time", 80, 24, false,
-			[]string{"demo-org/sleepy-api", "DEMO", "Machines · 1/6 · tab next", "STATE", "ID", "CHECKS", "NEWEST EVENT", "● started", "○ stopped", "1–10 of 10", "? help"},
+			[]string{"demo-org/sleepy-api", "DEMO", focusTitle(0) + " · tab next", "STATE", "ID", "CHECKS", "NEWEST EVENT", "● started", "○ stopped", "1–10 of 10", "? help"},
 			[]string{"Cold starts", "Bytecode"}},
-		{"160x48 tiles six panes", 160, 48, false,
-			[]string{"Machines", "Cold starts", "Traffic", "Swap", "Bytecode", "Backlog", "STATE", "REGION", "IMAGE", "AUTOSTOP", "● started", "calls/min"},
-			[]string{"1/6"}},
+		{"160x48 tiles every pane", 160, 48, false,
+			append(TileTitles(), "STATE", "REGION", "IMAGE", "AUTOSTOP", "● started", "calls/min"),
+			[]string{focusTitle(0)}},
 		{"160x48 NO_COLOR", 160, 48, true,
 			[]string{"Machines", "Cold starts", "● started", "○ stopped", "DEMO"},
 			nil},
