@@ -114,7 +114,7 @@ func actionModel(t *testing.T, src *watch.Source, readOnly bool) Model {
 	if src == nil {
 		src = &watch.Source{Org: "org", Now: func() time.Time { return t0 }}
 	}
-	m := New(Config{Source: src, App: "sleepy-api", ReadOnly: readOnly, Theme: theme.New(true), Secrets: []string{"action-token-secret"}})
+	m := newInline(Config{Source: src, App: "sleepy-api", ReadOnly: readOnly, Theme: theme.New(true), Secrets: []string{"action-token-secret"}})
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 30})
 	return send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: actionMachines()})})
 }

@@ -107,7 +107,7 @@ func quietClient(t *testing.T) *fly.Client {
 // frame depends on the data and t0 only, never on timing.
 func fedRoot(t *testing.T, fx fixtureData, client *fly.Client, noColor bool, w, h int) Model {
 	t.Helper()
-	m := New(Config{
+	m := newInline(Config{
 		Source: &watch.Source{Client: client, Org: fixtureOrg, Now: func() time.Time { return t0 }},
 		App:    fixtureApp, Demo: true, Theme: theme.New(noColor),
 	})

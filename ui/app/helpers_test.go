@@ -3,12 +3,33 @@ package app
 import (
 	"fmt"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
+
+// newInline is New for tests that call Update and run the commands it
+// returns themselves: the notice's timer does not wait its 5 or 15 s but
+// answers at once with a firing, which the root ignores. A test that means
+// a notice to expire sends the firing's message.
+func newInline(cfg Config) Model {
+	m := New(cfg)
+	m.timer = func(d time.Duration, msg tea.Msg) tea.Cmd {
+		return func() tea.Msg { return firing{after: d, msg: msg} }
+	}
+	return m
+}
+
+// firing is a timer of a newInline model: msg, due after d.
+type firing struct {
+	after time.Duration
+	msg   tea.Msg
+}
 
 // machinesOf is the root's machines pane.
 func machinesOf(m Model) *machines.Model { return m.paneByID(machines.ID).(*machines.Model) }

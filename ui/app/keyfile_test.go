@@ -24,7 +24,7 @@ func rebound(t *testing.T, file string, readOnly bool) Model {
 	if err := km.Rebind([]byte(file), "keys.toml"); err != nil {
 		t.Fatal(err)
 	}
-	m := New(Config{Source: &watch.Source{Org: "org", Now: func() time.Time { return t0 }}, App: "sleepy-api",
+	m := newInline(Config{Source: &watch.Source{Org: "org", Now: func() time.Time { return t0 }}, App: "sleepy-api",
 		ReadOnly: readOnly, Theme: theme.New(true), Keys: &km})
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	return send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: actionMachines()})})

@@ -55,6 +55,9 @@ type Model struct {
 	keys  *keys.KeyMap
 	wall  func() time.Time // wall clock, for timers that run in real time (retries)
 	feeds []watch.Feed     // the registry, read once
+	// timer makes the notice's timer; nil is the runtime's (tea.Tick).
+	// Tests that run commands inline give the model one that never waits.
+	timer func(time.Duration, tea.Msg) tea.Cmd
 
 	// ctx is cancelled on quit, genCtx on every app switch: in-flight
 	// long-polls end at once instead of holding the program open.

@@ -45,6 +45,9 @@ func (m *Model) setNotice(kind noticeKind, text string) tea.Cmd {
 	}
 	r := m.nextReq()
 	m.notice = notice{kind: kind, text: text, id: r.id}
+	if m.timer != nil {
+		return m.timer(d, noticeMsg{req: r})
+	}
 	return tea.Tick(d, func(time.Time) tea.Msg { return noticeMsg{req: r} })
 }
 

@@ -23,7 +23,7 @@ var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // offline is a model with no client: Update routes, but no command does I/O.
 func offline(t *testing.T, readOnly bool) Model {
 	t.Helper()
-	m := New(Config{Source: &watch.Source{Org: "org", Now: func() time.Time { return t0 }},
+	m := newInline(Config{Source: &watch.Source{Org: "org", Now: func() time.Time { return t0 }},
 		App: "app-a", ReadOnly: readOnly, Theme: theme.New(true)})
 	return send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 }
