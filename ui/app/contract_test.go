@@ -1,12 +1,12 @@
 package app
 
 import (
+	"encoding/binary"
 	"fmt"
-	"hash/fnv"
-	"io"
+	"hash/maphash"
+	"math"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -151,88 +151,116 @@ func TestAddressWrapsBatchesAndSequences(t *testing.T) {
 // fingerprint hashes everything reachable from v (unexported fields,
 // pointers, maps, slices), except the shared theme and renderer, whose
 // caches may legitimately fill on a first render, and funcs and channels.
+// It writes values' bits to the hash directly (no fmt), as TestViewIsPure
+// takes hundreds of fingerprints of panes holding thousands of log lines.
 func fingerprint(v any) uint64 {
-	h := fnv.New64a()
-	seen := map[uintptr]bool{}
-	walk(h, reflect.ValueOf(v), seen, 0)
+	var h maphash.Hash
+	h.SetSeed(fingerprintSeed)
+	fields := map[reflect.Type][]string{}
+	walk(&h, reflect.ValueOf(v), map[uintptr]bool{}, fields, 0)
 	return h.Sum64()
 }
+
+var fingerprintSeed = maphash.MakeSeed()
 
 var skipTypes = map[reflect.Type]bool{
 	reflect.TypeOf(&theme.Theme{}):       true,
 	reflect.TypeOf(&lipgloss.Renderer{}): true,
 }
 
-func walk(w io.Writer, v reflect.Value, seen map[uintptr]bool, depth int) {
+// walk hashes v into h; fields caches each struct type's field names.
+func walk(h *maphash.Hash, v reflect.Value, seen map[uintptr]bool, fields map[reflect.Type][]string, depth int) {
 	if !v.IsValid() || depth > 64 {
 		return
 	}
 	if skipTypes[v.Type()] {
 		return
 	}
+	// The kind first, so that values of different shapes never hash alike.
+	_ = h.WriteByte(byte(v.Kind()))
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
-			fmt.Fprint(w, "nil")
+			_ = h.WriteByte(0)
 			return
 		}
 		if seen[v.Pointer()] {
 			return
 		}
 		seen[v.Pointer()] = true
-		walk(w, v.Elem(), seen, depth+1)
+		walk(h, v.Elem(), seen, fields, depth+1)
 	case reflect.Interface:
 		if v.IsNil() {
-			fmt.Fprint(w, "nil")
+			_ = h.WriteByte(0)
 			return
 		}
-		fmt.Fprint(w, v.Elem().Type().String())
-		walk(w, v.Elem(), seen, depth+1)
+		_, _ = h.WriteString(v.Elem().Type().String())
+		walk(h, v.Elem(), seen, fields, depth+1)
 	case reflect.Struct:
 		if v.Type().PkgPath() == "context" || v.Type().PkgPath() == "sync" || strings.HasPrefix(v.Type().PkgPath(), "sync/") {
 			return
 		}
-		for i := range v.NumField() {
-			fmt.Fprint(w, v.Type().Field(i).Name, "=")
-			walk(w, v.Field(i), seen, depth+1)
+		names, ok := fields[v.Type()]
+		if !ok {
+			for i := range v.NumField() {
+				names = append(names, v.Type().Field(i).Name)
+			}
+			fields[v.Type()] = names
+		}
+		for i, name := range names {
+			_, _ = h.WriteString(name)
+			walk(h, v.Field(i), seen, fields, depth+1)
 		}
 	case reflect.Slice, reflect.Array:
-		fmt.Fprint(w, v.Len(), "[")
+		writeUint(h, uint64(v.Len()))
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			_, _ = h.Write(v.Bytes())
+			return
+		}
 		for i := range v.Len() {
-			walk(w, v.Index(i), seen, depth+1)
+			walk(h, v.Index(i), seen, fields, depth+1)
 		}
 	case reflect.Map:
-		keys := v.MapKeys()
-		parts := make([]string, 0, len(keys))
-		for _, k := range keys {
-			var b strings.Builder
-			walk(&b, k, map[uintptr]bool{}, depth+1)
-			b.WriteString(":")
-			walk(&b, v.MapIndex(k), map[uintptr]bool{}, depth+1)
-			parts = append(parts, b.String())
+		// Each entry hashed alone (with its own seen set) and the sums
+		// added: the map's order does not count.
+		var sum uint64
+		iter := v.MapRange()
+		for iter.Next() {
+			var e maphash.Hash
+			e.SetSeed(fingerprintSeed)
+			walk(&e, iter.Key(), map[uintptr]bool{}, fields, depth+1)
+			_ = e.WriteByte(':')
+			walk(&e, iter.Value(), map[uintptr]bool{}, fields, depth+1)
+			sum += e.Sum64()
 		}
-		sort.Strings(parts)
-		fmt.Fprint(w, parts)
+		writeUint(h, uint64(v.Len()))
+		writeUint(h, sum)
 	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-	default:
-		fmt.Fprint(w, v.String(), ";", fmtValue(v))
+	case reflect.Bool:
+		if v.Bool() {
+			_ = h.WriteByte(1)
+		} else {
+			_ = h.WriteByte(0)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		writeUint(h, uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		writeUint(h, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		writeUint(h, math.Float64bits(v.Float()))
+	case reflect.Complex64, reflect.Complex128:
+		writeUint(h, math.Float64bits(real(v.Complex())))
+		writeUint(h, math.Float64bits(imag(v.Complex())))
+	case reflect.String:
+		writeUint(h, uint64(v.Len()))
+		_, _ = h.WriteString(v.String())
 	}
 }
 
-func fmtValue(v reflect.Value) string {
-	switch v.Kind() {
-	case reflect.Bool:
-		return fmt.Sprint(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return fmt.Sprint(v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return fmt.Sprint(v.Uint())
-	case reflect.Float32, reflect.Float64:
-		return fmt.Sprint(v.Float())
-	case reflect.String:
-		return v.String()
-	}
-	return v.Kind().String()
+func writeUint(h *maphash.Hash, n uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], n)
+	_, _ = h.Write(b[:])
 }
 
 // TestViewIsPure draws every registered pane and overlay, in several
