@@ -5,7 +5,7 @@
 #
 #   .ci/perf.sh           # about 4 minutes
 #   .ci/perf.sh --quick   # under 2 minutes: fewer rounds and transitions, no soak
-#                         # (`go test ./...` runs the short soak anyway); CI may run this
+#                         # (.ci/run's FLYWAKE_LONG=1 go test ./... runs the short soak); CI runs this
 #
 # What it runs:
 #   - API economy and detection latency: ui/app tests with FLYWAKE_PERF=1
@@ -55,7 +55,7 @@ if [ -z "$hey_bin" ]; then
 fi
 
 # --- data flow: API economy ‖ detection latency (separate processes) -----------
-export FLYWAKE_PERF=1
+export FLYWAKE_PERF=1 FLYWAKE_LONG=1 # the economy minute and the soak are long tests
 [ -n "$quick" ] && export FLYWAKE_PERF_QUICK=1
 echo "== API economy and detection latency (about a minute, both at speed 1)"
 go test ./ui/app -run 'TestAPIEconomy' -count=1 -v >"$work/econ.out" 2>&1 &
@@ -68,7 +68,7 @@ for n in 10 500; do
 	echo "economy, steady $n machines: $v"
 	row "API calls/min, steady $n machines (flywake vs fly machine list every 2 s)" \
 		"$(sed -n 's/^\([0-9.]*\) Machines API calls\/min.*ratio calls \([0-9.]*x\), bytes \([0-9.]*x\).*/\1 vs 30 (calls \2, bytes \3)/p' <<<"$v")" \
-		"FLYWAKE_PERF=1 go test ./ui/app -run TestAPIEconomy -v"
+		"FLYWAKE_PERF=1 FLYWAKE_LONG=1 go test ./ui/app -run TestAPIEconomy -v"
 done
 v=$(perf detect.stopped "$work/detect.out"); echo "detection, flysim stopped → model holds it: $v"
 row "detection median / p95 (wait long-poll vs 12 s polling)" \
@@ -83,16 +83,16 @@ if [ -z "$quick" ]; then
 	go test ./ui/app -run 'TestSoak' -count=1 -v >"$work/soak.out" 2>&1 || { cat "$work/soak.out"; exit 1; }
 	v=$(perf soak "$work/soak.out"); echo "$v"
 	row "soak: live heap median, middle → last third" "$(sed -n 's/.*heap MB median middle third \([0-9.]*\), last third \([0-9.]*\).*/\1 → \2 MB/p' <<<"$v")" \
-		"go test ./ui/app -run TestSoak -v  (FLYWAKE_SOAK=long: 30 min)"
+		"FLYWAKE_LONG=1 go test ./ui/app -run TestSoak -v  (FLYWAKE_SOAK=long: 30 min)"
 	row "soak: goroutines before → after; fds before → after" \
 		"$(sed -n 's/.*before \([0-9]*\), after teardown \([0-9]*\); fds before \([0-9]*\), peak [0-9.]*, after \([0-9]*\).*/\1 → \2; \3 → \4/p' <<<"$v")" \
-		"go test ./ui/app -run TestSoak -v"
+		"FLYWAKE_LONG=1 go test ./ui/app -run TestSoak -v"
 fi
 go test ./ui/app -run 'TestStartup' -count=1 -v >>"$work/soak.out" 2>&1 || { cat "$work/soak.out"; exit 1; }
 v=$(perf startup.inprocess "$work/soak.out"); echo "start-up in process (flysim + model + first list/logs + frame): $v"
 row "start-up, in process (to first full frame)" "$(sed -n 's/^median \([^ ]*\).*/\1/p' <<<"$v")" \
 	"FLYWAKE_PERF=1 go test ./ui/app -run TestStartup -v"
-unset FLYWAKE_PERF FLYWAKE_PERF_QUICK
+unset FLYWAKE_PERF FLYWAKE_PERF_QUICK FLYWAKE_LONG
 
 # --- wake engine vs hey on one warm flysim edge ---------------------------------
 echo "== wake engine vs hey, same warm flysim edge (cmd/flywake-perf: 10 warm machines, 2–4 ms per request)"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/longtest"
 	"github.com/flywake/flywake/sources/watch"
 )
 
@@ -23,8 +24,9 @@ import (
 // four a minute (issue 10): two for the hour under way, two more when a new
 // hour began — at --speed 60 every minute is a new hour, the worst case.
 //
-//	go test ./ui/app -run TestMetricsEconomy -v
+//	FLYWAKE_LONG=1 go test ./ui/app -run TestMetricsEconomy -v
 func TestMetricsEconomy(t *testing.T) {
+	longtest.Need(t, "70 s: a wall minute after a warm-up")
 	for _, speed := range []float64{1, 60} {
 		name := fmt.Sprintf("speed%g", speed)
 		t.Run(name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/longtest"
 	"github.com/flywake/flywake/sources/race"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
@@ -201,12 +202,10 @@ func TestOrgFirstFrame(t *testing.T) {
 }
 
 // TestOrgBudget asserts issue 12's budget. It runs for about 80 s (a whole
-// minute of steady state is what "calls per minute" means); under -short
-// it is skipped (BenchmarkOrgBudget prints the same figures).
+// minute of steady state is what "calls per minute" means), in the long
+// mode only (BenchmarkOrgBudget prints the same figures).
 func TestOrgBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("80 s: a minute of steady state; run without -short or BenchmarkOrgBudget")
-	}
+	longtest.Need(t, "80 s: a minute of steady state (or BenchmarkOrgBudget)")
 	window := 60 * time.Second
 	b := measureOrgBudget(t, window)
 	t.Log(b)

@@ -22,15 +22,17 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/longtest"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 )
 
 // The dashboard's data-flow figures (README "Performance"). Run by
 // .ci/perf.sh with FLYWAKE_PERF=1; without it only the 10-machine API budget
-// (issue 4's target) and the in-process start-up check run.
+// (issue 4's target, in the long mode: FLYWAKE_LONG=1) and the in-process
+// start-up check run.
 //
-//	FLYWAKE_PERF=1 go test ./ui/app -run 'TestAPIEconomy|TestDetectionLatency|TestStartup' -v -count=1
+//	FLYWAKE_PERF=1 FLYWAKE_LONG=1 go test ./ui/app -run 'TestAPIEconomy|TestDetectionLatency|TestStartup' -v -count=1
 
 // steadyMachinesPerMinute is issue 4's budget for a steady 10-machine app.
 const steadyMachinesPerMinute = 12
@@ -141,12 +143,10 @@ func listSize(t *testing.T, sim *flysim.Sim, app string) int {
 
 // TestAPIEconomy: Machines API calls per minute for steady apps, counted at
 // flysim, against `fly machine list` every 2 s (30 lists a minute). The
-// 10-machine budget always runs (one wall minute); 500 machines with
-// FLYWAKE_PERF.
+// 10-machine budget runs in the long mode (one wall minute); 500 machines
+// with FLYWAKE_PERF too.
 func TestAPIEconomy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("one wall minute: skipped under -short")
-	}
+	longtest.Need(t, "one wall minute")
 	sizes := []int{10}
 	if perfOn() {
 		sizes = append(sizes, 500)

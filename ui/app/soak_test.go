@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/longtest"
 	"github.com/flywake/flywake/sources/waketest"
 )
 
@@ -18,8 +19,8 @@ import (
 // FLYWAKE_SOAK=long runs the full 30 platform minutes at a lower
 // speed, so the dashboard's wall-clock polling sees more of them:
 //
-//	go test ./ui/app -run TestSoak -v                       # ~25 s
-//	FLYWAKE_SOAK=long go test ./ui/app -run TestSoak -v -timeout 15m   # ~5 min
+//	FLYWAKE_LONG=1 go test ./ui/app -run TestSoak -v                                  # ~25 s
+//	FLYWAKE_LONG=1 FLYWAKE_SOAK=long go test ./ui/app -run TestSoak -v -timeout 15m   # ~5 min
 type soakPlan struct {
 	name        string
 	speed       float64
@@ -46,9 +47,7 @@ const (
 // counts must be flat after warm-up, and nothing may leak: no connection to
 // the simulator left open, no file descriptor, no goroutine.
 func TestSoak(t *testing.T) {
-	if testing.Short() {
-		t.Skip("soak: skipped under -short")
-	}
+	longtest.Need(t, "soak: 20 s of churn at 60×, 5 min with FLYWAKE_SOAK=long")
 	plan := soakPlanFromEnv()
 	runtimeBase := quietBaseline()
 

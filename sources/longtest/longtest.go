@@ -1,0 +1,24 @@
+// Package longtest gates the tests that run for wall-clock minutes (the
+// API economy minute, the metrics and org budgets, the soak): they run
+// only with FLYWAKE_LONG=1, which .ci/run sets, so that `go test ./...`
+// stays a few minutes. Import it from tests only.
+package longtest
+
+import (
+	"os"
+	"testing"
+)
+
+// Env is the variable that turns the long tests on.
+const Env = "FLYWAKE_LONG"
+
+// On reports whether the long tests run: Env is set and -short is not.
+func On() bool { return os.Getenv(Env) != "" && !testing.Short() }
+
+// Need skips t unless the long tests run; what says what takes so long.
+func Need(t testing.TB, what string) {
+	t.Helper()
+	if !On() {
+		t.Skipf("%s: runs with %s=1 (as .ci/run does), not under -short", what, Env)
+	}
+}
