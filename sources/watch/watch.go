@@ -146,10 +146,8 @@ func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error)
 	frozen := !s.Now().After(before)
 	for try := 0; try < 4 && a.Watching() && !frozen; try++ {
 		wait := min(max(a.Rollout.NextLook.Sub(s.Now()), time.Second), verdict.DefaultSettle)
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(wait):
+		if err := s.untilPlatform(ctx, s.Now().Add(wait)); err != nil {
+			return nil, err
 		}
 		if l, err = s.Machines(ctx, app); err != nil {
 			return nil, err
