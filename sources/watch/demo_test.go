@@ -80,9 +80,10 @@ func TestDemoTunedResumesFast(t *testing.T) {
 }
 
 // The crash app's release is judged crash-looping (or given up) within the
-// looks Collect takes, by the newest crash's time.
+// looks Collect takes, by the newest crash's time. The looks wait on the
+// platform's clock, here at 10× (as `--speed 10` would run it).
 func TestDemoCrashLoopVerdict(t *testing.T) {
-	_, src := startDemo(t, 1)
+	_, src := startDemo(t, 10)
 	a := collect(t, src, flysim.DemoCrash)
 	banner := a.CrashBanner()
 	t.Logf("banner: %s", banner)

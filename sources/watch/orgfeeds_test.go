@@ -12,12 +12,12 @@ import (
 
 // runOrgFeeds runs every org feed until none has anything due, as the
 // dashboard would, and returns the model.
-func runOrgFeeds(t *testing.T, src *Source, o *snapshot.Org) {
+func runOrgFeeds(t *testing.T, src *Source, o *snapshot.Org, speed float64) {
 	t.Helper()
 	for round := 0; round < 20; round++ {
 		busy := false
 		for _, f := range OrgFeeds() {
-			q, due := f.Due(o, OrgClock{Now: src.Now(), Speed: 1})
+			q, due := f.Due(o, OrgClock{Now: src.Now(), Speed: speed})
 			if !due || (f.Name != "machines" && f.Name != "boots" && f.Name != "sockets" && round > 0) {
 				continue
 			}
@@ -44,11 +44,12 @@ func runOrgFeeds(t *testing.T, src *Source, o *snapshot.Org) {
 // its logs (whose lines are not kept), and the backlog app's CLOSE_WAIT
 // pile-up read from a sample of its machines before it is ever opened.
 func TestOrgFeedsOnTheDemo(t *testing.T) {
-	sim, src := startDemo(t, 1)
+	sim, src := startDemo(t, 4)
 	o := snapshot.NewOrg(src.Org, nil)
-	runOrgFeeds(t, src, o)
-	// A second look, for the crash verdicts (they compare two looks).
-	time.Sleep(4 * time.Second)
+	runOrgFeeds(t, src, o, sim.Clock().Speed())
+	// A second look, 4 platform seconds on, for the crash verdicts (they
+	// compare two looks).
+	time.Sleep(sim.Clock().WallDuration(4 * time.Second))
 	ctx := context.Background()
 	for _, app := range o.Apps() {
 		l, err := src.Machines(ctx, app)

@@ -121,7 +121,7 @@ func hasNoUpdate(es []*fly.MachineEvent) bool {
 // is the same at every look — the broken check's "it stopped crashing" —
 // and the gate fails the deploy within its timeout.
 func TestVerdictCatchesTheCrashLoopACountMisses(t *testing.T) {
-	const speed = 4
+	const speed = 16
 	_, src := startGate(t, speed, gateApp(2, func(p *flysim.AppProfile) {
 		fastBoot(p)
 		// The platform keeps restarting it for the whole test (on Fly it
@@ -192,7 +192,7 @@ func counts(ls []verdict.Look) []int {
 // A healthy release that boots for 25–33 s is slow, not failed: the gate
 // waits for its health checks and passes it.
 func TestVerdictSlowHealthyBootIsLive(t *testing.T) {
-	const speed = 4
+	const speed = 16
 	_, src := startGate(t, speed, gateApp(1, nil))
 	deploy(t, src, "gate-api", DemoHealthy, "")
 	began := src.Now()
@@ -216,7 +216,7 @@ func TestVerdictSlowHealthyBootIsLive(t *testing.T) {
 
 // A release that crashes once and then stays up is live, with the crash named.
 func TestVerdictOneCrashThenUpIsLiveAndNamed(t *testing.T) {
-	const speed = 4
+	const speed = 16
 	sim, src := startGate(t, speed, gateApp(1, fastBoot))
 	ref, err := sim.PushImage("gate-api", "crash-once", flysim.ImageBehavior{CrashAfter: 2500 * time.Millisecond, CrashTimes: 1})
 	if err != nil {
@@ -237,7 +237,7 @@ func TestVerdictOneCrashThenUpIsLiveAndNamed(t *testing.T) {
 
 // A release the platform gives up restarting fails the deploy.
 func TestVerdictGaveUpRestartingFails(t *testing.T) {
-	const speed = 4
+	const speed = 16
 	_, src := startGate(t, speed, gateApp(1, func(p *flysim.AppProfile) {
 		fastBoot(p)
 		p.RestartRetries = 1
@@ -290,17 +290,20 @@ func TestVerdictAuthAndUnknownApp(t *testing.T) {
 
 // The timeout is a verdict too: could not judge, saying what it waited for.
 func TestVerdictTimeoutSaysWhatItWaitedFor(t *testing.T) {
-	_, src := startGate(t, 1, gateApp(1, nil))
+	// At 2× the 25–33 s boot takes 12 s and more of wall time: a 4 s
+	// timeout passes after the second look (5 platform seconds, 2.5 s on
+	// the wall) has seen the machine up with its checks not passing yet.
+	_, src := startGate(t, 2, gateApp(1, nil))
 	deploy(t, src, "gate-api", DemoHealthy, "")
-	rep := runVerdict(t, src, "gate-api", VerdictOptions{Timeout: 8 * time.Second})
+	rep := runVerdict(t, src, "gate-api", VerdictOptions{Timeout: 4 * time.Second})
 	if rep.ExitCode() != verdict.ExitCannotJudge || rep.Cause != verdict.CauseTimeout {
 		t.Fatalf("exit %d cause %q", rep.ExitCode(), rep.Cause)
 	}
-	if !strings.Contains(rep.Reason(), "no verdict within 8s") || !strings.Contains(rep.Reason(), "health checks do not pass yet") {
+	if !strings.Contains(rep.Reason(), "no verdict within 4s") || !strings.Contains(rep.Reason(), "health checks do not pass yet") {
 		t.Errorf("reason %q", rep.Reason())
 	}
-	if rep.Took > 12*time.Second {
-		t.Errorf("an 8 s timeout took %s", rep.Took)
+	if rep.Took > 6*time.Second {
+		t.Errorf("a 4 s timeout took %s", rep.Took)
 	}
 }
 
@@ -335,7 +338,7 @@ func untilServing(t *testing.T, src *Source, app string) {
 // counted at flysim (every HTTP request it answered, retries included) and
 // by the client.
 func TestVerdictTenMachineRolloutCallBudget(t *testing.T) {
-	const speed = 4
+	const speed = 16
 	sim, src := startGate(t, speed, gateApp(10, fastBoot))
 	deploy(t, src, "gate-api", DemoHealthy, "")
 	untilServing(t, src, "gate-api")
@@ -390,7 +393,7 @@ func TestDemoDeployOnlyOnTheEmbeddedPlatform(t *testing.T) {
 // machine someone else holds the lease of stops the rollout before it is
 // touched.
 func TestDemoDeployRollsOutUnderLeases(t *testing.T) {
-	sim, src := startGate(t, 4, gateApp(3, func(p *flysim.AppProfile) {
+	sim, src := startGate(t, 16, gateApp(3, func(p *flysim.AppProfile) {
 		fastBoot(p)
 		p.InitialAwake, p.MinRunning = 2, 0
 	}))
@@ -465,7 +468,7 @@ func duringRolloutBudget(n int) int { return 2*n + 4 }
 // deploy (long-polls, not sleeps) and judges every machine of the new
 // release, within its budget.
 func TestVerdictDuringATenMachineRollout(t *testing.T) {
-	const speed = 4
+	const speed = 16
 	sim, src := startGate(t, speed, gateApp(10, fastBoot))
 	ctx := context.Background()
 	plan, err := src.PlanDemoDeploy(ctx, "gate-api", DemoHealthy)
