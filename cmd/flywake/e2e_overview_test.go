@@ -30,20 +30,29 @@ func TestOverviewAndLogsInTmux(t *testing.T) {
 	}
 	// enter on sleepy-api opens its dashboard. The rows may still re-sort
 	// as the apps' figures arrive (until the cursor moves, it sits on the
-	// worst row), so move until the cursor (the reversed row) is on it.
-	onSleepy := func() bool {
+	// worst row), so move until the cursor (the reversed row) is on it,
+	// each time waiting for the cursor to leave the row it was on.
+	cursorApp := func() string {
 		for _, l := range strings.Split(tm.run(t, "capture-pane", "-p", "-e", "-t", tm.session), "\n") {
-			if strings.Contains(l, "sleepy-api") && reverseVideo.MatchString(l) {
-				return true
+			if !reverseVideo.MatchString(l) {
+				continue
+			}
+			for _, app := range order {
+				if strings.Contains(l, app) {
+					return app
+				}
 			}
 		}
-		return false
+		return ""
 	}
-	for i := 0; i < len(order) && !onSleepy(); i++ {
+	for i := 0; i < 2*len(order) && cursorApp() != "sleepy-api"; i++ {
+		was := cursorApp()
 		tm.key(t, "Down")
-		time.Sleep(300 * time.Millisecond)
+		for deadline := time.Now().Add(3 * time.Second); cursorApp() == was && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
-	if !onSleepy() {
+	if cursorApp() != "sleepy-api" {
 		t.Fatalf("the cursor never reached sleepy-api:\n%s", tm.capture(t))
 	}
 	tm.key(t, "Enter")
