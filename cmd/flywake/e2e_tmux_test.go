@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -148,16 +149,43 @@ func TestDashboardInTmux(t *testing.T) {
 	t.Logf("end-to-end run took %v", time.Since(started).Round(100*time.Millisecond))
 }
 
-// buildFlywake builds the binary from the module root, two levels up.
+// built is the binary the end-to-end tests run, built once per test
+// process (each build took 1.5 s and more; nine tests asked for one) and
+// removed when the tests end (TestMain).
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildFlywake builds the binary from the module root, two levels up, the
+// first time a test asks, and returns its path.
 func buildFlywake(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "flywake")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/flywake")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "flywake-e2e-"); built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "flywake")
+		cmd := exec.Command("go", "build", "-o", bin, "./cmd/flywake")
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// removeBuilt removes what buildFlywake built.
+func removeBuilt() {
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
 }
 
 // tmuxTerm is one tmux server on its own socket with one session.

@@ -19,9 +19,17 @@ import (
 )
 
 // TestMain lets the scripts exec `flywake`: the test binary itself, run
-// through main as the built command would be.
+// through main as the built command would be. The end-to-end tests' own
+// build is removed when the tests end.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"flywake": main})
+	testscript.Main(thenRemoveBuilt{m}, map[string]func(){"flywake": main})
+}
+
+type thenRemoveBuilt struct{ m *testing.M }
+
+func (r thenRemoveBuilt) Run() int {
+	defer removeBuilt()
+	return r.m.Run()
 }
 
 // TestScripts runs testdata/script/*.txtar: every command as the README
