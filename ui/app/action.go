@@ -2,11 +2,11 @@ package app
 
 import (
 	"context"
-	"errors"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/panes/machines"
@@ -73,34 +73,35 @@ func (m Model) updateConfirm(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case mc.State != c.state:
 		return m, m.setNotice(noticeWarn, "machine "+c.machine+" is "+mc.State+" now (was "+c.state+
 			") — nothing sent; ask again if you still want to "+verb+" it")
-	case m.cfg.Source == nil || m.cfg.Source.Client == nil:
+	case !m.cfg.Source.Ready():
 		return m, m.setNotice(noticeFail, "no platform to "+verb+" "+c.machine+" on — nothing sent")
 	}
 	m.notice = notice{kind: noticeInfo, text: "sending " + verb + " to " + c.machine + "…"}
 	return m, m.actionCmd(c.action, c.machine)
 }
 
-// actionCmd makes the call. Stop sends no signal and no timeout, so the
-// machine's own stop_config (SIGINT by default, its kill timeout) applies.
+// actionCmd makes the call (watch.Source.Act says what each sends).
 func (m *Model) actionCmd(a machines.Action, id string) tea.Cmd {
-	r, ctx, client, app := m.nextReq(), m.genCtx, m.cfg.Source.Client, m.app.Name
+	r, ctx, src, app := m.nextReq(), m.genCtx, m.cfg.Source, m.app.Name
 	m.acting = &acting{req: r, action: a, machine: id}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
 		defer cancel()
-		var err error
-		switch a {
-		case machines.ActionStart:
-			_, err = client.Start(ctx, app, id)
-		case machines.ActionStop:
-			err = client.Stop(ctx, app, id, "", 0)
-		case machines.ActionSuspend:
-			err = client.Suspend(ctx, app, id)
-		default:
-			err = errors.New("unknown action")
-		}
-		return actionMsg{req: r, action: a, machine: id, err: err}
+		return actionMsg{req: r, action: a, machine: id, err: src.Act(ctx, app, id, watchAction(a))}
 	}
+}
+
+// watchAction is the pane's action as the data layer sends it.
+func watchAction(a machines.Action) watch.Action {
+	switch a {
+	case machines.ActionStart:
+		return watch.Start
+	case machines.ActionStop:
+		return watch.Stop
+	case machines.ActionSuspend:
+		return watch.Suspend
+	}
+	return 0
 }
 
 // onAction shows the outcome and lists the machines at once; the wait
@@ -115,17 +116,16 @@ func (m *Model) onAction(msg actionMsg) tea.Cmd {
 	}
 	verb := msg.action.String()
 	var note tea.Cmd
-	var pre fly.ErrPrecondition
-	var held fly.ErrLeaseHeld
+	refusal := watch.RefusalOf(msg.err)
 	switch {
 	case msg.err == nil:
 		note = m.setNotice(noticeInfo, verb+" sent to "+msg.machine+" — watching it settle")
-	case errors.As(msg.err, &held):
+	case refusal.Held:
 		// A deploy (or another operator) holds the machine: nothing was sent.
-		note = m.setNotice(noticeWarn, verb+" not sent: "+m.redact(cell.OneLine(held.Error())))
-	case errors.As(msg.err, &pre):
+		note = m.setNotice(noticeWarn, verb+" not sent: "+m.redact(cell.OneLine(refusal.Text)))
+	case refusal.Refused:
 		// The API's own words, as they came: they say what the platform wants.
-		note = m.setNotice(noticeFail, "Fly refused to "+verb+" "+msg.machine+": "+m.redact(pre.Text))
+		note = m.setNotice(noticeFail, "Fly refused to "+verb+" "+msg.machine+": "+m.redact(refusal.Text))
 	default:
 		note = m.setNotice(noticeFail, verb+" of "+msg.machine+" failed: "+m.redact(cell.OneLine(msg.err.Error())))
 	}

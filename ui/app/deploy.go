@@ -24,14 +24,14 @@ type deployRunner struct {
 }
 
 func (r deployRunner) Plan(ctx context.Context, app string, rel watch.DemoRelease) (watch.DeployPlan, error) {
-	if r.source == nil || r.source.Client == nil {
+	if !r.source.Ready() {
 		return watch.DeployPlan{}, errors.New("no platform to deploy to")
 	}
 	return r.source.PlanDemoDeploy(ctx, app, rel)
 }
 
 func (r deployRunner) Run(ctx context.Context, plan watch.DeployPlan, onStep func(watch.DeployStep)) error {
-	if r.source == nil || r.source.Client == nil {
+	if !r.source.Ready() {
 		return errors.New("no platform to deploy to")
 	}
 	return r.source.DemoDeploy(ctx, plan, onStep)

@@ -47,7 +47,7 @@ func (m *Model) feedCmds() []tea.Cmd {
 // feedCmd fetches feed i, unless a fetch of it is in flight.
 func (m *Model) feedCmd(i int) tea.Cmd {
 	fs := &m.fetch.feeds[i]
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil || fs.busy || m.app.Name == "" {
+	if !m.cfg.Source.Ready() || fs.busy || m.app.Name == "" {
 		return nil
 	}
 	fs.busy = true

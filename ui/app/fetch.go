@@ -1,11 +1,10 @@
 package app
 
 import (
-	"errors"
 	"time"
 
-	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
 )
 
 // Refresh intervals and limits of the data flow.
@@ -13,12 +12,12 @@ const (
 	listFast      = 2 * time.Second  // while a machine is in a transient state
 	listSteady    = 12 * time.Second // otherwise
 	retryFirst    = 2 * time.Second
-	retryMax      = listSteady       // a fault that ends is noticed within one steady refresh
-	waitPoll      = 45 * time.Second // one wait long-poll (the API allows 60 s)
-	waitCooldown  = 2 * time.Second  // between waits on one machine, so a wait that returns at once cannot spin
-	maxWaits      = 16               // wait long-polls in flight at once
-	maxProbes     = 2                // exec probes in flight
-	probesPerMin  = 6                // exec probes started per minute: keeps a steady app within ~12 API calls/min
+	retryMax      = listSteady // a fault that ends is noticed within one steady refresh
+	waitPoll      = watch.WaitPoll
+	waitCooldown  = 2 * time.Second // between waits on one machine, so a wait that returns at once cannot spin
+	maxWaits      = 16              // wait long-polls in flight at once
+	maxProbes     = 2               // exec probes in flight
+	probesPerMin  = 6               // exec probes started per minute: keeps a steady app within ~12 API calls/min
 	listTimeout   = 20 * time.Second
 	appsTimeout   = 15 * time.Second
 	actionTimeout = 30 * time.Second // a start, stop or suspend call (they answer once accepted)
@@ -72,16 +71,15 @@ type failure struct {
 }
 
 // next doubles the retry delay, from retryFirst up to retryMax; when the
-// API asked to wait longer (Retry-After, capped by the client at
-// fly.MaxRetryAfter), it waits that long instead.
+// API asked to wait longer (Retry-After, capped by the client), it waits
+// that long instead.
 func (f failure) next(err error) time.Duration {
 	d := retryFirst
 	if f.delay != 0 {
 		d = min(f.delay*2, retryMax)
 	}
-	var rl fly.ErrRateLimited
-	if errors.As(err, &rl) {
-		d = max(d, min(rl.RetryAfter, fly.MaxRetryAfter))
+	if wait, ok := watch.RetryAfter(err); ok {
+		d = max(d, wait)
 	}
 	return d
 }

@@ -1,13 +1,12 @@
 package app
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
@@ -94,9 +93,9 @@ func (m Model) headerLine() string {
 	if rel := m.crash.Release; rel != "" && m.cfg.App != "" { // CrashLoops names the current release
 		right = append(right, segment{kind: partRelease, text: "release " + words.Release(rel), short: words.Release(rel)})
 	}
-	if m.cfg.Source != nil && m.cfg.Source.Client != nil {
-		st := m.cfg.Source.Client.Stats()
-		if m.fail.err != nil || errors.Is(m.fatal, fly.ErrBadToken{}) {
+	if m.cfg.Source.Ready() {
+		st := m.cfg.Source.Stats()
+		if m.fail.err != nil || watch.IsBadToken(m.fatal) {
 			segs = append(segs, segment{kind: partAPI, text: t.Fail.Render("API " + theme.GlyphFail)})
 		} else {
 			segs = append(segs, segment{kind: partAPI, text: t.Pass.Render("API " + theme.GlyphPass)})

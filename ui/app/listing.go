@@ -2,14 +2,13 @@ package app
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/diagnose"
-	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
 )
 
@@ -26,7 +25,7 @@ func (m *Model) nextReq() req {
 
 // listCmd lists the app's machines, or asks for a relist when one is in flight.
 func (m *Model) listCmd() tea.Cmd {
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil || m.app.Name == "" {
+	if !m.cfg.Source.Ready() || m.app.Name == "" {
 		return nil
 	}
 	if m.fetch.listing {
@@ -54,7 +53,7 @@ func (m *Model) listCmd() tea.Cmd {
 // each holds a connection, and a large app mid-deploy would otherwise open
 // one per machine. The fast list refresh covers the rest.
 func (m *Model) waitCmds() []tea.Cmd {
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil {
+	if !m.cfg.Source.Ready() {
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -68,11 +67,11 @@ func (m *Model) waitCmds() []tea.Cmd {
 			continue
 		}
 		m.fetch.waits[id] = true
-		r, ctx, client, app, instance := m.nextReq(), m.genCtx, m.cfg.Source.Client, m.app.Name, mc.InstanceID
+		r, ctx, src, app, instance := m.nextReq(), m.genCtx, m.cfg.Source, m.app.Name, mc.InstanceID
 		cmds = append(cmds, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, waitPoll+10*time.Second)
 			defer cancel()
-			err := client.Wait(ctx, app, id, instance, waitPoll, "started", "stopped", "suspended")
+			err := src.WaitSettled(ctx, app, id, instance, waitPoll)
 			return waitMsg{req: r, machine: id, err: err}
 		})
 	}
@@ -81,7 +80,7 @@ func (m *Model) waitCmds() []tea.Cmd {
 
 // probeCmds starts the probes the snapshot wants, within the budget.
 func (m *Model) probeCmds() []tea.Cmd {
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil {
+	if !m.cfg.Source.Ready() {
 		return nil
 	}
 	wall := m.wall()
@@ -130,18 +129,14 @@ func orderProbes(ps []snapshot.ProbeRequest) []snapshot.ProbeRequest {
 
 // appsCmd lists the org's apps for the switcher's completion.
 func (m *Model) appsCmd() tea.Cmd {
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil {
+	if !m.cfg.Source.Ready() {
 		return nil
 	}
-	r, ctx, client, org := m.nextReq(), m.ctx, m.cfg.Source.Client, m.cfg.Source.Org
+	r, ctx, src := m.nextReq(), m.ctx, m.cfg.Source
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, appsTimeout)
 		defer cancel()
-		apps, err := client.ListApps(ctx, org)
-		names := make([]string, 0, len(apps))
-		for _, a := range apps {
-			names = append(names, a.Name)
-		}
+		names, err := src.Apps(ctx)
 		return appsMsg{req: r, apps: names, err: err}
 	}
 }
@@ -206,7 +201,7 @@ func (m *Model) onMachines(msg machinesMsg) []tea.Cmd {
 // does not have goes back to the app shown before, saying so.
 func (m *Model) onFatal(err error) []tea.Cmd {
 	back, failed := m.back, m.cfg.App
-	if !back.set || !errors.Is(err, fly.ErrUnknownApp{}) || !m.app.ListedAt.IsZero() {
+	if !back.set || !watch.IsUnknownApp(err) || !m.app.ListedAt.IsZero() {
 		m.fatal = err
 		return nil
 	}

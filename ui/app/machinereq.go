@@ -23,14 +23,11 @@ func (m *Model) describeCmd(r machines.DescribeRequest) tea.Cmd {
 	reply := func(lines []string, err error) tea.Msg {
 		return machines.Described{MachineID: r.MachineID, Req: r.Req, Lines: lines, Err: err}
 	}
-	if m.cfg.Source == nil || m.cfg.Source.Client == nil {
-		return m.addressed(machines.ID, func() tea.Msg { return reply(nil, errors.New("no platform to ask")) })
-	}
-	ctx, client, app, secrets := m.genCtx, m.cfg.Source.Client, m.app.Name, m.cfg.Secrets
+	ctx, src, app, secrets := m.genCtx, m.cfg.Source, m.app.Name, m.cfg.Secrets
 	return m.addressed(machines.ID, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, describeTimeout)
 		defer cancel()
-		lines, err := client.DescribeMachine(ctx, app, r.MachineID)
+		lines, err := src.Describe(ctx, app, r.MachineID)
 		if err != nil {
 			err = errors.New(fly.Redact(cell.OneLine(err.Error()), secrets...))
 		}

@@ -53,7 +53,7 @@ func (m *Model) showOverview() tea.Cmd {
 // startOrg starts the org feeds, once (m.orgs is shared by every copy of
 // the model, so this holds from Init too).
 func (m *Model) startOrg() tea.Cmd {
-	if m.orgs.started || m.cfg.Source == nil || m.cfg.Source.Client == nil {
+	if m.orgs.started || !m.cfg.Source.Ready() {
 		return nil
 	}
 	m.orgs.started = true

@@ -1,12 +1,10 @@
 package app
 
 import (
-	"errors"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
@@ -309,6 +307,4 @@ func fatalWays(k *keys.KeyMap, back returnTo) string {
 }
 
 // isFatal: errors no retry can fix; the user has to act.
-func isFatal(err error) bool {
-	return errors.Is(err, fly.ErrBadToken{}) || errors.Is(err, fly.ErrUnknownApp{})
-}
+func isFatal(err error) bool { return watch.IsFatal(err) }

@@ -31,10 +31,10 @@ type engineRunner struct {
 var errNoPlatform = errors.New("no platform to test against")
 
 func (r engineRunner) env() (waketest.Env, error) {
-	if r.source == nil || r.source.Client == nil {
+	if !r.source.Ready() {
 		return waketest.Env{}, errNoPlatform
 	}
-	return waketest.Env{API: r.source.Client, Now: r.source.Now}, nil
+	return r.source.WakeEnv()
 }
 
 // Prepare lists the app's machines once and resolves the plan.
