@@ -17,6 +17,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/watch"
 )
 
@@ -156,6 +157,12 @@ func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 			return err
 		}
 		s.log, closeLog = dlog, closeDebugLog
+		// Tokens in the environment are the process's secrets whether or
+		// not this command uses them (--demo does not): a project file
+		// could still quote them.
+		for _, name := range fly.TokenVariables {
+			s.addSecret(os.Getenv(name))
+		}
 		s.log.Printf("flywake %s (%s, %s/%s): %s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, commandLine(cmd))
 
 		if c.needs != noPlatform {
@@ -224,10 +231,15 @@ type session struct {
 	secrets []string
 }
 
-// addSecret redacts s from the command's errors and its debug log from now on.
+// addSecret redacts s from the command's errors, its debug log and every
+// text sources/sanitize makes inert from now on.
 func (s *session) addSecret(secret string) {
+	if strings.TrimSpace(secret) == "" {
+		return
+	}
 	s.secrets = append(s.secrets, secret)
 	s.log.AddSecret(secret)
+	sanitize.AddSecret(secret)
 }
 
 // finish gives err the command's exit code and redacts its text: the one
@@ -244,7 +256,7 @@ func finish(err error, cannotRun int, secrets []string) error {
 	if err.Error() == "" {
 		return &exitError{code: code}
 	}
-	msg := errors.New(fly.Redact(err.Error(), secrets...))
+	msg := errors.New(sanitize.Redact(err.Error(), secrets...))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return &usageError{err: msg}

@@ -32,6 +32,7 @@ type answerFacts struct {
 	badAnswer  string        // what a 2xx answer was instead of JSON; "" when it was JSON
 	retryAfter time.Duration // the newest Retry-After asked for (capped), 0 none
 	malformed  int           // null or unreadable entries dropped from a machines answer
+	escaped    bool          // the answer holds \u escapes: decoded, it may spell a secret its bytes hid
 	cordoned   map[string]bool
 	request    string // the last attempt's method and path
 	call       string // its callKey
@@ -115,6 +116,8 @@ func (t *apiTransport) inspect(req *http.Request, resp *http.Response, rep *repo
 		bad = "something that is not JSON: " + quoteStart(body, resp.Header.Get("Content-Type"), t.state.stats.token)
 	default:
 		body = redactBody(body, t.state.stats.token)
+		escaped := bytes.Contains(body, []byte(`\u`))
+		rep.set(func(r *report) { r.escaped = escaped })
 		if kind := machinesAnswer(req); kind != noMachines {
 			var n int
 			var cordoned map[string]bool
@@ -134,6 +137,15 @@ func (t *apiTransport) inspect(req *http.Request, resp *http.Response, rep *repo
 	return bad, nil
 }
 
+// redactDecoded redacts what an answer decoded into (see
+// sanitize.RedactAll) when its bytes held JSON escapes: without them, the
+// redaction of the bytes (redactBody) saw every string as decoded.
+func redactDecoded(ctx context.Context, decoded any) {
+	if reportOf(ctx).get().escaped {
+		sanitize.RedactAll(decoded)
+	}
+}
+
 // quoteStart shows the first bytes of a bad answer, inert and redacted.
 func quoteStart(body []byte, contentType, token string) string {
 	const show = 60
@@ -142,7 +154,7 @@ func quoteStart(body []byte, contentType, token string) string {
 	if cut {
 		s = s[:show]
 	}
-	s = strings.Join(strings.Fields(sanitize.Line(Redact(s, token))), " ")
+	s = strings.Join(strings.Fields(sanitize.Line(sanitize.Redact(s, token))), " ")
 	q := fmt.Sprintf("%q", s)
 	if cut {
 		q += "…"
@@ -160,9 +172,9 @@ func redactBody(body []byte, token string) []byte {
 		return body
 	}
 	s := string(body)
-	out := Redact(s, token)
+	out := sanitize.Redact(s, token)
 	if strings.Contains(token, "/") {
-		out = Redact(out, strings.ReplaceAll(token, "/", `\/`))
+		out = sanitize.Redact(out, strings.ReplaceAll(token, "/", `\/`))
 	}
 	if out == s {
 		return body

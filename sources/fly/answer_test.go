@@ -147,18 +147,20 @@ func TestBadAnswersOnLogsAndProm(t *testing.T) {
 
 // The token inside platform data — an app that logs it, a machine named
 // after it — never reaches the caller: answers are redacted before they are
-// decoded, the JSON-escaped form ("\/") included.
+// decoded, the JSON-escaped form ("\/") included, and again after, so one
+// "\u" escape in the middle does not hide it.
 func TestTokenInAnswersIsRedacted(t *testing.T) {
 	const token = "FlyV1 fm2_lJPE/abc+def=="
 	srv := newLocalServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, `{"data":[
 			{"id":"1","type":"logs","attributes":{"timestamp":"2026-05-01T12:00:00Z","message":"Authorization: FlyV1 fm2_lJPE/abc+def==","instance":"m1"}},
-			{"id":"2","type":"logs","attributes":{"timestamp":"2026-05-01T12:00:01Z","message":"escaped fm2_lJPE\/abc+def==","instance":"m1"}}],
+			{"id":"2","type":"logs","attributes":{"timestamp":"2026-05-01T12:00:01Z","message":"escaped fm2_lJPE\/abc+def==","instance":"m1"}},
+			{"id":"3","type":"logs","attributes":{"timestamp":"2026-05-01T12:00:02Z","message":"one escape fm2_lJP\u0045/abc+def==","instance":"m1"}}],
 			"meta":{"next_token":"1"}}`)
 	}))
 	c, _ := newTestClient(t, srv.URL, token)
 	entries, _, err := c.Logs(context.Background(), "app1", "", "", "")
-	if err != nil || len(entries) != 2 {
+	if err != nil || len(entries) != 3 {
 		t.Fatalf("Logs: %d entries, %v", len(entries), err)
 	}
 	for _, e := range entries {

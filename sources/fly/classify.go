@@ -67,17 +67,17 @@ func classify(ctxErr error, c call, err error, token string, rep answerFacts) er
 		return ErrAPIDown{Op: c.op, Detail: "no answer before the deadline", cause: context.DeadlineExceeded}
 	}
 	status, text, ok := statusOf(err)
-	text = sanitize.Line(Redact(text, token))
+	text = sanitize.Line(sanitize.Redact(text, token))
 	if !ok {
 		switch {
 		case rep.badAnswer != "":
 			return ErrBadAnswer{Op: c.op, What: rep.badAnswer}
 		case isShapeError(err):
-			return ErrBadAnswer{Op: c.op, What: "JSON of another shape (" + sanitize.Line(Redact(shapeReason(err), token)) + ")"}
+			return ErrBadAnswer{Op: c.op, What: "JSON of another shape (" + sanitize.Line(sanitize.Redact(shapeReason(err), token)) + ")"}
 		case isNetworkError(err):
-			return ErrAPIDown{Op: c.op, Detail: sanitize.Line(Redact(networkReason(err), token))}
+			return ErrAPIDown{Op: c.op, Detail: sanitize.Line(sanitize.Redact(networkReason(err), token))}
 		}
-		return fmt.Errorf("%s: %s", c.op, sanitize.Line(Redact(err.Error(), token)))
+		return fmt.Errorf("%s: %s", c.op, sanitize.Line(sanitize.Redact(err.Error(), token)))
 	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:

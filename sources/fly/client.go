@@ -13,6 +13,8 @@ import (
 	flygo "github.com/superfly/fly-go"
 	"github.com/superfly/fly-go/flaps"
 	"github.com/superfly/fly-go/tokens"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 const (
@@ -80,6 +82,9 @@ func newClient(ctx context.Context, cfg Config, env func(string) string, clk clo
 		toks = tokens.Parse(token)
 	}
 	netT := http.DefaultTransport.(*http.Transport).Clone()
+	// The process holds the token from now on: it leaves every text
+	// sources/sanitize makes inert, whatever its source.
+	sanitize.AddSecret(token)
 	cfg.Debug.AddSecret(token)
 	st := &shared{clock: clk, limiter: newLimiter(clk), stats: &recorder{token: token}, debug: cfg.Debug}
 	flapsT := &apiTransport{base: flapsBase, api: machinesAPI, next: netT, state: st}
@@ -88,7 +93,7 @@ func newClient(ctx context.Context, cfg Config, env func(string) string, clk clo
 	// No Logger, ever: fly-go's logging transport dumps bodies.
 	fc, err := flaps.NewWithOptions(ctx, flaps.NewClientOpts{UserAgent: cfg.UserAgent, Tokens: toks, Transport: flapsT})
 	if err != nil {
-		return nil, fmt.Errorf("building the Machines API client: %s", Redact(err.Error(), token))
+		return nil, fmt.Errorf("building the Machines API client: %s", sanitize.Redact(err.Error(), token))
 	}
 	logsTokens := toks
 	if logsTokens == nil {

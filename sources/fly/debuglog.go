@@ -6,12 +6,14 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // DebugLog is the opt-in log a user attaches to a problem report
 // (`--debug FILE`): one line per API attempt (method, path, status,
 // duration), per retry and per failure, plus whatever the command adds.
-// Every line passes through Redact with every secret the log was told of,
+// Every line passes through sanitize.Redact with every secret the log was told of,
 // so the token never reaches the file. A nil *DebugLog logs nothing. Safe
 // for concurrent use.
 type DebugLog struct {
@@ -44,7 +46,7 @@ func (d *DebugLog) Printf(format string, args ...any) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	text := Redact(fmt.Sprintf(format, args...), d.secrets...)
+	text := sanitize.Redact(fmt.Sprintf(format, args...), d.secrets...)
 	text = strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n    ")
 	_, _ = fmt.Fprintf(d.w, "%s %s\n", d.now().UTC().Format("2006-01-02T15:04:05.000Z"), text)
 }

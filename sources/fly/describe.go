@@ -27,5 +27,5 @@ func (c *Client) DescribeMachine(ctx context.Context, app, id string) ([]string,
 	if err := enc.Encode(m); err != nil {
 		return nil, err
 	}
-	return strings.Split(sanitize.Text(Redact(strings.TrimSuffix(b.String(), "\n"), c.cfg.Token)), "\n"), nil
+	return strings.Split(sanitize.Text(sanitize.Redact(strings.TrimSuffix(b.String(), "\n"), c.cfg.Token)), "\n"), nil
 }

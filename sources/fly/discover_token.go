@@ -11,11 +11,15 @@ import (
 	"gopkg.in/yaml.v2"
 )
 
+// TokenVariables are the environment variables flyctl takes a token from,
+// in its order.
+var TokenVariables = []string{"FLY_ACCESS_TOKEN", "FLY_API_TOKEN"}
+
 // DiscoverToken finds a token the way flyctl does: FLY_ACCESS_TOKEN, then
 // FLY_API_TOKEN, then access_token in ~/.fly/config.yml. source names where
 // it came from (never the token). Nothing found → ErrNoToken.
 func DiscoverToken(env func(string) string, home string) (token, source string, err error) {
-	for _, name := range []string{"FLY_ACCESS_TOKEN", "FLY_API_TOKEN"} {
+	for _, name := range TokenVariables {
 		if v := strings.TrimSpace(env(name)); v != "" {
 			return v, name, nil
 		}

@@ -7,7 +7,7 @@ import (
 
 // Every error type here has value receivers and an Is method, so both
 // errors.Is(err, ErrX{}) and errors.As(err, &ErrX{}) work. Messages say how
-// to fix the problem and never contain the token (see Redact).
+// to fix the problem and never contain the token (see sanitize.Redact).
 
 // ErrNoToken: no token in the environment or flyctl's config file.
 type ErrNoToken struct{ ConfigPath string }

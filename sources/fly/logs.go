@@ -15,5 +15,6 @@ func (c *Client) Logs(ctx context.Context, app, nextToken, instance, region stri
 	if err != nil {
 		return nil, "", c.fail(ctx, call{op: "read logs of " + app, scope: appScope, app: app}, err)
 	}
+	redactDecoded(ctx, &entries) // a JSON escape no longer hides the token
 	return entries, next, nil
 }

@@ -28,6 +28,7 @@ func (c *Client) ListMachines(ctx context.Context, app string) ([]*Machine, erro
 	if err != nil {
 		return nil, c.fail(ctx, call{op: "list machines of " + app, scope: appScope, app: app}, err)
 	}
+	redactDecoded(ctx, &ms) // a JSON escape no longer hides the token
 	return ms, nil
 }
 
@@ -43,6 +44,7 @@ func (c *Client) GetMachine(ctx context.Context, app, id string) (*Machine, erro
 	if err != nil {
 		return nil, c.fail(ctx, k, err)
 	}
+	redactDecoded(ctx, m)
 	return m, nil
 }
 
@@ -132,6 +134,7 @@ func (c *Client) Exec(ctx context.Context, app, id, cmd string, timeout time.Dur
 	if err != nil {
 		return nil, c.fail(ctx, k, err)
 	}
+	redactDecoded(ctx, res)
 	return res, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // PromSample is one series of an instant query.
@@ -41,6 +43,7 @@ func (c *Client) PromQuery(ctx context.Context, org, query string, at time.Time)
 	if err != nil {
 		return PromResult{}, c.fail(ctx, call{op: "query metrics of " + org, scope: otherScope}, err)
 	}
+	sanitize.RedactAll(&res) // decoded: a JSON escape no longer hides the token
 	return res, nil
 }
 
@@ -84,6 +87,7 @@ func (c *Client) PromQueryRange(ctx context.Context, org, query string, start, e
 	if err != nil {
 		return nil, c.fail(ctx, k, err)
 	}
+	sanitize.RedactAll(&res)
 	return res, nil
 }
 

@@ -4,26 +4,70 @@
 // character becomes a visible stand-in, so no escape sequence (CSI, OSC, DCS,
 // APC, PM, SOS, a bare ESC, a C1 control) can reach the terminal, and the
 // UI's own styling, added afterwards, is the only styling on screen.
+// Characters that draw nothing (zero-width spaces and joiners, bidi
+// controls, tag characters) show as their code point, so text cannot pose
+// as other text.
 //
 // The mapping is per rune and needs no escape-sequence parser: a sequence
 // cannot start without ESC or a C1 control, and both are replaced. The tests
 // use github.com/charmbracelet/x/ansi's parser as an independent check that
 // the output holds no sequence.
+//
+// The same boundary removes the process's secrets (redact.go) and bounds
+// one line's length (MaxLine).
 package sanitize
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// Line returns s as one inert line: tabs and line breaks become spaces.
-func Line(s string) string { return clean(s, false) }
+// MaxLine bounds what Line returns, in bytes: one field or log line from
+// outside is never a screenful (a 20 MB machine name is cut, with "…").
+const MaxLine = 8 << 10
 
-// Text returns s inert, keeping its newlines and only those, so line
-// numbers still hold: "\r\n" becomes "\n"; tabs, a lone "\r" and the
-// Unicode line and paragraph separators become spaces.
-func Text(s string) string { return clean(s, true) }
+// MaxQuote bounds a quote of someone else's text in an error: enough to
+// say what went wrong, never the whole of a 50 MB error page.
+const MaxQuote = 300
+
+// Line returns s as one inert line, redacted and at most MaxLine bytes:
+// tabs and line breaks become spaces.
+func Line(s string) string {
+	if len(s) > 4*MaxLine {
+		s = s[:4*MaxLine] // cleaning never shrinks a text below half: the cut below decides
+	}
+	return Clip(redact(clean(s, false)), MaxLine)
+}
+
+// Text returns s inert and redacted, keeping its newlines and only those,
+// so line numbers still hold: "\r\n" becomes "\n"; tabs, a lone "\r" and
+// the Unicode line and paragraph separators become spaces. Its length is
+// the caller's to bound (a project file is read up to a limit).
+func Text(s string) string { return redact(clean(s, true)) }
+
+// Quote is Line cut to MaxQuote bytes: how an error quotes the API's or a
+// file's words.
+func Quote(s string) string { return Clip(Line(s), MaxQuote) }
+
+// Clip cuts s to at most max bytes on a rune boundary, ending in "…" when
+// it cut.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const more = "…"
+	cut := max - len(more)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if cut < 0 {
+		cut = 0
+	}
+	return s[:cut] + more
+}
 
 // Lines applies Line to every element, in place, and returns ss.
 func Lines(ss []string) []string {
@@ -82,12 +126,11 @@ func clean(s string, multiline bool) string {
 			// A C1 control is its 7-bit ESC form: U+009B (CSI) shows as "␛[".
 			b.WriteString(Escape)
 			b.WriteRune(r - 0x40)
-		case isBidiControl(r):
-			// Bidi overrides and isolates reorder what follows them on screen,
-			// so text could pose as something else; they show as their code.
-			b.WriteString("<U+")
-			b.WriteString(strings.ToUpper(hex4(r)))
-			b.WriteString(">")
+		case isInvisible(r):
+			// Bidi overrides reorder what follows them on screen and
+			// zero-width characters hide inside a word, so text could pose
+			// as something else; they show as their code.
+			b.WriteString(codePoint(r))
 		default:
 			b.WriteString(s[i:next])
 		}
@@ -96,24 +139,27 @@ func clean(s string, multiline bool) string {
 	return b.String()
 }
 
-// isBidiControl: the explicit directional embeddings, overrides, isolates
-// and marks of Unicode's bidi algorithm (UAX #9).
-func isBidiControl(r rune) bool {
-	switch {
-	case r == 0x061c, r == 0x200e, r == 0x200f:
-		return true
-	case r >= 0x202a && r <= 0x202e:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
-		return true
+// isInvisible: characters that draw nothing yet change what text means or
+// how it reads — Unicode's format characters (zero-width space, joiners,
+// the bidi embeddings, overrides, isolates and marks, the byte order mark,
+// tag characters) and its other default-ignorable code points (Hangul
+// fillers, the variation selectors used to hide bytes after a character).
+// The emoji and text presentation selectors (U+FE0E, U+FE0F) stay: they
+// only choose how the character before them is drawn.
+func isInvisible(r rune) bool {
+	if r < 0xad || r == 0xfe0e || r == 0xfe0f {
+		return false
 	}
-	return false
+	return unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
 
-func hex4(r rune) string {
-	const digits = "0123456789abcdef"
-	out := []byte{digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf]}
-	return string(out)
+// codePoint is r as "<U+200B>".
+func codePoint(r rune) string {
+	h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+	if len(h) < 4 {
+		h = strings.Repeat("0", 4-len(h)) + h
+	}
+	return "<U+" + h + ">"
 }
 
 // All applies Line to every exported string reachable from ptr (a pointer
@@ -121,42 +167,49 @@ func hex4(r rune) string {
 // suits records that leave the program whole (a saved wake test, a live
 // event) and keeps working as fields are added. Unexported fields are left
 // alone.
-func All(ptr any) {
+func All(ptr any) { walk(ptr, Line) }
+
+// walk replaces every exported string reachable from ptr by f of it.
+func walk(ptr any, f func(string) string) {
 	v := reflect.ValueOf(ptr)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return
 	}
-	cleanValue(v.Elem(), 0)
+	walkValue(v.Elem(), f, 0)
 }
 
-func cleanValue(v reflect.Value, depth int) {
+func walkValue(v reflect.Value, f func(string) string, depth int) {
 	if depth > 32 {
 		return // a cycle or an absurd nesting: records are shallow
 	}
 	switch v.Kind() {
 	case reflect.String:
 		if v.CanSet() {
-			if s := v.String(); !safeASCII(s) {
-				v.SetString(Line(s))
+			if s := v.String(); f(s) != s {
+				v.SetString(f(s))
 			}
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			cleanValue(v.Elem(), depth+1)
+			walkValue(v.Elem(), f, depth+1)
 		}
 	case reflect.Struct:
 		t := v.Type()
 		for i := 0; i < v.NumField(); i++ {
 			if t.Field(i).IsExported() {
-				cleanValue(v.Field(i), depth+1)
+				walkValue(v.Field(i), f, depth+1)
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {
-			cleanValue(v.Index(i), depth+1)
+			walkValue(v.Index(i), f, depth+1)
 		}
 	case reflect.Map:
 		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		if t := v.Type(); t.Key().Kind() == reflect.String && t.Elem().Kind() == reflect.String {
+			walkStrings(v, f) // metadata, env, labels: the common case, without a copy
 			return
 		}
 		out := reflect.MakeMapWithSize(v.Type(), v.Len())
@@ -164,12 +217,31 @@ func cleanValue(v reflect.Value, depth int) {
 		for it.Next() {
 			k := reflect.New(v.Type().Key()).Elem()
 			k.Set(it.Key())
-			cleanValue(k, depth+1)
+			walkValue(k, f, depth+1)
 			e := reflect.New(v.Type().Elem()).Elem()
 			e.Set(it.Value())
-			cleanValue(e, depth+1)
+			walkValue(e, f, depth+1)
 			out.SetMapIndex(k, e)
 		}
 		v.Set(out)
+	}
+}
+
+// walkStrings applies f to a map of strings to strings in place, touching
+// only the entries f changes.
+func walkStrings(v reflect.Value, f func(string) string) {
+	type change struct{ oldKey, key, val reflect.Value }
+	var changes []change
+	it := v.MapRange()
+	for it.Next() {
+		k, e := it.Key().String(), it.Value().String()
+		nk, ne := f(k), f(e)
+		if nk != k || ne != e {
+			changes = append(changes, change{it.Key(), reflect.ValueOf(nk).Convert(v.Type().Key()), reflect.ValueOf(ne).Convert(v.Type().Elem())})
+		}
+	}
+	for _, c := range changes {
+		v.SetMapIndex(c.oldKey, reflect.Value{})
+		v.SetMapIndex(c.key, c.val)
 	}
 }

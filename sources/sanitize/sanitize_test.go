@@ -26,10 +26,46 @@ func TestLine(t *testing.T) {
 		"isolate \u2067x\u2069":                "isolate <U+2067>x<U+2069>",
 		"日本語 ✓ ● é":                            "日本語 ✓ ● é",
 		"line\u2028sep":                        "line sep",
+		"zero\u200bwidth\u200c\u200d\u2060":    "zero<U+200B>width<U+200C><U+200D><U+2060>",
+		"\ufeffbom soft\u00adhyphen":           "<U+FEFF>bom soft<U+00AD>hyphen",
+		"tag \U000e0041\U000e007f":             "tag <U+E0041><U+E007F>",
+		"filler \u3164 vs \U000e0100":          "filler <U+3164> vs <U+E0100>",
+		"emoji ❤\ufe0f":                        "emoji ❤\ufe0f",
 	}
 	for in, want := range cases {
 		if got := Line(in); got != want {
 			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A line from outside is bounded: a 20 MB machine name is cut at MaxLine
+// bytes on a rune boundary, and says so.
+func TestLineIsBounded(t *testing.T) {
+	long := strings.Repeat("é", 10<<20) // 20 MB
+	got := Line(long)
+	if len(got) > MaxLine || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
+		t.Fatalf("Line of 20 MB: %d bytes, ends %q", len(got), got[max(len(got)-8, 0):])
+	}
+	if Line(got) != got {
+		t.Error("a cut line changes when cleaned again")
+	}
+	if q := Quote(strings.Repeat("x", 1<<20)); len(q) > MaxQuote {
+		t.Errorf("Quote: %d bytes", len(q))
+	}
+	for _, tt := range []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"abcdefghijk", 10, "abcdefg…"},
+		{"ééééé", 8, "éé…"},
+		{"abc", 2, "…"},
+	} {
+		if got := Clip(tt.s, tt.max); got != tt.want || len(got) > max(tt.max, len("…")) {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.s, tt.max, got, tt.want)
 		}
 	}
 }
@@ -80,8 +116,8 @@ func inert(t *testing.T, in, out string, multiline bool) {
 		case r == '\n' && multiline:
 		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
 			t.Fatalf("%q → %q: control %U left", in, out, r)
-		case isBidiControl(r):
-			t.Fatalf("%q → %q: bidi control %U left", in, out, r)
+		case isInvisible(r):
+			t.Fatalf("%q → %q: invisible %U left", in, out, r)
 		}
 	}
 	var state byte

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	flyc "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
 )
 
@@ -38,13 +37,13 @@ func UserStateDir() (string, error) {
 }
 
 // Encode renders the report as indented JSON with every secret the setup
-// named redacted (fly.Redact), whatever field it might have slipped into.
+// named redacted (sanitize.Redact), whatever field it might have slipped into.
 func (r *Report) Encode() ([]byte, error) {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	s := flyc.Redact(string(b), r.secrets...)
+	s := sanitize.Redact(string(b), r.secrets...)
 	return []byte(s + "\n"), nil
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 func TestStateDir(t *testing.T) {
@@ -53,7 +53,7 @@ func TestSaveLoadLastAndScrub(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(b), "supersecret") || !strings.Contains(string(b), fly.Redacted) {
+		if strings.Contains(string(b), "supersecret") || !strings.Contains(string(b), sanitize.Redacted) {
 			t.Errorf("%s holds the secret or was not scrubbed:\n%s", path, b)
 		}
 		if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {

@@ -5,7 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
@@ -134,4 +134,4 @@ func (m *Model) onAction(msg actionMsg) tea.Cmd {
 
 // redact scrubs every secret (the token) from s; the client's errors are
 // already clean, this is the second line of defence.
-func (m *Model) redact(s string) string { return fly.Redact(s, m.cfg.Secrets...) }
+func (m *Model) redact(s string) string { return sanitize.Redact(s, m.cfg.Secrets...) }

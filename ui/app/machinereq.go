@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
@@ -29,7 +29,7 @@ func (m *Model) describeCmd(r machines.DescribeRequest) tea.Cmd {
 		defer cancel()
 		lines, err := src.Describe(ctx, app, r.MachineID)
 		if err != nil {
-			err = errors.New(fly.Redact(cell.OneLine(err.Error()), secrets...))
+			err = errors.New(sanitize.Redact(cell.OneLine(err.Error()), secrets...))
 		}
 		return reply(lines, err)
 	})

@@ -1,7 +1,7 @@
 package wake
 
 import (
-	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/ui/components/cell"
 )
 
@@ -11,5 +11,5 @@ func (p *Pane) errLine(err error) string {
 	if err == nil {
 		return ""
 	}
-	return cell.Sanitize(fly.Redact(err.Error(), p.base.Secrets...))
+	return cell.Sanitize(sanitize.Redact(err.Error(), p.base.Secrets...))
 }
