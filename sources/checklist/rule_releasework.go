@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/words"
@@ -21,10 +22,19 @@ func releaseWorkRule(e Evidence) Item {
 	b := newItem(IDReleaseWork)
 	answered, ungated := false, 0
 	if localFile(b, e, repo.DockerfileFile) {
-		answered, ungated = true, releaseWorkLocal(b, e.Project)
+		unread := unreadScripts(e)
+		partial := len(unread)+len(e.Project.Missing) > 0
+		// A boot path read in part does not answer for the logs.
+		answered, ungated = !partial, releaseWorkLocal(b, e.Project, partial)
 		// A script that could not be read may hold release work: never a pass.
-		for _, fe := range unreadScripts(e) {
+		for _, fe := range unread {
 			b.cannotRead(repo.Source(fe.File, fe.Line), "%s could not be read (%s): release work in it is unknown", fe.File, fe.Msg)
+		}
+		// Nor may one the directory lacks: the image brings it from
+		// elsewhere, and what it runs at boot is unknown here.
+		for _, m := range e.Project.Missing {
+			b.cannotRead(m.Source(), "%s runs a script the project directory lacks (looked for %s): release work in it is unknown",
+				m.Instruction, strings.Join(m.Looked, ", "))
 		}
 	}
 	if l := e.ReleaseWork; l != nil {
@@ -36,9 +46,10 @@ func releaseWorkRule(e Evidence) Item {
 	return b.done()
 }
 
-// releaseWorkLocal judges the boot path of the project and returns how
-// much release work runs in it ungated.
-func releaseWorkLocal(b *itemBuilder, p *repo.Project) (ungated int) {
+// releaseWorkLocal judges the boot path of the project as read and
+// returns how much release work runs in it ungated; partial says a script
+// it runs could not be read, so finding no work there proves nothing.
+func releaseWorkLocal(b *itemBuilder, p *repo.Project, partial bool) (ungated int) {
 	f := p.FlyToml
 	if f != nil && f.ReleaseCommand != "" {
 		b.judge(Pass, f.Source("deploy.release_command"), "[deploy] release_command runs `%s` once per release", f.ReleaseCommand)
@@ -76,7 +87,11 @@ func releaseWorkLocal(b *itemBuilder, p *repo.Project) (ungated int) {
 		} else if d != nil && d.Cmd != nil {
 			src = repo.Source(repo.DockerfileFile, d.Cmd.Line)
 		}
-		b.judge(Pass, src, "no migrations, static collection, warm-up or index build in ENTRYPOINT/CMD or the scripts they run")
+		if partial {
+			b.note(src, "no migrations, static collection, warm-up or index build in what could be read of ENTRYPOINT/CMD")
+		} else {
+			b.judge(Pass, src, "no migrations, static collection, warm-up or index build in ENTRYPOINT/CMD or the scripts they run")
+		}
 	}
 	return ungated
 }

@@ -20,10 +20,12 @@ func onDisk(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 		var err error
-		switch body {
-		case "FIFO":
+		switch target, link := strings.CutPrefix(body, "LINK:"); {
+		case link:
+			err = os.Symlink(target, path)
+		case body == "FIFO":
 			err = syscall.Mkfifo(path, 0o644)
-		case "DIR":
+		case body == "DIR":
 			err = os.Mkdir(path, 0o755)
 		default:
 			err = os.WriteFile(path, []byte(body), 0o644)
@@ -77,6 +79,16 @@ func TestNeverPassesWhatItCouldNotRead(t *testing.T) {
 			"fly.toml could not be read: is a named pipe"},
 		{"a missing --dir", nil, "/nonexistent/flywake-project", IDReleaseWork, quietLogs,
 			"the project could not be read: project directory does not exist"},
+		{"an entrypoint linked to the process's environment", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": "LINK:/proc/self/environ"}, "", IDReleaseWork, quietLogs,
+			"app/entrypoint.sh could not be read (is a symbolic link to /proc/self/environ, outside the project directory; not read)"},
+		{"an entrypoint linked out of the directory", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": "LINK:../../boot.sh"}, "", IDReleaseWork, quietLogs,
+			"outside the project directory"},
+		{"a dangling entrypoint", map[string]string{"Dockerfile": dockerfile, "app/entrypoint.sh": "LINK:gone.sh"}, "", IDReleaseWork, quietLogs,
+			"app/entrypoint.sh could not be read (is a symbolic link to gone.sh, which does not exist)"},
+		{"an entrypoint the directory lacks", map[string]string{"Dockerfile": dockerfile}, "", IDReleaseWork, quietLogs,
+			"ENTRYPOINT runs a script the project directory lacks (looked for app/entrypoint.sh, entrypoint.sh, bin/entrypoint.sh, scripts/entrypoint.sh): release work in it is unknown"},
+		{"a dangling fly.toml", map[string]string{"fly.toml": "LINK:fly.production.toml", "Dockerfile": dockerfile}, "", IDSleepWake, Evidence{Deployed: deployedLike(1, "suspend", 0, diagnose.Concurrency{})},
+			"fly.toml could not be read: is a symbolic link to fly.production.toml, which does not exist"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +106,9 @@ func TestNeverPassesWhatItCouldNotRead(t *testing.T) {
 			}
 			if !it.CouldNotRead {
 				t.Errorf("%s: could_not_read is false", tt.item)
+			}
+			if strings.Contains(evidenceText(it), "or the scripts they run") {
+				t.Errorf("%s claims the scripts hold no release work: %s", tt.item, evidenceText(it))
 			}
 			if code := ExitCode(items); code != 3 && code != 2 {
 				t.Errorf("exit code %d for a checklist that could not read its input, want 3 (or 2 on a failure)", code)

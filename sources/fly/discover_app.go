@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/sanitize"
 )
 
@@ -33,13 +33,16 @@ func discoverApp(flag string, env func(string) string, dir string) (app, source 
 	if v := strings.TrimSpace(env("FLY_APP")); v != "" {
 		return v, "FLY_APP", nil
 	}
-	path := filepath.Join(dir, "fly.toml")
-	b, err := os.ReadFile(path)
+	// Read as the checklist reads the project (sources/repo): inside dir,
+	// without blocking on a FIFO; a dangling link is an error, not "no
+	// fly.toml".
+	path := filepath.Join(dir, repo.FlyTomlFile)
+	b, err := repo.ReadFile(dir, repo.FlyTomlFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", ErrNoApp{Dir: dir}
 	}
 	if err != nil {
-		return "", "", fmt.Errorf("reading %s: %w", path, err)
+		return "", "", fmt.Errorf("reading %s: %w", sanitize.Line(path), err)
 	}
 	name, err := appFromFlyToml(b)
 	if err != nil {

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -131,5 +133,39 @@ func TestDiscoverAppRefusesControlCharacters(t *testing.T) {
 	}
 	if app, _, err := DiscoverApp("my-app", envOf(nil), dir); err != nil || app != "my-app" {
 		t.Fatalf("a plain -a: %q, %v", app, err)
+	}
+}
+
+// fly.toml is read as the checklist reads the project: a link out of the
+// directory or to nothing is an error saying so (never "no app"), a FIFO
+// does not hang, and a directory that does not exist has no fly.toml.
+func TestDiscoverAppReadsFlyTomlInsideDir(t *testing.T) {
+	for target, want := range map[string]string{
+		"/proc/self/environ":  "outside the project directory",
+		"fly.production.toml": "which does not exist",
+		"FIFO":                "named pipe",
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "fly.toml")
+		var err error
+		if target == "FIFO" {
+			err = syscall.Mkfifo(path, 0o644)
+		} else {
+			err = os.Symlink(target, path)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, _, err = DiscoverApp("", envOf(nil), dir)
+		if errors.Is(err, ErrNoApp{}) || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("fly.toml → %s: %v, want an error saying %q", target, err, want)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("fly.toml → %s: took %s", target, took)
+		}
+	}
+	if _, _, err := DiscoverApp("", envOf(nil), filepath.Join(t.TempDir(), "gone")); !errors.Is(err, ErrNoApp{}) {
+		t.Errorf("a directory that does not exist: %v, want ErrNoApp", err)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/flywake/flywake/sources/sanitize"
@@ -29,7 +27,21 @@ type Project struct {
 	// Present lists the files that exist, malformed or not, so callers can
 	// tell "absent" (n/a) from "unreadable" (unknown).
 	Present map[string]bool
+	// Missing are the scripts ENTRYPOINT/CMD run that the project
+	// directory does not hold: what they do at boot is unknown.
+	Missing []MissingScript
 }
+
+// MissingScript is a file ENTRYPOINT or CMD runs, looked for in the
+// project directory and not found there.
+type MissingScript struct {
+	Instruction string   // "ENTRYPOINT" or "CMD"
+	Line        int      // its line in the Dockerfile
+	Looked      []string // the project paths looked at, the likeliest first
+}
+
+// Source is the instruction's "Dockerfile:line".
+func (m MissingScript) Source() string { return Source(DockerfileFile, m.Line) }
 
 // Has reports whether the named file exists in the project.
 func (p *Project) Has(file string) bool { return p != nil && p.Present[file] }
@@ -59,9 +71,10 @@ var (
 
 // Load reads a project directory on disk. A directory that does not exist
 // or cannot be read is an error (never an empty project: "no fly.toml"
-// would pass items it could not judge); the files are opened without
-// blocking and only regular files are read; the whole load has
-// LoadTimeout.
+// would pass items it could not judge); files are read only inside dir,
+// its own symbolic links resolved (see jail), never from /proc, /dev or
+// /sys; they are opened without blocking and only regular files are read;
+// the whole load has LoadTimeout.
 func Load(dir string) (*Project, []error) {
 	check, load := checkDir, loadFS // read here: the goroutine may outlive this call (and a test's swap)
 	type loaded struct {
@@ -72,13 +85,55 @@ func Load(dir string) (*Project, []error) {
 		if err := check(dir); err != nil {
 			return loaded{nil, []error{err}}
 		}
-		p, errs := load(nonBlockingDir(dir))
+		j, err := openJail(dir, false)
+		if err != nil {
+			return loaded{nil, []error{err}}
+		}
+		defer j.Close()
+		p, errs := load(j)
 		return loaded{p, errs}
 	})
 	if !ok {
 		return nil, []error{tooSlow(dir)}
 	}
 	return l.p, l.errs
+}
+
+// ReadFile reads one file of the project directory dir as Load does (in
+// the jail, without blocking, regular files only, up to the read limit,
+// made inert, within LoadTimeout): for a caller that needs one file, not
+// the project (the app's name in fly.toml). An absent file is
+// fs.ErrNotExist; any other problem is a *FileError saying why.
+func ReadFile(dir, name string) ([]byte, error) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	r, ok := within(func() read {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return read{nil, err} // no directory holds no file
+		}
+		j, err := openJail(dir, true)
+		if err != nil {
+			return read{nil, err}
+		}
+		defer j.Close()
+		data, err := readFile(j, name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if why := linkProblem(j, name); why != "" {
+				return read{nil, &FileError{File: name, Msg: why}}
+			}
+			return read{nil, err}
+		case err != nil:
+			return read{nil, fileError(j, name, err)}
+		}
+		return read{data, nil}
+	})
+	if !ok {
+		return nil, tooSlow(dir)
+	}
+	return r.data, r.err
 }
 
 // CheckDir returns a *FileError when dir is not a readable directory:
@@ -123,7 +178,11 @@ func readableDir(dir string) error {
 	if _, err := os.ReadDir(dir); err != nil {
 		return &FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}
 	}
-	return nil
+	j, err := openJail(dir, false) // refuses /proc, /dev, /sys and /
+	if err != nil {
+		return err
+	}
+	return j.Close()
 }
 
 // reason is why a file could not be opened, without the path.
@@ -141,21 +200,6 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// nonBlockingDir is os.DirFS whose Open never blocks: a FIFO or a device
-// named like a project file would hold a plain open until a writer came.
-type nonBlockingDir string
-
-func (d nonBlockingDir) Open(name string) (fs.File, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
-	}
-	f, err := os.OpenFile(filepath.Join(string(d), filepath.FromSlash(name)), os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
 // LoadFS reads fly.toml, Dockerfile, .dockerignore and the boot scripts
 // from fsys. It returns whatever it could read plus one error per file that
 // could not be read or parsed; it never stops at the first.
@@ -165,15 +209,17 @@ func LoadFS(fsys fs.FS) (*Project, []error) {
 	read := func(name string) ([]byte, bool) {
 		data, err := readFile(fsys, name)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false
+			why := linkProblem(fsys, name)
+			if why == "" {
+				return nil, false // absent
+			}
+			// A dangling link is a file the project names and nobody can
+			// read: unknown, never "no fly.toml".
+			err = &FileError{File: name, Msg: why}
 		}
 		p.Present[name] = true
 		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err // the path is already in the FileError
-			}
-			errs = append(errs, &FileError{File: name, Msg: err.Error()})
+			errs = append(errs, fileError(fsys, name, err))
 			return nil, false
 		}
 		return data, true
@@ -190,16 +236,30 @@ func LoadFS(fsys fs.FS) (*Project, []error) {
 		p.Dockerfile = ParseDockerfile(data)
 	}
 	if d := p.Dockerfile; d != nil {
-		for _, c := range []*Command{d.Entrypoint, d.Cmd} {
-			for _, candidates := range ScriptCandidates(c) {
+		for _, ins := range []struct {
+			name string
+			c    *Command
+		}{{"ENTRYPOINT", d.Entrypoint}, {"CMD", d.Cmd}} {
+			for _, candidates := range ScriptCandidates(ins.c) {
+				found := false
 				for _, name := range candidates {
-					if !fs.ValidPath(name) || p.Present[name] {
+					if !fs.ValidPath(name) {
 						continue
+					}
+					if p.Present[name] {
+						found = true // read already (ENTRYPOINT and CMD name it both)
+						break
 					}
 					if data, ok := read(name); ok {
 						p.Scripts = append(p.Scripts, AnalyzeScript(name, data))
+					}
+					if p.Present[name] {
+						found = true // read, or there and unreadable (an error says why)
 						break
 					}
+				}
+				if !found {
+					p.Missing = append(p.Missing, MissingScript{Instruction: ins.name, Line: ins.c.Line, Looked: candidates})
 				}
 			}
 		}
@@ -218,6 +278,24 @@ func LoadFS(fsys fs.FS) (*Project, []error) {
 		}
 	}
 	return p, errs
+}
+
+// fileError is the FileError for name, which could not be read (err):
+// the link on its way to blame when there is one, else err's own words
+// without the path (the FileError names the file).
+func fileError(fsys fs.FS, name string, err error) *FileError {
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	if why := linkProblem(fsys, name); why != "" {
+		return &FileError{File: name, Msg: why}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &FileError{File: name, Msg: err.Error()}
 }
 
 // readFile reads one project file: regular files only, at most

@@ -186,3 +186,166 @@ func TestCheckDirGivesUpAtItsDeadline(t *testing.T) {
 		}
 	}
 }
+
+// The project directory is a jail: a link out of it (to the process's own
+// environment, where the API token lives, or to a file beside the
+// project), a link to nothing and a script the Dockerfile runs but the
+// directory lacks are each named, with why, and nothing out of the
+// directory is read.
+func TestLoadReadsOnlyInsideTheProject(t *testing.T) {
+	t.Setenv("FLYWAKE_JAIL_CANARY", "collectstatic-canary-0123456789")
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.sh")
+	if err := os.WriteFile(secret, []byte("python manage.py collectstatic # outside-canary\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := func(target string) func(dir, name string) {
+		return func(dir, name string) {
+			if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tests := []struct {
+		name    string
+		files   map[string]string
+		links   map[string]func(dir, name string)
+		file    string // the file the error is about
+		want    string
+		missing bool // the script is reported missing instead
+	}{
+		{"an entrypoint linked to /proc/self/environ", map[string]string{"Dockerfile": entrypointDockerfile},
+			map[string]func(string, string){"entrypoint.sh": link("/proc/self/environ")},
+			"entrypoint.sh", "is a symbolic link to /proc/self/environ, outside the project directory; not read", false},
+		{"an entrypoint linked out by a relative path", map[string]string{"Dockerfile": entrypointDockerfile, "app/keep": ""},
+			map[string]func(string, string){"app/entrypoint.sh": link(filepath.Join("..", "..", filepath.Base(outside), "secret.sh"))},
+			"app/entrypoint.sh", "outside the project directory; not read", false},
+		{"an entrypoint linked to an absolute path beside the project", map[string]string{"Dockerfile": entrypointDockerfile},
+			map[string]func(string, string){"entrypoint.sh": link(secret)},
+			"entrypoint.sh", "outside the project directory; not read", false},
+		{"a directory on the way linked out", map[string]string{"Dockerfile": entrypointDockerfile},
+			map[string]func(string, string){"app": link(outside)},
+			"app/entrypoint.sh", "is under app, a symbolic link to " + outside + ", outside the project directory; not read", false},
+		{"a dangling entrypoint", map[string]string{"Dockerfile": entrypointDockerfile},
+			map[string]func(string, string){"entrypoint.sh": link("gone.sh")},
+			"entrypoint.sh", "is a symbolic link to gone.sh, which does not exist", false},
+		{"a dangling fly.toml", nil,
+			map[string]func(string, string){"fly.toml": link("../elsewhere/fly.toml")},
+			"fly.toml", "is a symbolic link to ../elsewhere/fly.toml, outside the project directory", false},
+		{"a fly.toml linked to nothing inside", nil,
+			map[string]func(string, string){"fly.toml": link("config/fly.toml")},
+			"fly.toml", "is a symbolic link to config/fly.toml, which does not exist", false},
+		{"an entrypoint the directory lacks", map[string]string{"Dockerfile": entrypointDockerfile}, nil, "", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := project(t, tt.files)
+			for name, mk := range tt.links {
+				mk(dir, name)
+			}
+			p, errs := Load(dir)
+			if p == nil {
+				t.Fatalf("Load: %v", errs)
+			}
+			for _, err := range errs {
+				if strings.Contains(err.Error(), "canary") {
+					t.Errorf("an error quotes what is outside the project: %v", err)
+				}
+			}
+			for _, w := range p.ReleaseWork() {
+				t.Errorf("release work read from outside the project: %+v", w)
+			}
+			if tt.missing {
+				if len(p.Missing) != 1 || p.Missing[0].Looked[0] != "app/entrypoint.sh" || p.Missing[0].Source() != "Dockerfile:2" {
+					t.Fatalf("Missing = %+v, want app/entrypoint.sh from Dockerfile:2", p.Missing)
+				}
+				return
+			}
+			if len(p.Missing) != 0 {
+				t.Errorf("Missing = %+v: the file is there (unreadable), not missing", p.Missing)
+			}
+			fe := errorFor(errs, tt.file)
+			if fe == nil || !strings.Contains(fe.Msg, tt.want) || fe.Warning {
+				t.Fatalf("errors %v, want one for %s saying %q", errs, tt.file, tt.want)
+			}
+			if !p.Has(tt.file) {
+				t.Errorf("%s not marked present: it would read as absent", tt.file)
+			}
+		})
+	}
+}
+
+// A project directory that resolves into a kernel interface, or is the
+// root that holds them, is refused before anything is read.
+func TestLoadRefusesSystemDirectories(t *testing.T) {
+	via := filepath.Join(t.TempDir(), "proj")
+	if err := os.Symlink("/proc/self", via); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{
+		"/proc/self": "under /proc", via: "under /proc", "/sys/kernel": "under /sys", "/dev": "under /dev", "/": "is the root directory",
+	} {
+		if _, err := os.Stat(dir); err != nil {
+			continue // not on this system
+		}
+		p, errs := Load(dir)
+		if p != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), want) {
+			t.Errorf("Load(%s) = %v, %v; want it refused (%q)", dir, p, errs, want)
+		}
+		if err := CheckDir(dir); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckDir(%s) = %v", dir, err)
+		}
+	}
+}
+
+// The directory's own link is resolved (the jail is what it points at),
+// and links inside it are followed.
+func TestLoadFollowsLinksInside(t *testing.T) {
+	dir := project(t, map[string]string{
+		"Dockerfile":          entrypointDockerfile,
+		"scripts/boot.sh":     "#!/bin/sh\npython manage.py migrate\nexec granian app\n",
+		"config/fly.toml.txt": "app = 'linked'\n",
+	})
+	if err := os.Symlink("../scripts/boot.sh", filepath.Join(dir, "app-entrypoint.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "app"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../scripts/boot.sh", filepath.Join(dir, "app", "entrypoint.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("config/fly.toml.txt", filepath.Join(dir, "fly.toml")); err != nil {
+		t.Fatal(err)
+	}
+	via := filepath.Join(t.TempDir(), "link-to-project")
+	if err := os.Symlink(dir, via); err != nil {
+		t.Fatal(err)
+	}
+	p, errs := Load(via)
+	if len(errs) != 0 || p.FlyToml == nil || p.FlyToml.App != "linked" || len(p.ReleaseWork()) != 1 {
+		t.Fatalf("Load through links: %+v, %v", p, errs)
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	dir := project(t, map[string]string{"fly.toml": "app = 'x'\n", "pipe": "FIFO"})
+	if err := os.Symlink("/proc/self/environ", filepath.Join(dir, "env")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("nowhere", filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile(dir, "fly.toml"); err != nil || string(b) != "app = 'x'\n" {
+		t.Errorf("fly.toml: %q, %v", b, err)
+	}
+	if _, err := ReadFile(dir, "absent"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("absent: %v, want fs.ErrNotExist", err)
+	}
+	for name, want := range map[string]string{"env": "outside the project directory", "dangling": "which does not exist", "pipe": "named pipe"} {
+		var fe *FileError
+		if _, err := ReadFile(dir, name); !errors.As(err, &fe) || !strings.Contains(fe.Msg, want) {
+			t.Errorf("%s: %v, want a FileError saying %q", name, err, want)
+		}
+	}
+}

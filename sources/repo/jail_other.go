@@ -1,0 +1,9 @@
+//go:build !linux
+
+package repo
+
+import "os"
+
+// kernelFile: only Linux mounts its kernel interfaces as filesystems a
+// project could reach; elsewhere the jail's path checks are the guard.
+func kernelFile(*os.File) string { return "" }
