@@ -754,4 +754,20 @@ func TestContractFaults(t *testing.T) {
 	if _, err := c.Get(ctx, DemoBacklog, id); err != nil {
 		t.Errorf("after ClearFaults: %v", err)
 	}
+
+	// Body with a Status of its own: an error page of any size.
+	s.SetFault("get", Fault{Body: strings.Repeat("<p>down</p>", 1000), Status: 500})
+	if _, err := c.Get(ctx, DemoBacklog, id); httpStatus(err) != 500 || !strings.Contains(err.Error(), "<p>down</p><p>down</p>") {
+		t.Errorf("Body with Status 500: %.200v", err)
+	}
+	// EscapeHostile: the raw answer never holds Hostile, the decoded one does.
+	s.ClearFaults()
+	s.SetFault("get", Fault{Hostile: "-hidden/word", EscapeHostile: true})
+	resp, body := rawDo(t, s, "GET", "/v1/apps/"+DemoBacklog+"/machines/"+id, "", nil)
+	m, err := c.Get(ctx, DemoBacklog, id)
+	if resp.StatusCode != 200 || strings.Contains(string(body), "hidden") || !strings.Contains(string(body), `\u0068\u0069`) ||
+		err != nil || !strings.HasSuffix(m.Name, "-hidden/word") {
+		t.Errorf("EscapeHostile: raw %.300s; decoded name %q, %v", body, m.Name, err)
+	}
+	s.ClearFaults()
 }

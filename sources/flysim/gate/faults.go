@@ -3,8 +3,10 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -21,17 +23,22 @@ type Fault struct {
 	ExecTimeout bool          // exec hangs until its timeout, then 408
 	RetryAfter  string        // Retry-After of an injected 429 (default "1")
 
-	// Body answers 200 with this body instead (an HTML page from a proxy,
-	// garbage), as ContentType (default text/html).
+	// Body answers Status (default 200) with this body instead (an HTML
+	// page from a proxy, garbage, a 50 MB error page), as ContentType
+	// (default text/html).
 	Body        string
 	ContentType string
+	Status      int
 
 	// These alter the real answer. NullEntries adds a null machine to a
 	// list, and a null check and a null event to every machine. Hostile is
 	// appended to every machine name and check output (list, get) and to
 	// every log message (logs): text carrying escape sequences.
-	NullEntries bool
-	Hostile     string
+	// EscapeHostile writes each character of Hostile as a JSON \u escape,
+	// so the answer's raw bytes never hold it and only decoding does.
+	NullEntries   bool
+	Hostile       string
+	EscapeHostile bool
 	// Odd alters the named machines' entries in a machines answer (list,
 	// get), by machine id: what a platform whose answers changed shape
 	// could send.
@@ -149,7 +156,11 @@ func (g *Gate) answerFault(w http.ResponseWriter, r *http.Request, f Fault) bool
 			ct = "text/html"
 		}
 		w.Header().Set("Content-Type", ct)
-		w.WriteHeader(http.StatusOK)
+		status := f.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		w.WriteHeader(status)
 		_, _ = w.Write([]byte(f.Body))
 		return true
 	}
@@ -176,6 +187,9 @@ func (rw *rewriter) finish(f Fault) {
 		if json.Unmarshal(body, &v) == nil {
 			if b, err := json.Marshal(alter(v, f)); err == nil {
 				body = b
+				if f.EscapeHostile {
+					body = escapeAll(body, f.Hostile)
+				}
 			}
 		}
 	}
@@ -186,6 +200,24 @@ func (rw *rewriter) finish(f Fault) {
 	h.Del("Content-Length")
 	rw.ResponseWriter.WriteHeader(rw.status)
 	_, _ = rw.ResponseWriter.Write(body)
+}
+
+// escapeAll rewrites every occurrence of s (as JSON writes it) in body
+// with each of its characters as a \u escape.
+func escapeAll(body []byte, s string) []byte {
+	q, err := json.Marshal(s)
+	if err != nil || s == "" {
+		return body
+	}
+	var esc strings.Builder
+	for _, r := range s {
+		if r > 0xffff {
+			esc.WriteRune(r) // beyond one escape; written as it is
+			continue
+		}
+		fmt.Fprintf(&esc, `\u%04x`, r)
+	}
+	return bytes.ReplaceAll(body, bytes.Trim(q, `"`), []byte(esc.String()))
 }
 
 // alter applies f to a decoded answer: a machines list or machine, or a
