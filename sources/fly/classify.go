@@ -66,18 +66,21 @@ func classify(ctxErr error, c call, err error, token string, rep answerFacts) er
 	if errors.Is(ctxErr, context.DeadlineExceeded) {
 		return ErrAPIDown{Op: c.op, Detail: "no answer before the deadline", cause: context.DeadlineExceeded}
 	}
+	// The API's words are quoted, never copied: an error page can be
+	// megabytes, and every output (stderr, the debug log, reports, the
+	// header) shows the error.
 	status, text, ok := statusOf(err)
-	text = sanitize.Line(sanitize.Redact(text, token))
+	text = sanitize.Quote(sanitize.Redact(text, token))
 	if !ok {
 		switch {
 		case rep.badAnswer != "":
 			return ErrBadAnswer{Op: c.op, What: rep.badAnswer}
 		case isShapeError(err):
-			return ErrBadAnswer{Op: c.op, What: "JSON of another shape (" + sanitize.Line(sanitize.Redact(shapeReason(err), token)) + ")"}
+			return ErrBadAnswer{Op: c.op, What: "JSON of another shape (" + sanitize.Quote(sanitize.Redact(shapeReason(err), token)) + ")"}
 		case isNetworkError(err):
-			return ErrAPIDown{Op: c.op, Detail: sanitize.Line(sanitize.Redact(networkReason(err), token))}
+			return ErrAPIDown{Op: c.op, Detail: sanitize.Quote(sanitize.Redact(networkReason(err), token))}
 		}
-		return fmt.Errorf("%s: %s", c.op, sanitize.Line(sanitize.Redact(err.Error(), token)))
+		return fmt.Errorf("%s: %s", c.op, sanitize.Quote(sanitize.Redact(err.Error(), token)))
 	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:

@@ -23,6 +23,10 @@ type DebugLog struct {
 	now     func() time.Time
 }
 
+// maxDebugEntry bounds one entry: enough for a panic's stack, never a
+// whole answer someone passed in.
+const maxDebugEntry = 16 << 10
+
 // NewDebugLog logs to w, redacting secrets.
 func NewDebugLog(w io.Writer, secrets ...string) *DebugLog {
 	return &DebugLog{w: w, secrets: secrets, now: time.Now}
@@ -46,7 +50,7 @@ func (d *DebugLog) Printf(format string, args ...any) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	text := sanitize.Redact(fmt.Sprintf(format, args...), d.secrets...)
+	text := sanitize.Clip(sanitize.Redact(fmt.Sprintf(format, args...), d.secrets...), maxDebugEntry)
 	text = strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n    ")
 	_, _ = fmt.Fprintf(d.w, "%s %s\n", d.now().UTC().Format("2006-01-02T15:04:05.000Z"), text)
 }

@@ -189,3 +189,51 @@ func TestPlatformPauseAndResume(t *testing.T) {
 	}
 	assertWithinFlyLimits(t, sim)
 }
+
+// A 50 MB error page (HTML, or JSON whose message is 50 MB) is quoted,
+// never copied: the error, the header's last error and the debug log each
+// hold a few hundred bytes of it, on every API the client calls.
+func TestHugeErrorBodyIsQuoted(t *testing.T) {
+	const size = 50 << 20
+	bodies := map[string]flysim.Fault{
+		"an HTML page":             {Body: "<html>" + strings.Repeat("x", size) + "</html>", Status: 500},
+		"a JSON message":           {Body: `{"error":"` + strings.Repeat("y", size) + `"}`, Status: 500, ContentType: "application/json"},
+		"a 400 with a message":     {Body: `{"message":"` + strings.Repeat("z", size) + `"}`, Status: 400, ContentType: "application/json"},
+		"a 502 the client retries": {Body: strings.Repeat("w", size), Status: 502},
+	}
+	for name, fault := range bodies {
+		t.Run(name, func(t *testing.T) {
+			sim, _ := faultSim(t)
+			var log strings.Builder
+			c, err := New(context.Background(), Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token(), Debug: NewDebugLog(&log)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			calls := map[string]func() error{
+				"list": func() error { _, err := c.ListMachines(ctx, flysim.DemoTuned); return err },
+				"logs": func() error { _, _, err := c.Logs(ctx, flysim.DemoTuned, "", "", ""); return err },
+				"prom": func() error { _, err := c.PromQuery(ctx, sim.Org(), "up", time.Time{}); return err },
+			}
+			for endpoint, call := range calls {
+				sim.ClearFaults()
+				sim.SetFault(endpoint, fault)
+				err := call()
+				if err == nil {
+					t.Fatalf("%s: no error from a %d", endpoint, fault.Status)
+				}
+				if n := len(err.Error()); n > 1024 {
+					t.Errorf("%s: the error is %d bytes: %.120s…", endpoint, n, err)
+				}
+				if last := c.Stats().LastError; len(last) > 1024 {
+					t.Errorf("%s: the last error is %d bytes", endpoint, len(last))
+				}
+			}
+			if n := log.Len(); n > 16<<10 {
+				t.Errorf("the debug log holds %d bytes after %d calls", n, len(calls))
+			}
+		})
+	}
+}

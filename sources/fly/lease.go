@@ -140,7 +140,7 @@ func (c *Client) leaseHolder(ctx context.Context, k call) (*ErrLeaseHeld, error)
 	if l == nil || l.Data == nil || l.Data.Owner == "" && l.Data.Nonce == "" {
 		return nil, nil
 	}
-	held := &ErrLeaseHeld{App: k.app, Machine: k.id, Owner: sanitize.Redact(l.Data.Owner, c.token)}
+	held := &ErrLeaseHeld{App: k.app, Machine: k.id, Owner: sanitize.Quote(sanitize.Redact(l.Data.Owner, c.token))}
 	if l.Data.ExpiresAt > 0 {
 		held.Expires = time.Unix(l.Data.ExpiresAt, 0)
 	}

@@ -70,7 +70,7 @@ func (r *recorder) attempt(now time.Time, to api) {
 // are expected refusals and leave the last error as it was. A success of
 // the call that failed clears its error.
 func (r *recorder) answered(now time.Time, call string, status int, what string) {
-	what = sanitize.Line(sanitize.Redact(what, r.token)) // the status line's text is the server's
+	what = sanitize.Quote(sanitize.Redact(what, r.token)) // the status line's text is the server's
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if status == 429 {
@@ -93,7 +93,7 @@ func (r *recorder) answered(now time.Time, call string, status int, what string)
 }
 
 func (r *recorder) failed(now time.Time, call, what string) {
-	what = sanitize.Line(sanitize.Redact(what, r.token))
+	what = sanitize.Quote(sanitize.Redact(what, r.token))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.errorLocked(now, call, what)

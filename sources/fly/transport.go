@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 const (
@@ -21,6 +23,11 @@ const (
 	firstBackoff    = time.Second      // when the server gives no Retry-After
 	maxBackoff      = 8 * time.Second
 	maxBufferedBody = 8 << 20 // request bodies are small JSON; refuse absurd ones
+	// maxErrorBody bounds what the client keeps of an answer that is not
+	// a success (a 50 MB error page was read whole, and quoted whole into
+	// every output): an API error message is a line; errors quote less
+	// still (sanitize.Quote).
+	maxErrorBody = 64 << 10
 )
 
 // shared is the state every transport of one Client uses: one set of
@@ -71,11 +78,14 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// A caller that gave up (a quit, an app switch, a newer request)
 			// is nothing the API did, so not the header's last error.
 			if !errors.Is(ctx.Err(), context.Canceled) {
-				t.state.stats.failed(t.state.clock.Now(), call, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
+				t.state.stats.failed(t.state.clock.Now(), call, fmt.Sprintf("%s %s: %s", req.Method, req.URL.Path, sanitize.Quote(err.Error())))
 			}
 			return nil, err
 		}
 		t.state.debug.apiCall(req.Method, req.URL.Path, resp.StatusCode, t.state.clock.Now().Sub(sent))
+		if resp.StatusCode/100 != 2 {
+			capBody(resp, maxErrorBody)
+		}
 		status := resp.StatusCode
 		what := fmt.Sprintf("%s %s: ", req.Method, req.URL.Path)
 		if status/100 == 2 && req.Method != http.MethodHead && status != http.StatusNoContent {
@@ -168,6 +178,16 @@ func rebase(u, base *url.URL) *url.URL {
 		out.RawPath = ""
 	}
 	return &out
+}
+
+// capBody replaces resp's body with at most its first limit bytes, read
+// now, and lets the rest go with the connection.
+func capBody(resp *http.Response, limit int64) {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Del("Content-Length")
 }
 
 func bufferBody(req *http.Request) ([]byte, error) {

@@ -2,10 +2,12 @@ package fly
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -144,5 +146,32 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if _, err := New(context.Background(), Config{FlapsURL: "127.0.0.1:4280"}); err == nil {
 		t.Error("a base URL without scheme must be refused")
+	}
+}
+
+// An error answer is read up to maxErrorBody and the rest left unread: a
+// 50 MB error page costs the client 64 KB, not 50 MB (the server manages to
+// write only what the connection's buffers take before it is closed).
+func TestErrorBodyIsNotReadWhole(t *testing.T) {
+	const size = 50 << 20
+	var written atomic.Int64
+	srv := newLocalServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(500)
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for written.Load() < size {
+			n, err := w.Write(chunk)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}))
+	c, _ := newTestClient(t, srv.URL, "tok-abcdefgh")
+	_, err := c.ListMachines(context.Background(), "app1")
+	if err == nil || len(err.Error()) > 1024 {
+		t.Fatalf("err = %.200v (%d bytes)", err, len(fmt.Sprint(err)))
+	}
+	if n := written.Load(); n >= size/2 {
+		t.Errorf("the server wrote %d MB of its 50 MB page: the client read it", n>>20)
 	}
 }
