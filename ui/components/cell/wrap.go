@@ -1,6 +1,7 @@
 package cell
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -33,7 +34,10 @@ func Wrap(s string, width, hang int) []string {
 	if len(first) == 1 {
 		return closeStyles(out)
 	}
-	rest := strings.Join(first[1:], " ")
+	// The rest is wrapped again from the body itself, not from the first
+	// wrap's lines joined with spaces: those lines split a long word (a
+	// digest, a URL) where it met the width, and the join put a space in it.
+	rest := trimLeadingSpaces(ansi.TruncateLeft(body, ansi.StringWidth(first[0]), ""))
 	pad := lead + hang
 	if width-pad < minWrapIndent {
 		pad = 0
@@ -42,6 +46,22 @@ func Wrap(s string, width, hang int) []string {
 		out = append(out, strings.Repeat(" ", pad)+l)
 	}
 	return closeStyles(out)
+}
+
+// leadingSGR is the styling a cut string starts with (TruncateLeft keeps
+// every sequence before the cut), then the spaces after it.
+var leadingSGR = regexp.MustCompile(`^((?:\x1b\[[0-9;:]*m)*) *`)
+
+// trimLeadingSpaces drops the spaces a line break consumed and, of the
+// styling before them, what a reset already ended: what stays is the
+// style in force where the line was cut.
+func trimLeadingSpaces(s string) string {
+	m := leadingSGR.FindStringSubmatchIndex(s)
+	seqs := s[m[2]:m[3]]
+	if i := max(strings.LastIndex(seqs, "\x1b[0m"), strings.LastIndex(seqs, "\x1b[m")); i >= 0 {
+		seqs = seqs[i+strings.Index(seqs[i:], "m")+1:]
+	}
+	return seqs + s[m[1]:]
 }
 
 // WrapAll wraps every line of lines (see Wrap).

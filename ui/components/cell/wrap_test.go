@@ -46,3 +46,34 @@ func TestWrapClosesStyles(t *testing.T) {
 		t.Errorf("words lost: %q", got)
 	}
 }
+
+// A word longer than the width (a digest, a URL) is split where the width
+// ends and nowhere else: put back together, the lines are the line, with
+// no space added inside the word.
+func TestWrapKeepsLongWordsWhole(t *testing.T) {
+	digest := "sha256:" + strings.Repeat("0123456789abcdef", 4)
+	for _, in := range []string{
+		`    "image": "registry.fly.io/sleepy-api@` + digest + `",`,
+		`  "url": "https://example.com/` + strings.Repeat("segment/", 12) + `"`,
+		"\x1b[7m" + digest + "\x1b[0m" + digest,
+	} {
+		for width := 12; width <= 60; width += 7 {
+			lines := Wrap(in, width, 2)
+			var joined strings.Builder
+			for i, l := range lines {
+				l = ansi.Strip(l)
+				if i > 0 {
+					l = strings.TrimLeft(l, " ")
+				}
+				joined.WriteString(l)
+				if ansi.StringWidth(lines[i]) > width {
+					t.Errorf("Wrap(%q, %d): line %q is too wide", in, width, lines[i])
+				}
+			}
+			want := strings.Replace(ansi.Strip(in), ": ", ":", 1) // the one break at a space may fall there
+			if got := joined.String(); got != ansi.Strip(in) && got != want {
+				t.Errorf("Wrap(%q, %d) = %q: put together %q", in, width, lines, got)
+			}
+		}
+	}
+}

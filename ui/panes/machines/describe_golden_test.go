@@ -57,3 +57,26 @@ func TestDescribeGolden(t *testing.T) {
 		}
 	}
 }
+
+// A value longer than the view (an image digest) wraps under its key and
+// keeps every character: put together, the view's lines hold it as the API
+// wrote it, with no space inside.
+func TestDescribeWrapsLongValuesWhole(t *testing.T) {
+	digest := "registry.fly.io/sleepy-api@sha256:" + strings.Repeat("0123456789abcdef", 4)
+	lines := []string{"{", `  "image_ref": {`, `    "image": "` + digest + `"`, "  }", "}"}
+	km := keys.Default()
+	p := New(pane.Context{Theme: theme.New(true), Keys: &km})
+	p.SetSize(40, 20)
+	m := machine("148e4d55f36278", "started", func(*fly.Machine) {})
+	p.SetData(appOf(m), t0)
+	req := p.Update(uitest.Key("d"))().(DescribeRequest)
+	p.Update(Described{MachineID: req.MachineID, Req: req.Req, Lines: lines})
+	out := ansi.Strip(uitest.View(p, 40, 20, true, t0))
+	var joined strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		joined.WriteString(strings.Trim(l, " │┃"))
+	}
+	if !strings.Contains(joined.String(), `"image":"`+digest+`"`) && !strings.Contains(joined.String(), `"image": "`+digest+`"`) {
+		t.Errorf("the digest is not whole in the view:\n%s", out)
+	}
+}
