@@ -7,6 +7,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // itemBuilder collects facts and lets each one raise the item's status.
@@ -31,7 +32,8 @@ func (b *itemBuilder) judge(s Status, source, format string, args ...any) {
 
 // note adds a fact that does not change the status.
 func (b *itemBuilder) note(source, format string, args ...any) {
-	b.item.Evidence = append(b.item.Evidence, Fact{Text: fmt.Sprintf(format, args...), Source: source})
+	b.item.Evidence = append(b.item.Evidence, Fact{Text: fmt.Sprintf(format, args...), Source: source,
+		markdown: sanitize.MarkdownSprintf(format, args...)})
 }
 
 // cannotRead adds a fact about an input that could not be read: the item

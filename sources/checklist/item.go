@@ -51,6 +51,8 @@ var Titles = map[string]string{
 type Fact struct {
 	Text   string `json:"text"`
 	Source string `json:"source,omitempty"`
+	// markdown is Text for Markdown, its quotes escaped (Fact.Markdown).
+	markdown string
 }
 
 // Item is one answered checklist question.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/words"
 )
 
@@ -128,16 +129,19 @@ func (r Report) Text() string {
 
 // Markdown renders the checklist for a pull-request comment: a summary
 // table, then one collapsible section per item with evidence and fix.
+// What it quotes from the project or the platform stays text
+// (sanitize.MarkdownText, MarkdownCode): a backtick in an entrypoint line
+// does not end flywake's code span.
 func (r Report) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Pre-deploy checklist: `%s`\n\n**%s**\n\n%s\n\n", mdCode(r.App), summaryLine(r), mdLine(sentence(r.SubjectLine(true))))
+	fmt.Fprintf(&b, "### Pre-deploy checklist: %s\n\n**%s**\n\n%s\n\n", sanitize.MarkdownCode(r.App), summaryLine(r), sanitize.MarkdownText(sentence(r.SubjectLine(true))))
 	if c := r.CouldNotCheck; c != nil {
-		fmt.Fprintf(&b, "❔ **Could not check (%s), exit %d:** %s\n\n", c.Cause.Words(), r.Exit, mdLine(c.Detail))
+		fmt.Fprintf(&b, "❔ **Could not check (%s), exit %d:** %s\n\n", c.Cause.Words(), r.Exit, sanitize.MarkdownText(c.Detail))
 	}
 	if len(r.Findings) > 0 {
 		b.WriteString("**Project files**\n\n")
 		for _, f := range r.Findings {
-			fmt.Fprintf(&b, "- %s `%s` %s\n", emoji(f.Status), mdCode(f.Source()), mdLine(f.Text))
+			fmt.Fprintf(&b, "- %s %s %s\n", emoji(f.Status), sanitize.MarkdownCode(f.Source()), sanitize.MarkdownText(f.Text))
 		}
 		b.WriteString("\n")
 	}
@@ -147,21 +151,21 @@ func (r Report) Markdown() string {
 		if judged == "" {
 			judged = "this project"
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s %s | %s |\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status, mdCell(judged))
+		fmt.Fprintf(&b, "| %d | %s | %s %s | %s |\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status, sanitize.MarkdownText(judged))
 	}
 	for i, it := range r.Items {
 		fmt.Fprintf(&b, "\n<details><summary>%d. %s: %s %s</summary>\n\n", i+1, mdCell(it.Title), emoji(it.Status), it.Status)
 		for _, f := range it.Evidence {
-			b.WriteString("- " + mdLine(f.Text))
+			b.WriteString("- " + f.Markdown())
 			if f.Source != "" {
-				b.WriteString(" (`" + mdCode(f.Source) + "`)")
+				b.WriteString(" (" + sanitize.MarkdownCode(f.Source) + ")")
 			}
 			b.WriteString("\n")
 		}
 		if len(it.Changes) > 0 {
 			b.WriteString("\n**This deploy changes:**\n\n")
 			for _, c := range it.Changes {
-				b.WriteString("- " + mdLine(ChangeText(c)) + " (`" + mdCode(c.Source) + "`)\n")
+				b.WriteString("- " + sanitize.MarkdownText(ChangeText(c)) + " (" + sanitize.MarkdownCode(c.Source) + ")\n")
 			}
 		}
 		if it.Fix != "" {
@@ -180,21 +184,28 @@ func sentence(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
-// mdCell keeps a table cell on one line and its pipes literal.
+// Markdown is the fact as Markdown: its quotes kept text when a rule made
+// it (see itemBuilder.note), else its text read as flywake's own.
+func (f Fact) Markdown() string {
+	if f.markdown != "" {
+		return f.markdown
+	}
+	return mdLine(f.Text)
+}
+
+// mdCell keeps a table cell of flywake's own words on one line and its
+// pipes literal.
 func mdCell(s string) string {
 	return strings.ReplaceAll(mdLine(s), "|", `\|`)
 }
 
-// mdLine keeps text on one line and stops raw HTML from reaching the page.
-// Inside `code spans` nothing is interpreted, so those are left alone.
+// mdLine keeps flywake's own text on one line and stops raw HTML from
+// reaching the page. Inside `code spans` nothing is interpreted, so those
+// are left alone. Someone else's text is sanitize.MarkdownText's.
 func mdLine(s string) string {
 	parts := strings.Split(strings.ReplaceAll(s, "\n", " "), "`")
 	for i := 0; i < len(parts); i += 2 {
 		parts[i] = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(parts[i])
 	}
 	return strings.Join(parts, "`")
-}
-
-func mdCode(s string) string {
-	return strings.ReplaceAll(mdLine(s), "`", "'")
 }

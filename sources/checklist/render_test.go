@@ -4,6 +4,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 )
 
 func TestRenderers(t *testing.T) {
@@ -146,4 +151,54 @@ func TestReportExitCode(t *testing.T) {
 			t.Errorf("ExitCode(%+v) = %d, want %d", tc.r, got, tc.want)
 		}
 	}
+}
+
+// Backticks, links, images and HTML in project files stay text in
+// `check --format markdown`: parsed as GitHub parses it (goldmark, GFM),
+// the report holds no link, image or inline HTML, and each evidence line
+// keeps the code spans flywake meant.
+func TestMarkdownQuotesProjectTextAsText(t *testing.T) {
+	evil := "python manage.py migrate `x` ![pixel](https://evil.example/t.png) <img src=x onerror=alert(1)> [go](https://evil.example) ``"
+	p, errs := project(t, map[string]string{
+		"fly.toml":          "app = 'a'\n[deploy]\nrelease_command = \"migrate ` [r](https://evil.example/r) `\"\n[http_service]\ninternal_port = 8080\nauto_stop_machine = 'x'\n[\"<img src=k>\"]\n",
+		"Dockerfile":        "FROM python:3.12-slim\nENTRYPOINT [\"/app/entrypoint.sh\"]\n",
+		"app/entrypoint.sh": "#!/bin/sh\n" + evil + "\nexec granian app\n",
+	})
+	r := Run("a`](https://evil.example)", Evidence{Project: p, ProjectErrors: errs}, Options{})
+	md := r.Markdown()
+	if !strings.Contains(r.Text(), evil) {
+		t.Fatalf("the text report does not quote the line as written: the test proves nothing\n%s", r.Text())
+	}
+	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader([]byte(md)))
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch n.(type) {
+		case *ast.Link, *ast.Image, *ast.RawHTML, *ast.AutoLink:
+			if entering {
+				t.Errorf("a %s in the report: %q", n.Kind(), n.Text([]byte(md)))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	work := itemOf(r.Items, IDReleaseWork)
+	for _, f := range work.Evidence {
+		if !strings.Contains(f.Text, "runs before the server") {
+			continue
+		}
+		line := goldmark.New().Parser().Parse(text.NewReader([]byte(f.Markdown())))
+		spans := 0
+		_ = ast.Walk(line, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if _, ok := n.(*ast.CodeSpan); ok && entering {
+				spans++
+				if got := string(n.Text([]byte(f.Markdown()))); got != evil {
+					t.Errorf("the code span holds %q, want the line as written", got)
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+		if spans != 1 {
+			t.Errorf("%q: %d code spans, want 1", f.Markdown(), spans)
+		}
+		return
+	}
+	t.Fatalf("the migrate line was not judged: %s", evidenceText(work))
 }

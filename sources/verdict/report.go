@@ -129,15 +129,17 @@ func Text(r Report) string {
 	return b.String()
 }
 
-// Markdown is the report for a pull-request or deploy-log comment.
+// Markdown is the report for a pull-request or deploy-log comment. What it
+// quotes (the app's and machines' names, the reasons, the app's log lines)
+// stays text: sources/sanitize escapes it for Markdown.
 func Markdown(r Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### %s\n\n%s\n\n", r.headline(), r.Reason())
+	fmt.Fprintf(&b, "### %s\n\n%s\n\n", sanitize.MarkdownText(r.headline()), sanitize.MarkdownText(r.Reason()))
 	if rows := r.machineRows(); len(rows) > 0 {
 		for i, row := range rows {
 			cells := make([]string, len(row))
 			for k, c := range row {
-				cells[k] = strings.ReplaceAll(c, "|", `\|`)
+				cells[k] = sanitize.MarkdownText(c)
 			}
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 			if i == 0 {
@@ -150,14 +152,12 @@ func Markdown(r Report) string {
 		fmt.Fprintf(&b, "%s of older releases not judged.\n\n", words.Count(n, "machine", "machines"))
 	}
 	if l := r.Logs; l != nil {
-		fmt.Fprintf(&b, "Earliest crash seen: `%s` at %s; the app's last lines before it:\n\n```\n", l.Machine, clock(l.At))
+		lines := l.Lines
 		if l.Err != "" {
-			b.WriteString("(could not read its log lines: " + l.Err + ")\n")
+			lines = append([]string{"(could not read its log lines: " + l.Err + ")"}, lines...)
 		}
-		for _, line := range l.Lines {
-			b.WriteString(strings.ReplaceAll(line, "```", "'''") + "\n")
-		}
-		b.WriteString("```\n\n")
+		fmt.Fprintf(&b, "Earliest crash seen: %s at %s; the app's last lines before it:\n\n%s\n\n",
+			sanitize.MarkdownCode(l.Machine), clock(l.At), sanitize.MarkdownBlock(lines))
 	}
 	b.WriteString(r.footer() + "\n")
 	return b.String()

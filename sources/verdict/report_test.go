@@ -9,6 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	gmtext "github.com/yuin/goldmark/text"
+
 	"github.com/flywake/flywake/sources/diagnose"
 )
 
@@ -36,6 +42,35 @@ func failedReport(t *testing.T) Report {
 		Logs: &CrashLogs{Machine: "m1", At: r.Machines[0].FirstCrash, Lines: []string{"Traceback (most recent call last):", "KeyError: '|```'"}}}
 }
 
+// Names and lines from the platform stay text in the Markdown report: no
+// link, image or HTML from a machine's id, the app's name or a log line.
+func TestMarkdownQuotesPlatformTextAsText(t *testing.T) {
+	rep := failedReport(t)
+	rep.App = "app` [x](https://evil.example) <img src=x>"
+	rep.Result.Machines[0].ID = "m1](https://evil.example)![i](https://evil.example/p.png)"
+	rep.Result.Machines[0].Reason = "<b>bold</b> **bold** | cell"
+	rep.Logs.Machine = "m1` <img src=y> `"
+	rep.Logs.Lines = append(rep.Logs.Lines, "``` <script>x</script>", "````")
+	md := Markdown(rep)
+	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(gmtext.NewReader([]byte(md)))
+	var cells []int // per table row
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.(type) {
+		case *ast.Link, *ast.Image, *ast.RawHTML, *ast.HTMLBlock, *ast.AutoLink, *ast.Emphasis:
+			t.Errorf("a %s in the report:\n%s", n.Kind(), md)
+		case *east.TableHeader, *east.TableRow:
+			cells = append(cells, n.ChildCount())
+		}
+		return ast.WalkContinue, nil
+	})
+	if len(cells) != 2 || cells[0] != 9 || cells[1] != 9 {
+		t.Errorf("table rows of %v cells, want 2 of 9:\n%s", cells, md)
+	}
+}
+
 func TestTextAndMarkdownSayWhyAndWhatToDo(t *testing.T) {
 	rep := failedReport(t)
 	text, md := Text(rep), Markdown(rep)
@@ -50,8 +85,28 @@ func TestTextAndMarkdownSayWhyAndWhatToDo(t *testing.T) {
 			t.Errorf("control characters in the report:\n%q", out)
 		}
 	}
-	if !strings.Contains(md, "| m1 |") || strings.Contains(md, "KeyError: '|```'") {
+	if !strings.Contains(md, "| m1 |") || !strings.Contains(md, "````\nTraceback") {
 		t.Errorf("markdown table or code fence broken:\n%s", md)
+	}
+	// The log lines are one code block, as written, whatever they hold.
+	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(gmtext.NewReader([]byte(md)))
+	blocks := 0
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if cb, ok := n.(*ast.FencedCodeBlock); ok && entering {
+			blocks++
+			var got []string
+			for i := 0; i < cb.Lines().Len(); i++ {
+				seg := cb.Lines().At(i)
+				got = append(got, strings.TrimSuffix(string(seg.Value([]byte(md))), "\n"))
+			}
+			if strings.Join(got, "\n") != strings.Join(rep.Logs.Lines, "\n") {
+				t.Errorf("the code block holds %q, want %q", got, rep.Logs.Lines)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if blocks != 1 {
+		t.Errorf("%d code blocks, want 1:\n%s", blocks, md)
 	}
 	if rep.ExitCode() != ExitFailed {
 		t.Errorf("exit %d", rep.ExitCode())
