@@ -52,6 +52,10 @@ type Options struct {
 	// AutostopInterval is the proxy's autostop pass ("every few minutes",
 	// platform time). Default 5m.
 	AutostopInterval time.Duration
+	// HostDrains is how often Fly drains a host and moves a stopped machine
+	// off it (platform time, on average): its old version reads migrated.
+	// Fly does this on its own schedule; default 12h, < 0 never.
+	HostDrains time.Duration
 	// Frozen keeps the platform's clock at the end of its history after
 	// Start: the API answers, but nothing moves. A one-shot look (status
 	// --demo) then sees exactly the platform the seed made, however long its
@@ -101,6 +105,9 @@ func (o *Options) defaults() {
 	}
 	if o.LogsPageSize <= 0 {
 		o.LogsPageSize = 1000
+	}
+	if o.HostDrains == 0 {
+		o.HostDrains = 12 * time.Hour
 	}
 }
 
@@ -156,6 +163,9 @@ func New(opts Options) *Sim {
 	s.sched.Lock()
 	for _, p := range opts.Apps {
 		s.store.AddApp(p, begin, end)
+	}
+	if opts.HostDrains > 0 {
+		s.store.DrainHosts(begin, opts.HostDrains)
 	}
 	s.px = proxy.New(proxy.Config{Seed: opts.Seed, NoTraffic: opts.NoTraffic, ProxyPatience: opts.ProxyPatience,
 		QueuePatience: opts.QueuePatience, ForceInstanceWakes: opts.ForceInstanceWakes,

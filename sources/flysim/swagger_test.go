@@ -346,6 +346,7 @@ var servedOperations = []string{
 	"Machines_create_lease", "Machines_release_lease", "Machines_list_events", "Machines_list_versions",
 	"Machines_show_metadata", "Machines_update_metadata", "Machines_delete_metadata", "Machines_list_processes",
 	"Volumes_list", "Volumes_get_by_id", "Volumes_list_snapshots",
+	"Apps_create", "Apps_delete", "Volumes_create", "Volumes_update", "Volumes_extend", "Volume_delete", "createVolumeSnapshot",
 }
 
 // scenario drives the platform through every endpoint, through fly-go where
@@ -462,6 +463,22 @@ func scenario(t *testing.T, s *Sim, c *flaps.Client, do func(method, path, body 
 	ign(c.GetVolume(ctx, DemoBacklog, vols[0].ID))
 	ign(c.GetVolumeSnapshots(ctx, DemoBacklog, vols[0].ID))
 	ign(c.GetVolume(ctx, DemoBacklog, "vol_nope"))
+
+	// Volume and app writes.
+	size := 2
+	nv, err := c.CreateVolume(ctx, DemoBacklog, fly.CreateVolumeRequest{Name: "scratch", Region: "iad", SizeGb: &size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ign(c.CreateVolume(ctx, DemoBacklog, fly.CreateVolumeRequest{Name: "Bad Name"})) // 400
+	do("POST", apps+DemoBacklog+"/volumes/"+nv.ID, `{"snapshot_retention":7,"auto_backup_enabled":false}`, nil)
+	ign(c.ExtendVolume(ctx, DemoBacklog, nv.ID, 3))
+	ign(c.ExtendVolume(ctx, DemoBacklog, nv.ID, 1)) // 400
+	ign(c.CreateVolumeSnapshot(ctx, DemoBacklog, nv.ID))
+	ign(c.DeleteVolume(ctx, DemoBacklog, nv.ID))
+	do("POST", "/v1/apps", `{"app_name":"swagger-app","org_slug":"`+DemoOrg+`"}`, nil)
+	do("POST", "/v1/apps", `{"app_name":"swagger-app","org_slug":"`+DemoOrg+`"}`, nil) // taken
+	do("DELETE", apps+"swagger-app", "", nil)
 
 	// Rate limits and auth, last.
 	s.SetRateLimits(true)

@@ -20,6 +20,8 @@ func (s *Store) Routes() []gate.Route {
 	return []gate.Route{
 		rt("GET /v1/apps", "Apps_list", "apps", org, perAction, s.serveListApps),
 		rt("GET /v1/apps/{app}", "Apps_show", "app", byApp, perAction, s.serveGetApp),
+		rt("POST /v1/apps", "Apps_create", "app_create", org, perAction, s.serveCreateApp),
+		rt("DELETE /v1/apps/{app}", "Apps_delete", "app_delete", byApp, perAction, s.serveDeleteApp),
 		rt("GET "+ms, "Machines_list", "list", byApp, perAction, s.serveListMachines),
 		rt("POST "+ms, "Machines_create", "create", byApp, perAction, s.serveCreate),
 		rt("GET "+m, "Machines_show", "get", byMachine, getMachine, s.serveGetMachine),
@@ -46,8 +48,19 @@ func (s *Store) Routes() []gate.Route {
 		rt("GET "+vs, "Volumes_list", "volumes", byApp, perAction, s.serveListVolumes),
 		rt("GET "+vs+"/{vol}", "Volumes_get_by_id", "volume", byVolume, perAction, s.serveGetVolume),
 		rt("GET "+vs+"/{vol}/snapshots", "Volumes_list_snapshots", "volume_snapshots", byVolume, perAction, s.serveVolumeSnapshots),
+		rt("POST "+vs, "Volumes_create", "volume_create", byApp, perAction, s.serveCreateVolume),
+		rt("POST "+vs+"/{vol}", "Volumes_update", "volume_update", byVolume, perAction, s.serveUpdateVolume),
+		// fly-go sends the update as PUT; the spec names POST.
+		rt("PUT "+vs+"/{vol}", "Volumes_update", "volume_update", byVolume, perAction, s.serveUpdateVolume),
+		rt("PUT "+vs+"/{vol}/extend", "Volumes_extend", "volume_extend", byVolume, perAction, s.serveExtendVolume),
+		rt("DELETE "+vs+"/{vol}", "Volume_delete", "volume_delete", byVolume, perAction, s.serveDeleteVolume),
+		rt("POST "+vs+"/{vol}/snapshots", "createVolumeSnapshot", "volume_snapshot", byVolume, perAction, s.serveSnapshotVolume),
 		// Not in the 2024 spec; named in its style.
 		rt("GET /v1/apps/{app}/secrets", "Secrets_list", "secrets", byApp, perAction, s.serveListSecrets),
+		rt("POST /v1/apps/{app}/secrets", "Secrets_update", "secrets_update", byApp, perAction, s.serveUpdateSecrets),
+		rt("GET /v1/apps/{app}/secrets/{name}", "Secrets_get", "secret", byApp, perAction, s.serveGetSecret),
+		rt("POST /v1/apps/{app}/secrets/{name}", "Secrets_set", "secret_set", byApp, perAction, s.serveSetSecret),
+		rt("DELETE /v1/apps/{app}/secrets/{name}", "Secrets_delete", "secret_delete", byApp, perAction, s.serveDeleteSecret),
 		rt("GET /v1/platform/regions", "Platform_regions", "regions", org, perAction, s.serveRegions),
 	}
 }

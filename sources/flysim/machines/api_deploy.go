@@ -85,8 +85,12 @@ func (s *Store) createReply(r *http.Request, in launchRequest, nonce string) rep
 	if region == "" {
 		region = a.p.Region
 	}
+	if msg := s.mountsRefused(a, nil, region, in.Config); msg != "" {
+		return errReply(http.StatusUnprocessableEntity, msg)
+	}
 	m := s.createMachine(a, in.Name, region, in.Config,
 		launchOptions{skipLaunch: in.SkipLaunch, cordoned: in.SkipServiceRegistration})
+	s.attach(m)
 	out := s.wireMachine(m)
 	if nonce != "" {
 		m.lease = s.newLease(m, nonce, "", leaseTTL(in.LeaseTTL))
@@ -114,10 +118,14 @@ func (s *Store) serveUpdate(w http.ResponseWriter, r *http.Request) {
 			return errReply(http.StatusPreconditionFailed,
 				"failed_precondition: machine version mismatch: current version is "+m.instanceID)
 		}
+		if msg := s.mountsRefused(m.app, m, m.region, in.Config); msg != "" {
+			return errReply(http.StatusUnprocessableEntity, msg)
+		}
 		if err := s.updateMachine(m, in.Config, launchOptions{skipLaunch: in.SkipLaunch,
 			cordoned: in.SkipServiceRegistration}); err != nil {
 			return transitionReply(err)
 		}
+		s.attach(m)
 		return reply{http.StatusOK, s.wireMachine(m)}
 	})
 }
@@ -149,9 +157,9 @@ type VersionJSON struct {
 // earlier ones, newest first.
 func (s *Store) serveVersions(w http.ResponseWriter, r *http.Request) {
 	s.withMachine(w, r, func(m *Machine) reply {
-		out := []VersionJSON{{Version: m.instanceID, UserConfig: m.cfg, State: m.state, CreatedAt: rfc3339s(m.updatedAt)}}
+		out := []VersionJSON{{Version: m.instanceID, UserConfig: m.cfg, State: m.state, CreatedAt: rfc3339s(m.versionAt)}}
 		for _, v := range m.versions {
-			out = append(out, VersionJSON{Version: v.id, UserConfig: v.cfg, State: v.state, CreatedAt: rfc3339s(v.at)})
+			out = append(out, VersionJSON{Version: v.id, UserConfig: v.cfg, State: v.state, CreatedAt: rfc3339s(v.created)})
 		}
 		return reply{http.StatusOK, out}
 	})

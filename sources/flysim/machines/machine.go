@@ -63,6 +63,7 @@ type Machine struct {
 	cordoned       bool         // the edge routes nothing to it
 	goingBy        string       // who is stopping or suspending it (its state says whether one is)
 	versions       []oldVersion // earlier versions, newest first (versions.go)
+	versionAt      time.Time    // when the current version was made
 	migratedTo     string       // a migration's new host, told by the next start
 
 }
@@ -87,8 +88,13 @@ type App struct {
 	images   []*image // pushed to the app's registry, oldest first
 	current  *image   // the current release's image
 	volumes  []*volume
+	releases []*release // oldest first (releases.go)
+	secrets  []*secret  // by name (secrets.go)
+	// secretsVersion counts the API's changes to the secrets.
+	secretsVersion uint64
 	// deployedAt is when the current release rolled out (platform time).
 	deployedAt time.Time
+	createdAt  time.Time
 }
 
 func (m *Machine) signalChange() {

@@ -44,6 +44,7 @@ type Store struct {
 	appOrder []string
 	ips      int
 	public   map[string]*image // public images pulled, by reference
+	volRNG   *rand.Rand        // ids of volumes and snapshots the API makes
 }
 
 // Edge is what the store asks of the proxy in front of its machines.
@@ -56,6 +57,9 @@ type Edge interface {
 	// Routable tells that a's machines may take requests they could not
 	// (one was uncordoned).
 	Routable(a *App)
+	// AppAdded and AppRemoved tell that an app was created or deleted.
+	AppAdded(a *App)
+	AppRemoved(a *App)
 }
 
 type noEdge struct{}
@@ -63,11 +67,14 @@ type noEdge struct{}
 func (noEdge) Load(*Machine) (int, int) { return 0, 0 }
 func (noEdge) Serving(*Machine)         {}
 func (noEdge) Routable(*App)            {}
+func (noEdge) AppAdded(*App)            {}
+func (noEdge) AppRemoved(*App)          {}
 
 // New is an empty store.
 func New(cfg Config) *Store {
 	return &Store{opts: cfg, sched: cfg.Sched, clock: cfg.Sched.Clock(), logs: cfg.Logs, gate: cfg.Gate, edge: noEdge{},
-		ids: rng.Stream(cfg.Seed, "ids"), rng: rng.Stream(cfg.Seed, "platform"), apps: map[string]*App{}, public: map[string]*image{}}
+		ids: rng.Stream(cfg.Seed, "ids"), rng: rng.Stream(cfg.Seed, "platform"), apps: map[string]*App{}, public: map[string]*image{},
+		volRNG: rng.Stream(cfg.Seed, "volumes")}
 }
 
 // SetEdge puts the proxy in front of the machines.
@@ -86,7 +93,9 @@ func (s *Store) AddApp(p profile.App, begin, end time.Time) {
 	if deploy.After(begin) {
 		release-- // the current release rolls out during the history
 	}
-	a.releaseImage(release, a.digest)
+	if p.Release > 0 {
+		a.releaseImage(release, a.digest)
+	}
 	a.pushDemoReleases()
 	groups := append([]profile.RegionGroup{{Region: p.Region, Machines: p.Machines, InitialAwake: p.InitialAwake}}, p.MoreRegions...)
 	for _, g := range groups {
@@ -102,7 +111,18 @@ func (s *Store) AddApp(p profile.App, begin, end time.Time) {
 		}
 	}
 	s.attachVolumes(a)
-	a.deployedAt = deploy
+	a.deployedAt, a.createdAt = deploy, begin
+	a.seedSecrets(deploy)
+	if len(a.machines) > 0 {
+		a.createdAt = a.machines[0].createdAt
+	}
+	if release > 0 {
+		at := deploy
+		if deploy.After(begin) {
+			at = deploy.Add(-48 * time.Hour) // the release before the one rolling out in the history
+		}
+		a.seedReleases(release, at)
+	}
 	if deploy.After(begin) {
 		s.sched.At(deploy, func() { s.deploy(a, p.Release) })
 	}
@@ -115,7 +135,7 @@ func (s *Store) newMachine(a *App, region string, release int, created time.Time
 	s.ips++
 	m := &Machine{
 		app: a, id: rng.MachineID(a.rng), name: rng.MachineName(a.rng), region: region,
-		instanceID: rng.ULID(a.rng, created), release: release,
+		instanceID: rng.ULID(a.rng, created), release: release, versionAt: created,
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, a.rng.IntN(0xffff), a.rng.IntN(0xffff)),
 		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
 	}
@@ -153,6 +173,7 @@ func (s *Store) deploy(a *App, release int) {
 	a.digest = "sha256:" + rng.Hex(a.rng, 64)
 	a.deployedAt = s.now()
 	a.releaseImage(release, a.digest)
+	a.addRelease(release, a.p.Tag, s.now())
 	for _, m := range a.machines {
 		if m.state == "destroyed" || m.state == "destroying" {
 			continue
@@ -164,12 +185,15 @@ func (s *Store) deploy(a *App, release int) {
 		m.cfg = machineConfig(&a.p, release)
 		s.mountVolume(m)
 		m.image = a.current
-		m.instanceID = rng.ULID(a.rng, s.now())
+		m.instanceID, m.versionAt = rng.ULID(a.rng, s.now()), s.now()
 		m.serving, m.snapshot = false, false
 		s.setState(m, "replacing")
 		s.addEvent(m, "update", "replacing", SourceUser, nil, 0)
 		mm := m
 		s.sched.After(2*time.Second, func() {
+			if wasUp { // the replaced release's process ends
+				s.addEvent(mm, "exit", "stopped", SourceFlyd, s.exitEvent(0, true, false), 0)
+			}
 			if wasUp || mm.image.crashes() > 0 {
 				s.setState(mm, "stopped")
 				s.coldBoot(mm, SourceUser, true)

@@ -18,11 +18,11 @@ import (
 // oldVersion is an earlier version of a machine, in the terminal state it
 // ended in.
 type oldVersion struct {
-	id    string
-	cfg   *fly.MachineConfig
-	image *image
-	state string // replaced | migrated
-	at    time.Time
+	id      string
+	cfg     *fly.MachineConfig
+	image   *image
+	state   string    // replaced | migrated
+	created time.Time // when it was made
 }
 
 // maxVersionsKept bounds a machine's version history (a long churn soak
@@ -31,7 +31,7 @@ const maxVersionsKept = 20
 
 // retireVersion files m's current version under state before it changes.
 func (s *Store) retireVersion(m *Machine, state string) {
-	v := oldVersion{id: m.instanceID, cfg: m.cfg, image: m.image, state: state, at: s.now()}
+	v := oldVersion{id: m.instanceID, cfg: m.cfg, image: m.image, state: state, created: m.versionAt}
 	m.versions = append([]oldVersion{v}, m.versions...)
 	if len(m.versions) > maxVersionsKept {
 		m.versions = m.versions[:maxVersionsKept]
@@ -72,7 +72,7 @@ func (s *Store) createMachine(a *App, name, region string, cfg *fly.MachineConfi
 	now := s.now()
 	s.ips++
 	m := &Machine{
-		app: a, id: rng.MachineID(s.rng), name: name, region: region, instanceID: rng.ULID(s.rng, now),
+		app: a, id: rng.MachineID(s.rng), name: name, region: region, instanceID: rng.ULID(s.rng, now), versionAt: now,
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, s.rng.IntN(0xffff), s.rng.IntN(0xffff)),
 		state:     "created", createdAt: now, updatedAt: now, changed: make(chan struct{}),
 		cfg: cfg, cordoned: opt.cordoned, release: releaseOf(cfg, a.p.Release),
@@ -145,7 +145,7 @@ func (s *Store) updateMachine(m *Machine, cfg *fly.MachineConfig, opt launchOpti
 	wasUp := m.state == "started" || m.state == "starting" || m.state == "restarting" || m.state == "suspending"
 	wasCreated := m.state == "created"
 	s.retireVersion(m, "replaced")
-	m.instanceID = rng.ULID(s.rng, s.now())
+	m.instanceID, m.versionAt = rng.ULID(s.rng, s.now()), s.now()
 	m.cfg, m.image = cfg, s.resolveImage(cfg.Image)
 	m.versionCrashes = 0
 	m.release = releaseOf(cfg, m.release)
@@ -155,9 +155,16 @@ func (s *Store) updateMachine(m *Machine, cfg *fly.MachineConfig, opt launchOpti
 	m.serving, m.snapshot, m.bootBegin = false, false, time.Time{}
 	s.setState(m, "replacing")
 	s.addEvent(m, "update", "replacing", SourceUser, nil, 0)
-	next := func(bool) {
+	next := func(killed bool) {
 		if !alive() {
 			return
+		}
+		if wasUp { // the replaced version's process ends
+			exit := s.exitEvent(0, true, false)
+			if killed {
+				exit.ExitCode, exit.GuestExitCode, exit.GuestSignal = 137, 137, 9
+			}
+			s.addEvent(m, "exit", "stopped", SourceFlyd, exit, 0)
 		}
 		if opt.skipLaunch && !wasUp {
 			s.afterPull(m, func() {
@@ -241,6 +248,7 @@ func (s *Store) destroyMachine(m *Machine, force bool) error {
 // include_deleted) but takes no part in anything.
 func (s *Store) destroyed(m *Machine) {
 	s.newRun(m)
+	s.detach(m)
 	m.serving, m.lease, m.cordoned = false, nil, false
 	m.stoppedAt = s.now()
 	s.setState(m, "destroyed")
@@ -265,22 +273,51 @@ func (s *Store) Migrate(app, id string) error {
 	default:
 		return fmt.Errorf("flysim: machine %s is %s; migrate a settled machine", id, m.state)
 	}
-	s.sched.Instant(func() { // one time for its events and the boot it schedules
-		wasUp := m.state == "started"
-		s.retireVersion(m, "migrated")
-		m.instanceID = rng.ULID(s.rng, s.now())
-		m.migratedTo = rng.Hex(s.rng, 4)
-		s.newRun(m)
-		m.snapshot = false
-		if m.state == "suspended" {
-			s.setState(m, "stopped")
-		}
-		m.updatedAt = s.now()
-		m.signalChange()
-		s.addEvent(m, "launch", "created", SourceFlyd, nil, 0)
-		if wasUp {
-			s.coldBoot(m, SourceFlyd, true)
-		}
-	})
+	s.sched.Instant(func() { s.migrate(m) }) // one time for its events and the boot it schedules
 	return nil
+}
+
+// migrate moves m to another host. Callers hold the lock.
+func (s *Store) migrate(m *Machine) {
+	wasUp := m.state == "started"
+	s.retireVersion(m, "migrated")
+	m.instanceID, m.versionAt = rng.ULID(s.rng, s.now()), s.now()
+	m.migratedTo = rng.Hex(s.rng, 4)
+	s.newRun(m)
+	m.snapshot = false
+	if m.state == "suspended" {
+		s.setState(m, "stopped")
+	}
+	m.updatedAt = s.now()
+	m.signalChange()
+	s.addEvent(m, "launch", "created", SourceFlyd, nil, 0)
+	if wasUp {
+		s.coldBoot(m, SourceFlyd, true)
+	}
+}
+
+// DrainHosts has Fly drain a host now and then, about every `every` of
+// platform time from begin on, moving one stopped machine of the org to
+// another host: its old version reads migrated, its events say
+// launch/created by flyd and its next start reports the move, as on Fly.
+// (Only stopped machines move, so a drain never reboots one.) The
+// choices are drawn from a stream of their own. Callers hold the lock.
+func (s *Store) DrainHosts(begin time.Time, every time.Duration) {
+	draw := rng.Stream(s.opts.Seed, "host drains")
+	var next func()
+	next = func() {
+		var stopped []*Machine
+		for _, name := range s.appOrder {
+			for _, m := range s.apps[name].machines {
+				if m.state == "stopped" {
+					stopped = append(stopped, m)
+				}
+			}
+		}
+		if len(stopped) > 0 {
+			s.migrate(stopped[draw.IntN(len(stopped))])
+		}
+		s.sched.After(rng.Between(draw, every/2, every*3/2), next)
+	}
+	s.sched.At(begin.Add(rng.Between(draw, every/2, every*3/2)), next)
 }

@@ -2,6 +2,7 @@ package machines
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 
@@ -86,8 +87,9 @@ type startJSON struct {
 }
 
 type orgJSON struct {
-	Name string `json:"name"`
-	Slug string `json:"slug"`
+	Name              string `json:"name"`
+	Slug              string `json:"slug"`
+	InternalNumericID int64  `json:"internal_numeric_id"`
 }
 
 type appJSON struct {
@@ -97,6 +99,9 @@ type appJSON struct {
 	Organization orgJSON `json:"organization"`
 	Network      string  `json:"network"`
 	MachineCount int     `json:"machine_count"`
+	VolumeCount  int     `json:"volume_count"`
+	// InternalNumericID is Fly's numeric id of the app (flyctl reads it).
+	InternalNumericID int64 `json:"internal_numeric_id"`
 }
 
 type appsJSON struct {
@@ -217,11 +222,40 @@ func (s *Store) wireChecks(m *Machine) []checkJSON {
 
 // wireApp renders a for the apps endpoints. Callers hold the lock.
 func (s *Store) wireApp(a *App, withStatus bool) appJSON {
-	out := appJSON{ID: a.id, Name: a.p.Name, Organization: s.wireOrg(), Network: "default", MachineCount: a.liveMachines()}
+	out := appJSON{ID: a.id, Name: a.p.Name, Organization: s.wireOrg(), Network: "default", MachineCount: a.liveMachines(),
+		VolumeCount: a.liveVolumes(), InternalNumericID: a.numericID()}
 	if withStatus {
-		out.Status = "deployed"
+		out.Status = a.status()
 	}
 	return out
+}
+
+// status is the app's as Fly reports it: pending until it has a machine.
+func (a *App) status() string {
+	if a.liveMachines() == 0 {
+		return "pending"
+	}
+	return "deployed"
+}
+
+// numericID is a stable number for the app, as Fly's internal id is.
+func (a *App) numericID() int64 { return numericID(a.id) }
+
+func numericID(s string) int64 {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(s))
+	return int64(h.Sum32()%9_000_000) + 1_000_000
+}
+
+// liveVolumes counts the volumes not destroyed.
+func (a *App) liveVolumes() int {
+	n := 0
+	for _, v := range a.volumes {
+		if !v.destroyed {
+			n++
+		}
+	}
+	return n
 }
 
 // liveMachines counts the machines not destroyed.
@@ -243,5 +277,5 @@ func (s *Store) wireOrg() orgJSON {
 			words[i] = strings.ToUpper(w[:1]) + w[1:]
 		}
 	}
-	return orgJSON{Name: strings.Join(words, " "), Slug: s.opts.Org}
+	return orgJSON{Name: strings.Join(words, " "), Slug: s.opts.Org, InternalNumericID: numericID(s.opts.Org)}
 }

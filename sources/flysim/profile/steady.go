@@ -39,3 +39,12 @@ func SteadyOrg(n, perApp int) []App {
 
 // SteadyAppName is the name of SteadyOrg's app i.
 func SteadyAppName(i int) string { return fmt.Sprintf("steady-%03d", i) }
+
+// Blank is an app created over the API, before anything is deployed to
+// it: no machines, no release, the timings of a small service for the
+// machines it gets, its primary region region.
+func Blank(name, region string) App {
+	p := SteadyOrg(1, 0)[0]
+	p.Name, p.Image, p.Tag, p.Region, p.Release, p.DeployedAgo, p.Phases, p.PollPaths = name, name, "", region, 0, 0, nil, nil
+	return p
+}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,13 +72,14 @@ type Proxy struct {
 	// outside draws the service times and request ids of requests from
 	// outside (the edge listeners), apart from the background load's
 	// streams: a wake test never shifts the traffic the seed lays out.
-	outside *rand.Rand
-	acc     *accessLog // the clients and hosts in access lines
-	order   []*appEdge // in the store's order
-	byApp   map[string]*appEdge
-	mach    map[*machines.Machine]*machLoad
-	edges   map[string]string // app → edge URL, once started
-	servers []*http.Server
+	outside   *rand.Rand
+	acc       *accessLog // the clients and hosts in access lines
+	order     []*appEdge // in the store's order
+	byApp     map[string]*appEdge
+	mach      map[*machines.Machine]*machLoad
+	edges     map[string]string // app → edge URL, once started
+	servers   map[string]*http.Server
+	listening bool // Listen ran: apps created later get their edge at once
 }
 
 // appEdge is one app's edge.
@@ -118,19 +120,16 @@ type machLoad struct {
 func New(cfg Config, begin, end time.Time) *Proxy {
 	px := &Proxy{opts: cfg, sched: cfg.Sched, clock: cfg.Sched.Clock(), store: cfg.Store, metrics: cfg.Metrics,
 		outside: rng.Stream(cfg.Seed, "outside"), acc: newAccessLog(cfg.Seed),
-		byApp: map[string]*appEdge{}, mach: map[*machines.Machine]*machLoad{}, edges: map[string]string{}}
+		byApp: map[string]*appEdge{}, mach: map[*machines.Machine]*machLoad{}, edges: map[string]string{},
+		servers: map[string]*http.Server{}}
 	for _, a := range cfg.Store.Apps() {
-		name := a.Name()
-		ae := &appEdge{a: a, p: a.Profile(), rng: rng.Stream(cfg.Seed, "traffic/"+name),
-			lines: rng.Stream(cfg.Seed, "lines/"+name), freed: make(chan struct{}), errLogged: map[string]time.Time{}}
+		ae := px.newEdge(a)
 		if !cfg.NoTraffic {
 			ae.plan = demoPlan(ae.p, ae.rng, begin, end)
 			for _, t := range planArrivals(ae.plan) {
 				px.sched.At(t, func() { px.arrive(ae, ClassPoll) })
 			}
 		}
-		px.order = append(px.order, ae)
-		px.byApp[name] = ae
 	}
 	cfg.Store.SetEdge(px)
 	// Passes fall half an interval off the history's end, so the platform
@@ -143,6 +142,16 @@ func New(cfg Config, begin, end time.Time) *Proxy {
 }
 
 func (px *Proxy) now() time.Time { return px.clock.Now() }
+
+// newEdge is a's edge, with no background load of its own.
+func (px *Proxy) newEdge(a *machines.App) *appEdge {
+	name := a.Name()
+	ae := &appEdge{a: a, p: a.Profile(), rng: rng.Stream(px.opts.Seed, "traffic/"+name),
+		lines: rng.Stream(px.opts.Seed, "lines/"+name), freed: make(chan struct{}), errLogged: map[string]time.Time{}}
+	px.order = append(px.order, ae)
+	px.byApp[name] = ae
+	return ae
+}
 
 func planArrivals(pl *trafficPlan) []time.Time {
 	if pl == nil {
@@ -217,27 +226,39 @@ func (ae *appEdge) signalFreed() {
 // Listen binds every app's edge listener on 127.0.0.1 and serves it.
 func (px *Proxy) Listen() error {
 	px.sched.Lock()
-	order := append([]*appEdge(nil), px.order...)
-	px.sched.Unlock()
-	for _, ae := range order {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return fmt.Errorf("flysim: edge for %s: %w", ae.p.Name, err)
+	defer px.sched.Unlock()
+	px.listening = true
+	for _, ae := range px.order {
+		if err := px.listen(ae); err != nil {
+			return err
 		}
-		px.sched.Lock()
-		px.edges[ae.p.Name] = "http://" + ln.Addr().String()
-		px.sched.Unlock()
-		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { px.serveEdge(ae, w, r) }),
-			ReadHeaderTimeout: 10 * time.Second}
-		px.servers = append(px.servers, srv)
-		go func() { _ = srv.Serve(ln) }()
 	}
+	return nil
+}
+
+// listen binds ae's listener and serves it. Callers hold the lock.
+func (px *Proxy) listen(ae *appEdge) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("flysim: edge for %s: %w", ae.p.Name, err)
+	}
+	px.edges[ae.p.Name] = "http://" + ln.Addr().String()
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { px.serveEdge(ae, w, r) }),
+		ReadHeaderTimeout: 10 * time.Second}
+	px.servers[ae.p.Name] = srv
+	go func() { _ = srv.Serve(ln) }()
 	return nil
 }
 
 // Close shuts the edge listeners down.
 func (px *Proxy) Close(ctx context.Context) {
+	px.sched.Lock()
+	servers := make([]*http.Server, 0, len(px.servers))
 	for _, srv := range px.servers {
+		servers = append(servers, srv)
+	}
+	px.sched.Unlock()
+	for _, srv := range servers {
 		if err := srv.Shutdown(ctx); errors.Is(err, context.DeadlineExceeded) {
 			_ = srv.Close()
 		}
@@ -273,6 +294,26 @@ func (px *Proxy) Load(m *machines.Machine) (inflight, closeWait int) {
 
 // Serving serves the requests held for m (it began serving).
 func (px *Proxy) Serving(m *machines.Machine) { px.releaseHeld(m) }
+
+// AppAdded gives a new app its edge (served at once once Listen ran).
+func (px *Proxy) AppAdded(a *machines.App) {
+	ae := px.newEdge(a)
+	if px.listening {
+		_ = px.listen(ae) // a loopback listener that cannot bind leaves the app without an edge URL
+	}
+}
+
+// AppRemoved takes a deleted app's edge down.
+func (px *Proxy) AppRemoved(a *machines.App) {
+	name := a.Name()
+	px.order = slices.DeleteFunc(px.order, func(ae *appEdge) bool { return ae.a == a })
+	delete(px.byApp, name)
+	delete(px.edges, name)
+	if srv := px.servers[name]; srv != nil {
+		_ = srv.Close()
+		delete(px.servers, name)
+	}
+}
 
 // Routable re-routes a's queued requests.
 func (px *Proxy) Routable(a *machines.App) {
