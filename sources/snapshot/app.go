@@ -149,6 +149,32 @@ func (a *App) ApplyConverted(c Converted, now time.Time) {
 	a.ListedAt = now
 }
 
+// ApplyLook merges a look at some machines (a GET of one, converted) into
+// the model: each replaces the listed machine of its id, keeping the
+// crash verdict and rollout columns the last listing's judge gave it (the
+// judge judges whole listings: the next one judges this too). A machine
+// the last listing did not hold waits for the next listing. The machines
+// slice is replaced, not written in place: the panes hold the old one.
+func (a *App) ApplyLook(c Converted) {
+	var out []Machine
+	for _, m := range c.machines {
+		i := slices.IndexFunc(a.Machines, func(o Machine) bool { return o.ID == m.ID })
+		if i < 0 {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(a.Machines)
+		}
+		old := out[i]
+		m.Crash, m.FromRelease, m.Rollout = old.Crash, old.FromRelease, old.Rollout
+		m.Hash = withRollout(withCrash(m.content, m.Crash.Kind), m.FromRelease, m.Rollout)
+		out[i] = m
+	}
+	if out != nil {
+		a.Machines = out
+	}
+}
+
 // Machine returns the machine with id.
 func (a *App) Machine(id string) (Machine, bool) {
 	for _, m := range a.Machines {

@@ -8,14 +8,16 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
-// A Feed is one data source the dashboard polls on its own timer and the
-// headless commands read once (Collect). The TUI runs every registered feed
-// the same way: Fetch in a tea.Cmd under Timeout, its Result applied to the
-// app's model in Update, the next fetch after Next. Adding a data source is
-// one Feed here (registered in Feeds) and one snapshot.App.Apply… it calls.
+// A Feed is one data source the Scheduler polls at its own pace and the
+// headless commands read once (Collect). Every registered feed runs the
+// same way: Fetch under Timeout (in a tea.Cmd in the dashboard), its
+// Result applied to the app's model by Scheduler.Done, the next fetch
+// after Next. Adding a data source is one Feed (registered in Feeds) and
+// the snapshot.App.Apply… it calls.
 //
-// The machines listing, the wait long-polls and the exec probes are not
-// feeds: they drive each other (a listing starts waits and probes).
+// The machines listing, the looks, the wait long-polls and the exec probes
+// are not feeds: they drive each other (a listing starts waits and probes),
+// and the Scheduler runs them itself.
 type Feed struct {
 	// Name is the feed's short name; the header shows "NAME ✗" while its
 	// last fetch failed.

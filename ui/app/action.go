@@ -1,8 +1,6 @@
 package app
 
 import (
-	"context"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/sanitize"
@@ -29,7 +27,7 @@ type confirm struct {
 
 // acting is the action call in flight.
 type acting struct {
-	req
+	id      int // the job's
 	action  machines.Action
 	machine string
 }
@@ -80,15 +78,12 @@ func (m Model) updateConfirm(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, m.actionCmd(c.action, c.machine)
 }
 
-// actionCmd makes the call (watch.Source.Act says what each sends).
+// actionCmd asks the data layer to make the call (watch.Source.Act says
+// what each sends).
 func (m *Model) actionCmd(a machines.Action, id string) tea.Cmd {
-	r, ctx, src, app := m.nextReq(), m.genCtx, m.cfg.Source, m.app.Name
-	m.acting = &acting{req: r, action: a, machine: id}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, actionTimeout)
-		defer cancel()
-		return actionMsg{req: r, action: a, machine: id, err: src.Act(ctx, app, id, watchAction(a))}
-	}
+	j := m.sched.Ask(watch.Job{Kind: watch.ActJob, Machine: id, Action: watchAction(a)})
+	m.acting = &acting{id: j.ID, action: a, machine: id}
+	return m.schedule()
 }
 
 // watchAction is the pane's action as the data layer sends it.
@@ -106,30 +101,28 @@ func watchAction(a machines.Action) watch.Action {
 
 // onAction shows the outcome and lists the machines at once; the wait
 // long-polls then follow the transition.
-func (m *Model) onAction(msg actionMsg) tea.Cmd {
-	if msg.gen != m.gen || m.acting == nil || msg.id != m.acting.id {
-		return nil // another app, or not the call in flight
+func (m *Model) onAction(msg watch.Reply) tea.Cmd {
+	if m.acting == nil || msg.ID != m.acting.id {
+		return nil // not the call in flight
 	}
+	a := m.acting
 	m.acting = nil
-	if m.ctx.Err() != nil {
-		return nil // quitting
-	}
-	verb := msg.action.String()
+	verb, machine, err := a.action.String(), a.machine, msg.Err
 	var note tea.Cmd
-	refusal := watch.RefusalOf(msg.err)
+	refusal := watch.RefusalOf(err)
 	switch {
-	case msg.err == nil:
-		note = m.setNotice(noticeInfo, verb+" sent to "+msg.machine+" — watching it settle")
+	case err == nil:
+		note = m.setNotice(noticeInfo, verb+" sent to "+machine+" — watching it settle")
 	case refusal.Held:
 		// A deploy (or another operator) holds the machine: nothing was sent.
 		note = m.setNotice(noticeWarn, verb+" not sent: "+m.redact(cell.OneLine(refusal.Text)))
 	case refusal.Refused:
 		// The API's own words, as they came: they say what the platform wants.
-		note = m.setNotice(noticeFail, "Fly refused to "+verb+" "+msg.machine+": "+m.redact(refusal.Text))
+		note = m.setNotice(noticeFail, "Fly refused to "+verb+" "+machine+": "+m.redact(refusal.Text))
 	default:
-		note = m.setNotice(noticeFail, verb+" of "+msg.machine+" failed: "+m.redact(cell.OneLine(msg.err.Error())))
+		note = m.setNotice(noticeFail, verb+" of "+machine+" failed: "+m.redact(cell.OneLine(err.Error())))
 	}
-	return tea.Batch(note, m.listCmd())
+	return note // the scheduler lists the machines at once: the waits then follow the transition
 }
 
 // redact scrubs every secret (the token) from s; the client's errors are

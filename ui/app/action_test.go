@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/sources/snapshot"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
@@ -115,8 +113,11 @@ func actionModel(t *testing.T, src *watch.Source, readOnly bool) Model {
 		src = &watch.Source{Org: "org", Now: func() time.Time { return t0 }}
 	}
 	m := newInline(Config{Source: src, App: "sleepy-api", ReadOnly: readOnly, Theme: theme.New(true), Secrets: []string{"action-token-secret"}})
+	// The wall stands still: no listing or feed comes due, so the only
+	// call an action's y makes is the action's.
+	m.wall = func() time.Time { return t0 }
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 30})
-	return send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: actionMachines()})})
+	return send(m, listReply(m, actionMachines()))
 }
 
 // ask selects machine id in the machines pane and presses k; the pane's
@@ -210,8 +211,8 @@ func TestOnlyYesProceeds(t *testing.T) {
 			}
 			continue
 		}
-		reply, ok := cmd().(actionMsg)
-		if !ok || reply.err != nil {
+		reply, ok := cmd().(watch.Reply)
+		if !ok || reply.Kind != watch.ActJob || reply.Err != nil {
 			t.Fatalf("%s: reply %#v", c.name, reply)
 		}
 		want := []string{"GET lease", "POST lease", "/v1/apps/sleepy-api/machines/up/stop", "DELETE lease"}
@@ -223,7 +224,7 @@ func TestOnlyYesProceeds(t *testing.T) {
 		if m.acting != nil || !strings.Contains(plainView(m), "stop sent to up — watching it settle") {
 			t.Errorf("%s: after the reply: acting %v, view:\n%s", c.name, m.acting, plainView(m))
 		}
-		if !m.fetch.listing || cmd == nil {
+		if !dueNow(m, watch.ListJob, cmd) {
 			t.Errorf("%s: the reply did not list the machines at once", c.name)
 		}
 	}
@@ -276,15 +277,14 @@ func TestStaleActionReplyDropped(t *testing.T) {
 	if m.acting == nil {
 		t.Fatal("y did not send")
 	}
-	cur := m.acting.req
-	stale := []actionMsg{
-		{req: req{gen: cur.gen - 1, id: cur.id}, action: machines.ActionStop, machine: "up", err: flyc.ErrAPIDown{Op: "old app"}},
-		{req: req{gen: cur.gen, id: cur.id - 1}, action: machines.ActionStop, machine: "up", err: flyc.ErrAPIDown{Op: "older call"}},
-	}
-	for _, s := range stale {
+	cur := actionReply(m, nil)
+	older, otherApp := actionReply(m, flyc.ErrAPIDown{Op: "older call"}), actionReply(m, flyc.ErrAPIDown{Op: "old app"})
+	older.ID--
+	otherApp.Gen--
+	for _, s := range []watch.Reply{otherApp, older} {
 		m = send(m, s)
 		if m.acting == nil || strings.Contains(m.notice.text, "failed") {
-			t.Fatalf("stale reply %+v applied: notice %q", s.req, m.notice.text)
+			t.Fatalf("stale reply (gen %d, id %d) applied: notice %q", s.Gen, s.ID, m.notice.text)
 		}
 	}
 	// While it is in flight, a second action is refused, not queued.
@@ -292,7 +292,7 @@ func TestStaleActionReplyDropped(t *testing.T) {
 	if m.confirm != nil || !strings.Contains(m.notice.text, "still in flight") {
 		t.Errorf("second action while one is in flight: prompt %v, notice %q", m.confirm, m.notice.text)
 	}
-	m = send(m, actionMsg{req: cur, action: machines.ActionStop, machine: "up"})
+	m = send(m, cur)
 	if m.acting != nil || !strings.Contains(m.notice.text, "stop sent to up") {
 		t.Errorf("the current reply was not applied: notice %q", m.notice.text)
 	}
@@ -321,10 +321,9 @@ func TestAPIRefusalShownVerbatim(t *testing.T) {
 
 func TestActionErrorRedactsTheToken(t *testing.T) {
 	m := ask(t, actionModel(t, &watch.Source{Client: quietClient(t), Org: "org", Now: func() time.Time { return t0 }}, false), "up", "S")
-	m.acting = &acting{req: m.nextReq(), action: machines.ActionStop, machine: "up"}
+	m.acting = &acting{id: m.sched.Ask(watch.Job{Kind: watch.ActJob, Machine: "up", Action: watch.Stop}).ID, action: machines.ActionStop, machine: "up"}
 	m.confirm = nil
-	m = send(m, actionMsg{req: m.acting.req, action: machines.ActionStop, machine: "up",
-		err: flyc.ErrRejected{Op: "stop machine", Status: 400, Text: "bad header Bearer action-token-secret"}})
+	m = send(m, actionReply(m, flyc.ErrRejected{Op: "stop machine", Status: 400, Text: "bad header Bearer action-token-secret"}))
 	if strings.Contains(m.notice.text, "action-token-secret") || !strings.Contains(m.notice.text, "[REDACTED]") {
 		t.Errorf("notice %q leaks or lost the redaction", m.notice.text)
 	}

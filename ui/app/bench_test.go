@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/uitest"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	flyc "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/ui/panes/machines"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -44,10 +42,10 @@ func rootForBench(tb testing.TB, n int) Model {
 	m := New(Config{App: fixtureApp, Demo: true, Theme: theme.New(false)})
 	m = send(m, tea.WindowSizeMsg{Width: benchW, Height: benchH})
 	// No client: replies are sent by hand, nothing is fetched.
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: fx.machines})})
+	m = send(m, listReply(m, fx.machines))
 	m = send(m, logsReply(tb, m, fx))
 	for _, p := range fx.probes {
-		m = send(m, probeMsg{req: req{gen: m.gen, id: m.seq + 1}, probe: p.req, result: p.res})
+		m = send(m, probeReply(m, p.req, p.res))
 	}
 	m = send(m, metricsReply(tb, m, fx))
 	if got := len(m.app.Machines); got != n {

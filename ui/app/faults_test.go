@@ -52,10 +52,11 @@ type faultRecorder struct {
 }
 
 func (r *faultRecorder) see(m *Model, msg tea.Msg) {
-	f := faultFrame{wall: time.Now(), failing: m.fail.err != nil, failDelay: m.fail.delay, fatal: m.fatal, listedAt: m.app.ListedAt,
+	fail := m.sched.Failure()
+	f := faultFrame{wall: time.Now(), failing: fail.Err != nil, failDelay: fail.Delay, fatal: m.fatal, listedAt: m.app.ListedAt,
 		malformed: m.app.Malformed}
-	if m.fail.err != nil {
-		f.failErr = m.fail.err.Error()
+	if fail.Err != nil {
+		f.failErr = fail.Err.Error()
 	}
 	if f.malformed > 0 && m.width > 0 {
 		f.view = ansi.Strip(m.View())
@@ -306,12 +307,12 @@ func TestDashboardRidesOutListFaults(t *testing.T) {
 				second = rig.rec.waitFor(t, 15*time.Second, "a second, longer back-off", func(f faultFrame) bool {
 					return f.failing && f.failDelay > first.failDelay
 				})
-				if second.failDelay != 2*retryFirst {
-					t.Errorf("second retry delay %s, want %s", second.failDelay, 2*retryFirst)
+				if second.failDelay != 2*watch.RetryFirst {
+					t.Errorf("second retry delay %s, want %s", second.failDelay, 2*watch.RetryFirst)
 				}
 			}
-			if first.failDelay != retryFirst {
-				t.Errorf("first retry delay %s, want %s", first.failDelay, retryFirst)
+			if first.failDelay != watch.RetryFirst {
+				t.Errorf("first retry delay %s, want %s", first.failDelay, watch.RetryFirst)
 			}
 			during := rig.rec.since(faultAt)
 			for _, f := range during {
@@ -334,12 +335,12 @@ func TestDashboardRidesOutListFaults(t *testing.T) {
 			} else {
 				rig.sim.ClearFaults()
 			}
-			back := rig.rec.waitFor(t, listSteady+5*time.Second, "fresh data after the fault", func(f faultFrame) bool {
+			back := rig.rec.waitFor(t, watch.ListSteady+5*time.Second, "fresh data after the fault", func(f faultFrame) bool {
 				return fresh(f) && f.listedAt.After(clearedPlat)
 			})
 			recovery := back.wall.Sub(clearedWall)
-			if recovery > listSteady && !race.Enabled {
-				t.Errorf("fresh again %s after the fault ended, want within one refresh interval (%s)", recovery, listSteady)
+			if recovery > watch.ListSteady && !race.Enabled {
+				t.Errorf("fresh again %s after the fault ended, want within one refresh interval (%s)", recovery, watch.ListSteady)
 			}
 			rig.stop(t)
 			checkFrames(t, rig.rec.since(time.Time{}))
@@ -386,7 +387,7 @@ func TestDashboardRidesOutTenSecondsOfLatency(t *testing.T) {
 	clearedWall, clearedPlat := time.Now(), rig.sim.Clock().Now()
 	rig.sim.ClearFaults()
 	rig.prog.Send(runes("r"))
-	back := rig.rec.waitFor(t, listSteady+5*time.Second, "a quick listing after the latency", func(f faultFrame) bool {
+	back := rig.rec.waitFor(t, watch.ListSteady+5*time.Second, "a quick listing after the latency", func(f faultFrame) bool {
 		return fresh(f) && f.listedAt.After(clearedPlat)
 	})
 	rig.stop(t)
@@ -418,8 +419,8 @@ func TestDashboardProbesFailCalmlyOnExecTimeouts(t *testing.T) {
 	rig.stop(t)
 	checkFrames(t, rig.rec.since(time.Time{}))
 	peaks := checkFlyLimits(t, rig.sim)
-	if n := rig.sim.APICalls(); countPrefix(n, "exec:") > maxProbes*2 {
-		t.Errorf("%d exec calls for %d probes in flight: timed-out execs were sent again", countPrefix(n, "exec:"), maxProbes)
+	if n := rig.sim.APICalls(); countPrefix(n, "exec:") > watch.MaxProbes*2 {
+		t.Errorf("%d exec calls for %d probes in flight: timed-out execs were sent again", countPrefix(n, "exec:"), watch.MaxProbes)
 	}
 	t.Logf("exec timeout: probe failed after %s (%q); busiest second per bucket %v",
 		f.wall.Sub(start).Round(time.Millisecond), f.probeErrs[0], peaks)

@@ -3,83 +3,134 @@ package app
 import (
 	"time"
 
-	"github.com/flywake/flywake/sources/snapshot"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/ui/panes/overview"
 )
 
-// Refresh intervals and limits of the data flow.
-const (
-	listFast      = 2 * time.Second  // while a machine is in a transient state
-	listSteady    = 12 * time.Second // otherwise
-	retryFirst    = 2 * time.Second
-	retryMax      = listSteady // a fault that ends is noticed within one steady refresh
-	waitPoll      = watch.WaitPoll
-	waitCooldown  = 2 * time.Second // between waits on one machine, so a wait that returns at once cannot spin
-	maxWaits      = 16              // wait long-polls in flight at once
-	maxProbes     = 2               // exec probes in flight
-	probesPerMin  = 6               // exec probes started per minute: keeps a steady app within ~12 API calls/min
-	listTimeout   = 20 * time.Second
-	appsTimeout   = 15 * time.Second
-	actionTimeout = 30 * time.Second // a start, stop or suspend call (they answer once accepted)
-)
+// The data flow: the data layer's one scheduler (watch.Scheduler) decides
+// every call and when; the root runs each job it hands out in a tea.Cmd
+// (watch.Source.Do, under the job's deadline), gives each reply back to it
+// (Done applies the data), hands the panes what changed, and keeps one
+// timer armed for the next call that comes due. Nothing here knows what a
+// feed reads or when a listing is due.
 
-// fetchState is what is in flight for the current app generation.
-type fetchState struct {
-	listing     bool // a listing is in flight
-	relist      bool // list again as soon as it returns
-	listApplied int  // id of the newest listing applied
+// wakeMsg fires when the scheduler's next call comes due.
+type wakeMsg struct{ id int }
 
-	listTimer int // id of the listing's newest timer
-
-	waits     map[string]bool      // machine id → a wait is in flight
-	waitEnded map[string]time.Time // machine id → when its last wait returned (wall)
-
-	probes        map[string]bool // probe key → in flight
-	probeLaunches []time.Time     // wall times of recent probe starts
-
-	feeds []feedState // per registered feed, in m.feeds order
+// wakeTimer is the one timer armed for the scheduler: shared by every copy
+// of the model, so an app switch or a reply never arms a second one for
+// the same moment.
+type wakeTimer struct {
+	id int
+	at time.Time // wall; zero: none armed
 }
 
-func newFetchState(feeds int) *fetchState {
-	return &fetchState{
-		waits: map[string]bool{}, waitEnded: map[string]time.Time{},
-		probes: map[string]bool{}, feeds: make([]feedState, feeds),
+// clock is the scheduler's view of time: the wall, the platform's, and
+// the demo's speed.
+func (m *Model) clock() watch.Clock {
+	return watch.Clock{Wall: m.wall(), Now: m.now(), Speed: m.cfg.Speed}
+}
+
+// schedule starts whatever is due and arms the timer for what comes due
+// next, when that is sooner than the timer already armed.
+func (m *Model) schedule() tea.Cmd {
+	if !m.cfg.Source.Ready() || m.ctx.Err() != nil {
+		return nil
 	}
+	c := m.clock()
+	var cmds []tea.Cmd
+	for _, j := range m.sched.Due(c, m.app, m.org) {
+		cmds = append(cmds, m.run(j))
+	}
+	if at, ok := m.sched.NextWake(c); ok && (m.wake.at.IsZero() || at.Before(m.wake.at)) {
+		m.wake.id++
+		m.wake.at = at
+		id := m.wake.id
+		cmds = append(cmds, tea.Tick(at.Sub(c.Wall), func(time.Time) tea.Msg { return wakeMsg{id: id} }))
+	}
+	return tea.Batch(cmds...)
 }
 
-func probeKey(p snapshot.ProbeRequest) string {
-	return p.Kind.String() + "/" + p.Machine + "/" + p.Key
+// run makes one job's call: an app's jobs under the generation's context
+// (an app switch ends them, long-polls included), the org's under the
+// program's.
+func (m *Model) run(j watch.Job) tea.Cmd {
+	ctx := m.genCtx
+	if j.Gen == 0 {
+		ctx = m.ctx
+	}
+	src := m.cfg.Source
+	return func() tea.Msg { return src.Do(ctx, j) }
 }
 
-// probeBudget is how many probes may start now, given the recent starts.
-func (f *fetchState) probeBudget(now time.Time) int {
-	kept := f.probeLaunches[:0]
-	for _, t := range f.probeLaunches {
-		if now.Sub(t) < time.Minute {
-			kept = append(kept, t)
+// onWake: the armed timer fired (an older one is ignored: the armed one
+// is never later than what it replaced).
+func (m *Model) onWake(msg wakeMsg) tea.Cmd {
+	if msg.id != m.wake.id {
+		return nil
+	}
+	m.wake.at = time.Time{}
+	return m.schedule()
+}
+
+// onReply gives a reply to the scheduler and acts on what it says: fresh
+// or stale data, a fatal error, and the replies the user waits for.
+func (m *Model) onReply(r watch.Reply) tea.Cmd {
+	if m.ctx.Err() != nil {
+		return nil // quitting
+	}
+	out := m.sched.Done(r, m.clock(), m.app, m.org)
+	if out.Dropped {
+		return nil
+	}
+	var cmds []tea.Cmd
+	switch {
+	case out.Fatal != nil:
+		return tea.Batch(m.onFatal(out.Fatal)...)
+	case out.ListFailed:
+		m.setStale(true)
+	case out.Listed:
+		m.setStale(false)
+	}
+	if out.App {
+		m.setData()
+	}
+	if out.Org {
+		if p := m.paneByID(overview.ID); p != nil {
+			p.SetData(m.app, m.now())
 		}
 	}
-	f.probeLaunches = kept
-	return min(maxProbes-len(f.probes), probesPerMin-len(kept))
+	switch r.Kind {
+	case watch.AppsJob:
+		if m.switcher != nil {
+			m.switcher.setApps(r.Apps, r.Err)
+		}
+	case watch.ActJob:
+		cmds = append(cmds, m.onAction(r))
+	case watch.DescribeJob:
+		cmds = append(cmds, m.onDescribed(r))
+	}
+	return tea.Batch(append(cmds, m.schedule())...)
 }
 
-// failure is the state of a failing machines listing.
-type failure struct {
-	err     error
-	delay   time.Duration
-	retryAt time.Time // wall
+// onFatal shows an error no retry can fix; a switch to an app the platform
+// does not have goes back to the app shown before, saying so.
+func (m *Model) onFatal(err error) []tea.Cmd {
+	back, failed := m.back, m.cfg.App
+	if !back.set || !watch.IsUnknownApp(err) || !m.app.ListedAt.IsZero() {
+		m.fatal = err
+		return nil
+	}
+	m.back = returnTo{}
+	m.resetApp(back.app)
+	cmds := m.startFetching()
+	return append(cmds, m.setNotice(noticeWarn, "could not open "+failed+": "+m.redact(cell.OneLine(err.Error()))+" — back on "+back.String()))
 }
 
-// next doubles the retry delay, from retryFirst up to retryMax; when the
-// API asked to wait longer (Retry-After, capped by the client), it waits
-// that long instead.
-func (f failure) next(err error) time.Duration {
-	d := retryFirst
-	if f.delay != 0 {
-		d = min(f.delay*2, retryMax)
-	}
-	if wait, ok := watch.RetryAfter(err); ok {
-		d = max(d, wait)
-	}
-	return d
+// clockCmd is the 1 s tick; Init starts it and each tick arms the next.
+func clockCmd() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg{at: t} })
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/uitest"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -112,10 +111,10 @@ func fedRoot(t *testing.T, fx fixtureData, client *fly.Client, noColor bool, w, 
 		App:    fixtureApp, Demo: true, Theme: theme.New(noColor),
 	})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(fly.Listing{Machines: fx.machines})})
+	m = send(m, listReply(m, fx.machines))
 	m = send(m, logsReply(t, m, fx))
 	for _, p := range fx.probes {
-		m = send(m, probeMsg{req: req{gen: m.gen, id: m.seq + 1}, probe: p.req, result: p.res})
+		m = send(m, probeReply(m, p.req, p.res))
 	}
 	return send(m, metricsReply(t, m, fx))
 }

@@ -93,14 +93,15 @@ func (m Model) headerLine() string {
 	if rel := m.crash.Release; rel != "" && m.cfg.App != "" { // CrashLoops names the current release
 		right = append(right, segment{kind: partRelease, text: "release " + words.Release(rel), short: words.Release(rel)})
 	}
+	fail, listed := m.sched.Failure(), m.sched.ListedWall()
 	if m.cfg.Source.Ready() {
 		st := m.cfg.Source.Stats()
-		if m.fail.err != nil || watch.IsBadToken(m.fatal) {
+		if fail.Err != nil || watch.IsBadToken(m.fatal) {
 			segs = append(segs, segment{kind: partAPI, text: t.Fail.Render("API " + theme.GlyphFail)})
 		} else {
 			segs = append(segs, segment{kind: partAPI, text: t.Pass.Render("API " + theme.GlyphPass)})
 		}
-		for _, name := range m.failingFeeds() {
+		for _, name := range m.sched.FailingFeeds() {
 			segs = append(segs, segment{kind: partFeeds, text: t.Warn.Render(name + " " + theme.GlyphFail)})
 		}
 		if st.LastError != "" {
@@ -117,14 +118,14 @@ func (m Model) headerLine() string {
 	}
 	switch {
 	case m.cfg.App == "", m.fatal != nil: // nothing is fetched: the body says why
-	case m.fail.err != nil && !m.listedWall.IsZero():
-		right = append(right, segment{kind: partFresh, text: t.Warn.Render(frame.Stale(wall.Sub(m.listedWall), m.fail.retryAt.Sub(wall)))})
-	case m.fail.err != nil:
-		right = append(right, segment{kind: partFresh, text: t.Warn.Render("no data yet · retrying in " + cell.DurationUp(m.fail.retryAt.Sub(wall)))})
-	case m.listedWall.IsZero():
+	case fail.Err != nil && !listed.IsZero():
+		right = append(right, segment{kind: partFresh, text: t.Warn.Render(frame.Stale(wall.Sub(listed), fail.RetryAt.Sub(wall)))})
+	case fail.Err != nil:
+		right = append(right, segment{kind: partFresh, text: t.Warn.Render("no data yet · retrying in " + cell.DurationUp(fail.RetryAt.Sub(wall)))})
+	case listed.IsZero():
 		right = append(right, segment{kind: partFresh, text: "loading…"})
 	default:
-		right = append(right, segment{kind: partFresh, text: frame.Ago(wall.Sub(m.listedWall))})
+		right = append(right, segment{kind: partFresh, text: frame.Ago(wall.Sub(listed))})
 	}
 	for i := range right {
 		right[i].right = true

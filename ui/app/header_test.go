@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	flyc "github.com/flywake/flywake/sources/fly"
-	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
@@ -114,9 +113,9 @@ func TestHeaderOverAFatalError(t *testing.T) {
 			m := New(Config{Source: &watch.Source{Client: c, Org: "org", Now: func() time.Time { return t0 }}, App: "app-a", Theme: theme.New(true)})
 			m = send(m, tea.WindowSizeMsg{Width: 160, Height: 40})
 			if tc.listed {
-				m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
+				m = send(m, listReply(m, listing("a")))
 			}
-			m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: tc.err})
+			m = send(m, listFailed(m, tc.err))
 			if m.Err() == nil {
 				t.Fatal("the error is not fatal")
 			}

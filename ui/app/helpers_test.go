@@ -35,23 +35,21 @@ type firing struct {
 func machinesOf(m Model) *machines.Model { return m.paneByID(machines.ID).(*machines.Model) }
 
 // feedReply is what a fetch of the named feed would answer, applying apply.
-func feedReply(tb testing.TB, m Model, name, cursor string, apply func(*snapshot.App)) feedMsg {
+func feedReply(tb testing.TB, m Model, name, cursor string, apply func(*snapshot.App)) watch.Reply {
 	tb.Helper()
-	for i, f := range m.feeds {
-		if f.Name == name {
-			return feedMsg{req: req{gen: m.gen, id: m.seq + 1}, feed: i, res: watch.Result{Apply: apply, Cursor: cursor}}
-		}
+	i := m.sched.FeedIndex(name)
+	if i < 0 {
+		tb.Fatalf("no feed %q registered", name)
 	}
-	tb.Fatalf("no feed %q registered", name)
-	return feedMsg{}
+	return watch.Reply{Job: watch.Job{Gen: m.gen, Kind: watch.FeedJob, App: m.cfg.App, Feed: i}, Result: watch.Result{Apply: apply, Cursor: cursor}}
 }
 
 // logsReply and metricsReply answer the logs and edge/origin feeds.
-func logsReply(tb testing.TB, m Model, fx fixtureData) feedMsg {
+func logsReply(tb testing.TB, m Model, fx fixtureData) watch.Reply {
 	return feedReply(tb, m, "logs", "1", func(a *snapshot.App) { a.ApplyLogs(fx.logs) })
 }
 
-func metricsReply(tb testing.TB, m Model, fx fixtureData) feedMsg {
+func metricsReply(tb testing.TB, m Model, fx fixtureData) watch.Reply {
 	return feedReply(tb, m, "metrics", "", func(a *snapshot.App) { a.ApplyEdgeOrigin(fx.metrics) })
 }
 

@@ -136,8 +136,12 @@ func (c renderCounter) Init() tea.Cmd { return c.inner.Init() }
 func (c renderCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	c.stats.mu.Lock()
 	c.stats.lastMsg = strings.TrimPrefix(fmt.Sprintf("%T", msg), "app.")
-	if fm, ok := msg.(feedPollMsg); ok {
-		c.stats.lastMsg += "(" + c.inner.(Model).feeds[fm.feed].Name + ")"
+	if r, ok := msg.(watch.Reply); ok {
+		c.stats.lastMsg += "(" + r.Kind.String()
+		if r.Kind == watch.FeedJob {
+			c.stats.lastMsg += " " + c.inner.(Model).sched.FeedName(r.Feed)
+		}
+		c.stats.lastMsg += ")"
 	}
 	c.stats.mu.Unlock()
 	next, cmd := c.inner.Update(msg)

@@ -8,8 +8,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	flyc "github.com/flywake/flywake/sources/fly"
-	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/theme"
@@ -27,7 +25,7 @@ func rebound(t *testing.T, file string, readOnly bool) Model {
 	m := newInline(Config{Source: &watch.Source{Org: "org", Now: func() time.Time { return t0 }}, App: "sleepy-api",
 		ReadOnly: readOnly, Theme: theme.New(true), Keys: &km})
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48})
-	return send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: actionMachines()})})
+	return send(m, listReply(m, actionMachines()))
 }
 
 const myKeys = `

@@ -24,7 +24,7 @@ func BenchmarkListReply(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				next, _ := m.Update(machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: conv})
+				next, _ := m.Update(convReply(m, conv))
 				m = next.(Model)
 			}
 		})
@@ -54,7 +54,7 @@ func TestListReplyAllocsIndependentOfMachines(t *testing.T) {
 		m := rootForBench(t, n)
 		conv := snapshot.Convert(flyc.Listing{Machines: newFixture(n, t0).machines})
 		return testing.AllocsPerRun(10, func() {
-			next, _ := m.Update(machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: conv})
+			next, _ := m.Update(convReply(m, conv))
 			m = next.(Model)
 		})
 	}

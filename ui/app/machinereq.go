@@ -1,39 +1,39 @@
 package app
 
 import (
-	"context"
 	"errors"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
 
-// describeTimeout bounds the GET machine behind the describe view.
-const describeTimeout = 15 * time.Second
-
-// describeCmd fetches one machine for the machines pane's describe view;
-// the answer is addressed to the pane, so a reply for another app's
-// generation is dropped.
+// describeCmd asks the data layer for one machine for the machines
+// pane's describe view; the answer goes to the pane (onDescribed), and a
+// reply for another app's generation is dropped.
 func (m *Model) describeCmd(r machines.DescribeRequest) tea.Cmd {
-	reply := func(lines []string, err error) tea.Msg {
-		return machines.Described{MachineID: r.MachineID, Req: r.Req, Lines: lines, Err: err}
+	if !m.cfg.Source.Ready() {
+		return m.updatePane(machinesPane(m), machines.Described{MachineID: r.MachineID, Req: r.Req, Err: watch.ErrNoPlatform})
 	}
-	ctx, src, app, secrets := m.genCtx, m.cfg.Source, m.app.Name, m.cfg.Secrets
-	return m.addressed(machines.ID, func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, describeTimeout)
-		defer cancel()
-		lines, err := src.Describe(ctx, app, r.MachineID)
-		if err != nil {
-			err = errors.New(sanitize.Redact(cell.OneLine(err.Error()), secrets...))
-		}
-		return reply(lines, err)
-	})
+	m.sched.Ask(watch.Job{Kind: watch.DescribeJob, Machine: r.MachineID, Ref: r.Req})
+	return m.schedule()
 }
+
+// onDescribed hands the describe view its machine.
+func (m *Model) onDescribed(r watch.Reply) tea.Cmd {
+	err, secrets := r.Err, m.cfg.Secrets
+	if err != nil {
+		err = errors.New(sanitize.Redact(cell.OneLine(err.Error()), secrets...))
+	}
+	return m.updatePane(machinesPane(m), machines.Described{MachineID: r.Machine, Req: r.Ref, Lines: r.Lines, Err: err})
+}
+
+// machinesPane is the machines tile.
+func machinesPane(m *Model) pane.Pane { return m.paneByID(machines.ID) }
 
 // onCopy puts text on the terminal's clipboard through OSC 52 and says so.
 func (m *Model) onCopy(c pane.CopyText) tea.Cmd {

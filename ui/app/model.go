@@ -1,6 +1,5 @@
-// Package app is the dashboard's thin root model: it owns the data flow
-// (every fetch is a tea.Cmd with a deadline: the machines listing and what
-// it drives in listing.go, every registered feed in feeds.go), routes keys
+// Package app is the dashboard's thin root model: it runs the data layer's
+// scheduler (fetch.go: every job a tea.Cmd with a deadline), routes keys
 // and addressed messages to the panes (routing.go), lays them out (layout.go)
 // and draws the chrome around them (header, banner, notice, footer). The panes
 // own their own state and never do I/O.
@@ -54,7 +53,6 @@ type Model struct {
 	theme *theme.Theme
 	keys  *keys.KeyMap
 	wall  func() time.Time // wall clock, for timers that run in real time (retries)
-	feeds []watch.Feed     // the registry, read once
 	// timer makes the notice's timer; nil is the runtime's (tea.Tick).
 	// Tests that run commands inline give the model one that never waits.
 	timer func(time.Duration, tea.Msg) tea.Cmd
@@ -77,7 +75,6 @@ type Model struct {
 	tiles         []rect                // where each pane is drawn, from relayout
 	crash         snapshot.CrashLoops   // the banner's facts, derived once per data change
 	states        []snapshot.StateCount // the header's machines by state, likewise
-	listedWall    time.Time             // when the last listing arrived (wall clock)
 	help          bool
 	switcher      *switcher
 	confirm       *confirm  // the y/N before a machine action
@@ -86,14 +83,13 @@ type Model struct {
 	pending       []tea.Cmd // made while resetting, run by Init or the app switch
 
 	app   *snapshot.App
-	org   *snapshot.Org // the overview's model: outlives app switches
-	orgs  *orgRun
-	gen   int // bumped on every app switch
-	seq   int // request ids
-	fetch *fetchState
-	fail  failure
-	fatal error    // bad token or unknown app: the body says so, with the ways out
-	back  returnTo // what was shown before the last switch: where a failed one returns
+	org   *snapshot.Org    // the overview's model: outlives app switches
+	sched *watch.Scheduler // every call and when (fetch.go); shared by every copy of the model
+	wake  *wakeTimer       // the scheduler's one timer
+	gen   int              // the scheduler's app generation, bumped on every app switch
+	seq   int              // ids of the root's own timers
+	fatal error            // bad token or unknown app: the body says so, with the ways out
+	back  returnTo         // what was shown before the last switch: where a failed one returns
 }
 
 // returnTo is where a failed switch goes back to: an app, or the org
@@ -128,14 +124,13 @@ func newModel(parent context.Context, cfg Config) Model {
 		km.Deploy.SetEnabled(false) // a demo release exists on the embedded platform only
 	}
 	ctx, cancel := context.WithCancel(parent)
-	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel, feeds: watch.Feeds()}
+	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel,
+		sched: watch.NewScheduler(watch.Feeds(), watch.OrgFeeds()), wake: &wakeTimer{}}
 	org, markers := "", []diagnose.Marker(nil)
 	if cfg.Source != nil {
 		org, markers = cfg.Source.Org, cfg.Source.Markers
 	}
 	m.org = snapshot.NewOrg(org, markers)
-	feeds := watch.OrgFeeds()
-	m.orgs = &orgRun{feeds: feeds, st: make([]orgFeedState, len(feeds))}
 	m.resetApp(cfg.App)
 	return m
 }
@@ -146,7 +141,7 @@ func (m *Model) resetApp(app string) {
 	if m.genCancel != nil {
 		m.genCancel()
 	}
-	m.gen++
+	m.gen = m.sched.Open(app)
 	m.genCtx, m.genCancel = context.WithCancel(m.ctx)
 	org, markers := "", []diagnose.Marker(nil)
 	if m.cfg.Source != nil {
@@ -159,10 +154,7 @@ func (m *Model) resetApp(app string) {
 	} else {
 		m.org.SetOpen(nil) // no app yet: the overview chooses one
 	}
-	m.fetch = newFetchState(len(m.feeds))
-	m.fail = failure{}
 	m.fatal = nil
-	m.listedWall = time.Time{}
 	pctx := pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly}
 	m.pending = nil
 	m.panes = buildPanes(pctx)

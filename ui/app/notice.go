@@ -37,6 +37,13 @@ const (
 	maxPromptLines = 6
 )
 
+// nextReq is a request id of the current generation for the root's own
+// timers (the notice's).
+func (m *Model) nextReq() req {
+	m.seq++
+	return req{gen: m.gen, id: m.seq}
+}
+
 // setNotice shows text and returns the timer that clears it.
 func (m *Model) setNotice(kind noticeKind, text string) tea.Cmd {
 	d := noticeShort

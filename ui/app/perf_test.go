@@ -261,8 +261,8 @@ func TestDetectionLatency(t *testing.T) {
 		tr.byID[m.ID] = &detection{id: m.ID}
 	}
 
-	model := observed{Model: dashboard(src, p.Name), onList: func(_ *Model, msg machinesMsg, at time.Time) {
-		tr.saw(msg.listing.Machines(), at, true)
+	model := observed{Model: dashboard(src, p.Name), onList: func(_ *Model, msg watch.Reply, at time.Time) {
+		tr.saw(msg.Listing.Machines(), at, true)
 	}}
 	prog := runHeadless(t, model, 160, 48)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -382,11 +382,9 @@ func startupOnce(t *testing.T) time.Duration {
 	frame := make(chan time.Duration, 1)
 	var listed, logged, sent bool
 	model := observed{Model: dashboard(src, flysim.DemoScaleToZero), onMsg: func(m *Model, msg tea.Msg, at time.Time) {
-		switch msg := msg.(type) {
-		case machinesMsg:
-			listed = listed || len(m.app.Machines) > 0
-		case feedMsg:
-			logged = logged || m.feeds[msg.feed].Name == "logs"
+		if r, ok := msg.(watch.Reply); ok {
+			listed = listed || (r.Kind == watch.ListJob && len(m.app.Machines) > 0)
+			logged = logged || (r.Kind == watch.FeedJob && m.sched.FeedName(r.Feed) == "logs")
 		}
 		if listed && logged && !sent && strings.Contains(ansi.Strip(m.View()), "of 10") {
 			sent = true

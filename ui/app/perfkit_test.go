@@ -30,14 +30,14 @@ import (
 // listing (the moment the model "holds" what it says), onMsg after any.
 type observed struct {
 	Model
-	onList func(m *Model, msg machinesMsg, at time.Time)
+	onList func(m *Model, msg watch.Reply, at time.Time)
 	onMsg  func(m *Model, msg tea.Msg, at time.Time)
 }
 
 func (o observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := o.Model.Update(msg)
 	o.Model = next.(Model)
-	if lm, ok := msg.(machinesMsg); ok && lm.err == nil && lm.gen == o.gen && o.onList != nil {
+	if lm, ok := msg.(watch.Reply); ok && lm.Kind == watch.ListJob && lm.Err == nil && lm.Gen == o.gen && o.onList != nil {
 		o.onList(&o.Model, lm, time.Now())
 	}
 	if o.onMsg != nil {

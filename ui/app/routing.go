@@ -24,8 +24,7 @@ func (m *Model) startFetching() []tea.Cmd {
 	if m.app.Name == "" { // no app named: the overview (open already) chooses one
 		return []tea.Cmd{m.startOrg()}
 	}
-	cmds := append([]tea.Cmd{m.listCmd()}, m.feedCmds()...)
-	cmds = append(cmds, m.pending...)
+	cmds := append([]tea.Cmd{m.schedule()}, m.pending...)
 	m.pending = nil
 	return cmds
 }
@@ -52,29 +51,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.deliver(msg)
 	case clockMsg:
 		return m, clockCmd()
-	case machinesMsg:
-		return m, tea.Batch(m.onMachines(msg)...)
-	case listPollMsg:
-		return m, m.onListPoll(msg)
-	case waitMsg:
-		return m, m.onWait(msg)
-	case probeMsg:
-		return m, tea.Batch(m.onProbe(msg)...)
-	case feedMsg:
-		return m, m.onFeed(msg)
-	case feedPollMsg:
-		return m, m.onFeedPoll(msg)
-	case orgFeedMsg:
-		return m, m.onOrgFeed(msg)
-	case orgPollMsg:
-		return m, m.onOrgPoll(msg)
-	case appsMsg:
-		if msg.gen == m.gen && m.switcher != nil {
-			m.switcher.setApps(msg.apps, msg.err)
-		}
-		return m, nil
-	case actionMsg:
-		return m, m.onAction(msg)
+	case watch.Reply:
+		return m, m.onReply(msg)
+	case wakeMsg:
+		return m, m.onWake(msg)
 	case noticeMsg:
 		m.onNoticeTimer(msg)
 		return m, nil
@@ -187,7 +167,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Command):
 		return m.openSwitcher()
 	case key.Matches(msg, k.Refresh):
-		return m, tea.Batch(append(m.feedCmds(), m.listCmd())...)
+		m.sched.Refresh()
+		return m, m.schedule()
 	default:
 		if why := m.inertKey(focused, msg, false); why != "" {
 			cmd := m.setNotice(noticeInfo, why)
@@ -267,9 +248,13 @@ func (m Model) openSwitcher() (tea.Model, tea.Cmd) {
 	for _, c := range m.switchCommands() {
 		words = append(words, c.name)
 	}
-	cmd := m.appsCmd()
-	m.switcher = newSwitcher(m.theme, m.width, words, cmd != nil)
-	return m, cmd
+	ready := m.cfg.Source.Ready()
+	m.switcher = newSwitcher(m.theme, m.width, words, ready)
+	if !ready {
+		return m, nil
+	}
+	m.sched.Ask(watch.Job{Kind: watch.AppsJob})
+	return m, m.schedule()
 }
 
 // switchApp resets the model to app and starts fetching it; the app shown

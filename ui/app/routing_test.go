@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flywake/flywake/sources/snapshot"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	fly "github.com/superfly/fly-go"
@@ -44,6 +42,7 @@ func listing(ids ...string) []*fly.Machine {
 }
 
 func TestRepliesAreMatchedToRequests(t *testing.T) {
+	var seeded watch.Reply // the listing applied before each case's reply
 	cases := []struct {
 		name      string
 		reply     func(m Model) tea.Msg
@@ -51,25 +50,29 @@ func TestRepliesAreMatchedToRequests(t *testing.T) {
 		wantFatal bool
 	}{
 		{"current reply applied", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a", "b")})}
+			return listReply(m, listing("a", "b"))
 		}, 2, false},
 		{"reply for an older generation dropped", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen - 1, id: m.seq + 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a", "b")})}
+			r := listReply(m, listing("a", "b"))
+			r.Gen--
+			return r
 		}, 1, false},
 		{"reply older than the applied one dropped", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen, id: m.fetch.listApplied - 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a", "b")})}
+			r := listReply(m, listing("a", "b"))
+			r.ID = seeded.ID - 1
+			return r
 		}, 1, false},
 		{"unknown app is fatal", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrUnknownApp{App: "app-a"}}
+			return listFailed(m, flyc.ErrUnknownApp{App: "app-a"})
 		}, 1, true},
 		{"API down keeps the last data", func(m Model) tea.Msg {
-			return machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrAPIDown{Op: "list"}}
+			return listFailed(m, flyc.ErrAPIDown{Op: "list"})
 		}, 1, false},
 	}
 	for _, c := range cases {
 		m := offline(t, false)
-		m = send(m, machinesMsg{req: req{gen: m.gen, id: 10}, listing: snapshot.Convert(flyc.Listing{Machines: listing("seed")})})
-		m.seq = 10
+		seeded = listReply(m, listing("seed"))
+		m = send(m, seeded)
 		m = send(m, c.reply(m))
 		if got := len(m.app.Machines); got != c.wantCount {
 			t.Errorf("%s: %d machines, want %d", c.name, got, c.wantCount)
@@ -82,14 +85,14 @@ func TestRepliesAreMatchedToRequests(t *testing.T) {
 
 func TestAPIDownShowsStaleNotice(t *testing.T) {
 	m := offline(t, false)
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: 2}, err: flyc.ErrAPIDown{Op: "list"}})
-	if m.fail.delay != retryFirst {
-		t.Fatalf("first retry delay %v, want %v", m.fail.delay, retryFirst)
+	m = send(m, listReply(m, listing("a")))
+	m = send(m, listFailed(m, flyc.ErrAPIDown{Op: "list"}))
+	if m.sched.Failure().Delay != watch.RetryFirst {
+		t.Fatalf("first retry delay %v, want %v", m.sched.Failure().Delay, watch.RetryFirst)
 	}
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: 3}, err: flyc.ErrAPIDown{Op: "list"}})
-	if m.fail.delay != 2*retryFirst {
-		t.Fatalf("second retry delay %v, want doubled", m.fail.delay)
+	m = send(m, listFailed(m, flyc.ErrAPIDown{Op: "list"}))
+	if m.sched.Failure().Delay != 2*watch.RetryFirst {
+		t.Fatalf("second retry delay %v, want doubled", m.sched.Failure().Delay)
 	}
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "stale · 0s · retrying in") {
 		t.Fatalf("no stale notice in header:\n%s", v)
@@ -98,7 +101,7 @@ func TestAPIDownShowsStaleNotice(t *testing.T) {
 
 func TestAppSwitchBumpsGeneration(t *testing.T) {
 	m := offline(t, false)
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
+	m = send(m, listReply(m, listing("a")))
 	oldGen := m.gen
 	for _, k := range []tea.Msg{runes(":"), runes("app-b"), tea.KeyMsg{Type: tea.KeyEnter}} {
 		m = send(m, k)
@@ -110,7 +113,9 @@ func TestAppSwitchBumpsGeneration(t *testing.T) {
 		t.Fatal("the new app starts with the old app's machines")
 	}
 	// A late reply for the old app must not land in the new one.
-	m = send(m, machinesMsg{req: req{gen: oldGen, id: 99}, listing: snapshot.Convert(flyc.Listing{Machines: listing("old")})})
+	late := listReply(m, listing("old"))
+	late.Gen = oldGen
+	m = send(m, late)
 	if len(m.app.Machines) != 0 {
 		t.Fatal("stale reply from the previous app was applied")
 	}
@@ -131,7 +136,7 @@ func TestSwitcherTakesTheHighlightedMatchAndRefusesInPlace(t *testing.T) {
 	apps := []string{"sleepy-api", "backlog-web", "snappy-api", "crashy-api"}
 	open := func(m Model) Model {
 		m = send(m, runes(":"))
-		return send(m, appsMsg{req: req{gen: m.gen}, apps: apps})
+		return send(m, appsReply(m, apps))
 	}
 	typ := func(m Model, s string) Model {
 		for _, r := range s {
@@ -187,14 +192,14 @@ func TestSwitcherTakesTheHighlightedMatchAndRefusesInPlace(t *testing.T) {
 // notice; a fatal error with no way back still offers another app and quit.
 func TestFailedSwitchComesBack(t *testing.T) {
 	m := offline(t, false)
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: 1}, listing: snapshot.Convert(flyc.Listing{Machines: listing("a")})})
+	m = send(m, listReply(m, listing("a")))
 	for _, k := range []tea.Msg{runes(":"), runes("nope"), tea.KeyMsg{Type: tea.KeyEnter}} {
 		m = send(m, k)
 	}
 	if m.AppName() != "nope" {
 		t.Fatalf("the unlisted name was not tried: %q", m.AppName())
 	}
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrUnknownApp{App: "nope"}})
+	m = send(m, listFailed(m, flyc.ErrUnknownApp{App: "nope"}))
 	if m.AppName() != "app-a" || m.Err() != nil {
 		t.Fatalf("after the 404: app %q, err %v", m.AppName(), m.Err())
 	}
@@ -203,7 +208,7 @@ func TestFailedSwitchComesBack(t *testing.T) {
 	}
 
 	// A bad token: the error is shown with the ways out, and : works.
-	m = send(m, machinesMsg{req: req{gen: m.gen, id: m.seq + 1}, err: flyc.ErrBadToken{}})
+	m = send(m, listFailed(m, flyc.ErrBadToken{}))
 	v := ansi.Strip(m.View())
 	if m.Err() == nil || !strings.Contains(v, ": open another app") || !strings.Contains(v, "q quit") {
 		t.Fatalf("fatal screen without the ways out:\n%s", v)

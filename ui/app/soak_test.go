@@ -13,6 +13,7 @@ import (
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/longtest"
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/sources/watch"
 )
 
 // soakPlan is one soak's shape. The default is the short CI variant;
@@ -78,7 +79,7 @@ func TestSoak(t *testing.T) {
 	}
 	var seenMu sync.Mutex
 	seen, lists, logLines := map[string]int{}, 0, 0
-	model := observed{Model: dashboard(src, soakApp), onList: func(m *Model, _ machinesMsg, _ time.Time) {
+	model := observed{Model: dashboard(src, soakApp), onList: func(m *Model, _ watch.Reply, _ time.Time) {
 		seenMu.Lock()
 		defer seenMu.Unlock()
 		lists++

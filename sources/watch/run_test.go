@@ -1,0 +1,60 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/snapshot"
+)
+
+// The scheduler runs headless against the demo the way the dashboard runs
+// it: the listing, the feeds and the probes arrive, a look at one machine
+// asked for from a reply goes out within the same second, and cancelling
+// ends the run with nothing left in flight.
+func TestRunHeadless(t *testing.T) {
+	t.Parallel()
+	_, src := startDemo(t, 10)
+	sch := NewScheduler(Feeds(), nil)
+	sch.Open(flysim.DemoScaleToZero)
+	app := snapshot.New(src.Org, flysim.DemoScaleToZero, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	seen := map[Kind]int{}
+	var asked time.Time
+	var lookTook time.Duration
+	done := make(chan error, 1)
+	go func() {
+		done <- src.Run(ctx, sch, app, nil, RunOptions{Speed: 10, Changed: func(r Reply, out Outcome) {
+			if r.Err == nil && !out.Dropped {
+				seen[r.Kind]++
+			}
+			switch {
+			case r.Kind == ListJob && asked.IsZero() && len(app.Machines) > 0:
+				asked = time.Now()
+				sch.Look(app.Machines[0].ID)
+			case r.Kind == LookJob && lookTook == 0:
+				lookTook = time.Since(asked)
+			}
+			if seen[ListJob] > 0 && seen[FeedJob] >= len(Feeds()) && seen[ProbeJob] > 0 && seen[LookJob] > 0 {
+				cancel()
+			}
+		}})
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("run ended with %v before it saw everything: %v", err, seen)
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatal("the run did not end after its context was cancelled")
+	}
+	if !app.LogsRead || len(app.Machines) == 0 || app.Metrics == nil {
+		t.Errorf("the model after the run: %d machines, logs read %v, metrics %v", len(app.Machines), app.LogsRead, app.Metrics != nil)
+	}
+	if lookTook <= 0 || lookTook > time.Second {
+		t.Errorf("the look asked for after the first listing answered after %v, want within a second", lookTook)
+	}
+}
