@@ -17,16 +17,29 @@ func newSimCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sim",
 		Short: "Run only the embedded Fly platform, in the foreground",
-		Long: `sim runs the embedded Fly platform (Machines API, logs, metrics and one edge
-proxy per app) on 127.0.0.1 until interrupted. Once the demo apps are settled
-it prints the environment that points fly-go, flyctl's machine commands, curl
-or flywake at it, then one line per app edge:
+		Long: `sim runs the embedded Fly platform on 127.0.0.1 until interrupted. Once the demo
+apps are settled it prints the environment that points fly-go, flyctl, curl or
+flywake at it, then one line per app edge:
 
   export FLY_FLAPS_BASE_URL=http://127.0.0.1:PORT
   export FLY_API_BASE_URL=http://127.0.0.1:PORT
+  export FLY_UIEX_BASE_URL=http://127.0.0.1:PORT
   export FLY_API_TOKEN=…
   export FLY_ORG=demo-org
-  edge sleepy-api http://127.0.0.1:PORT`,
+  edge sleepy-api http://127.0.0.1:PORT
+
+Served: the Machines API (/v1: apps, machines, leases, exec, events, versions,
+volumes and snapshots, secrets, regions); the logs API; Prometheus queries
+(a PromQL subset); the part of Fly's GraphQL API that flyctl's status, apps
+list/create/destroy/restart, orgs list, releases, volumes list, ips list,
+image show, machine run/create/destroy/update --image, scale count, secrets
+set/unset/deploy and deploy --image send, with the web API's organization,
+build and release endpoints they call; and an edge per app.
+
+Not served: other GraphQL fields and every GraphQL mutation (they answer an
+error), SSH and WireGuard (fly ssh console, fly proxy, machine run --shell),
+building images (deploy from source), IP address allocation, certificates,
+Postgres and other extensions.`,
 		Args: cobra.NoArgs,
 		RunE: g.runE(command{
 			name: "sim", cannotRun: 1, needs: noPlatform,
@@ -39,6 +52,7 @@ or flywake at it, then one line per app edge:
 				out := cmd.OutOrStdout()
 				fmt.Fprintf(out, "export FLY_FLAPS_BASE_URL=%s\n", sim.URL())
 				fmt.Fprintf(out, "export FLY_API_BASE_URL=%s\n", sim.URL())
+				fmt.Fprintf(out, "export FLY_UIEX_BASE_URL=%s\n", sim.URL())
 				fmt.Fprintf(out, "export FLY_API_TOKEN=%s\n", sim.Token())
 				fmt.Fprintf(out, "export FLY_ORG=%s\n", sim.Org())
 				edges := sim.Edges()

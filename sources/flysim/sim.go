@@ -271,11 +271,15 @@ func (s *Sim) ClearFaults() { s.gate.ClearFaults() }
 // APICalls counts requests per "action:id" since start (or the last
 // ResetAPICalls): e.g. "list:sleepy-api", "get:<machine id>",
 // "start:<machine id>", "apps:demo-org", "logs:<app>", "prom:<org>".
-// Actions: apps, app, list, create, get, update, destroy, start, stop,
-// suspend, restart, signal, cordon, uncordon, wait, exec, lease_show,
-// lease_create, lease_release, events, versions, metadata_show,
-// metadata_update, metadata_delete, ps, volumes, volume, volume_snapshots,
-// secrets, regions, logs, prom, unknown.
+// Actions: apps, app, app_create, app_delete, list, create, get, update,
+// destroy, start, stop, suspend, restart, signal, cordon, uncordon, wait,
+// exec, lease_show, lease_create, lease_release, events, versions,
+// metadata_show, metadata_update, metadata_delete, ps, volumes, volume,
+// volume_create, volume_update, volume_extend, volume_delete,
+// volume_snapshot, volume_snapshots, secrets, secret, secret_set,
+// secret_delete, secrets_update, regions, graphql, the web API's uiex_*
+// (orgs, org, build, build_finish, releases, release_current,
+// release_create, release_update), logs, prom, unknown.
 func (s *Sim) APICalls() map[string]int { return s.gate.APICalls() }
 
 // APIStats is APICalls with the 429s and the busiest wall second per key.

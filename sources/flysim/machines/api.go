@@ -62,6 +62,18 @@ func (s *Store) Routes() []gate.Route {
 		rt("POST /v1/apps/{app}/secrets/{name}", "Secrets_set", "secret_set", byApp, perAction, s.serveSetSecret),
 		rt("DELETE /v1/apps/{app}/secrets/{name}", "Secrets_delete", "secret_delete", byApp, perAction, s.serveDeleteSecret),
 		rt("GET /v1/platform/regions", "Platform_regions", "regions", org, perAction, s.serveRegions),
+
+		// Fly's GraphQL API, and its web API's few REST endpoints flyctl uses
+		// (not the Machines API: no Machines API rate limits).
+		rt("POST /graphql", "GraphQL", "graphql", org, nil, s.GraphQL().ServeHTTP),
+		rt("GET /api/v1/organizations", "Orgs_list", "uiex_orgs", org, nil, s.serveUiexOrgs),
+		rt("GET /api/v1/organizations/{slug}", "Orgs_show", "uiex_org", org, nil, s.serveUiexOrg),
+		rt("POST /api/v1/builds", "Builds_create", "uiex_build", org, nil, s.serveCreateBuild),
+		rt("POST /api/v1/builds/finish", "Builds_finish", "uiex_build_finish", org, nil, s.serveFinishBuild),
+		rt("GET /api/v1/apps/{app}/releases", "Releases_list", "uiex_releases", byApp, nil, s.serveUiexReleases),
+		rt("GET /api/v1/apps/{app}/releases/current", "Releases_current", "uiex_release_current", byApp, nil, s.serveUiexCurrentRelease),
+		rt("POST /api/v1/releases", "Releases_create", "uiex_release_create", org, nil, s.serveCreateRelease),
+		rt("PATCH /api/v1/releases/{id}", "Releases_update", "uiex_release_update", org, nil, s.serveUpdateRelease),
 	}
 }
 

@@ -45,6 +45,7 @@ type Store struct {
 	ips      int
 	public   map[string]*image // public images pulled, by reference
 	volRNG   *rand.Rand        // ids of volumes and snapshots the API makes
+	builds   int64             // image builds recorded (ui-ex)
 }
 
 // Edge is what the store asks of the proxy in front of its machines.
