@@ -29,6 +29,10 @@ import (
 // outside is never a screenful (a 20 MB machine name is cut, with "…").
 const MaxLine = 8 << 10
 
+// MaxField bounds what Field returns, in bytes: an id, a name, a region, a
+// label (Fly's are far shorter; a machine name is at most 63 characters).
+const MaxField = 256
+
 // MaxQuote bounds a quote of someone else's text in an error: enough to
 // say what went wrong, never the whole of a 50 MB error page.
 const MaxQuote = 300
@@ -47,6 +51,10 @@ func Line(s string) string {
 // the Unicode line and paragraph separators become spaces. Its length is
 // the caller's to bound (a project file is read up to a limit).
 func Text(s string) string { return redact(clean(s, true)) }
+
+// Field is Line cut to MaxField bytes: for a short value that tables and
+// reports print whole (a 20 MB machine name is not a name).
+func Field(s string) string { return Clip(Line(s), MaxField) }
 
 // Quote is Line cut to MaxQuote bytes: how an error quotes the API's or a
 // file's words.

@@ -138,9 +138,10 @@ func (c *Config) MinRunning() (int, bool) {
 	return 0, false
 }
 
-// newMachine copies what flywake reads out of fm, cleaning every string.
+// newMachine copies what flywake reads out of fm, cleaning every string:
+// a name, an id, a state is a Field, a check's output a Line.
 func newMachine(fm *fly.Machine) Machine {
-	line := sanitize.Line
+	line := sanitize.Field
 	m := Machine{
 		ID: line(fm.ID), Name: line(fm.Name), State: line(fm.State), Region: line(fm.Region),
 		Version: line(fm.Version), InstanceID: line(fm.InstanceID),
@@ -161,7 +162,7 @@ func newMachine(fm *fly.Machine) Machine {
 		if c == nil {
 			continue
 		}
-		ch := Check{Name: line(c.Name), Status: line(string(c.Status)), Output: line(c.Output)}
+		ch := Check{Name: line(c.Name), Status: line(string(c.Status)), Output: sanitize.Line(c.Output)}
 		if c.UpdatedAt != nil {
 			ch.UpdatedAt = *c.UpdatedAt
 		}
@@ -190,7 +191,7 @@ func newMachine(fm *fly.Machine) Machine {
 }
 
 func newConfig(cfg *fly.MachineConfig, incomplete bool) *Config {
-	line := sanitize.Line
+	line := sanitize.Field
 	c := &Config{
 		Incomplete: incomplete, Image: line(cfg.Image), Schedule: line(cfg.Schedule),
 		Autostop: diagnose.AutostopMode(cfg), Autostart: diagnose.Autostart(cfg),
@@ -247,7 +248,7 @@ func newConfig(cfg *fly.MachineConfig, incomplete bool) *Config {
 func configCheck(name string, typ *string, port *int, path *string, interval, grace *fly.Duration) ConfigCheck {
 	c := ConfigCheck{Name: name}
 	if typ != nil {
-		c.Type = sanitize.Line(*typ)
+		c.Type = sanitize.Field(*typ)
 	}
 	if port != nil {
 		c.Port = *port

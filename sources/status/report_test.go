@@ -324,3 +324,36 @@ func TestEdgeOriginNamesBothDirections(t *testing.T) {
 		})
 	}
 }
+
+// A 20 MB machine name (and check output) is cut where it is kept and
+// where it is printed: the text report and its JSON stay a few KB, and a
+// name of Fly's longest (63 characters) is printed whole.
+func TestLongFieldsAreBounded(t *testing.T) {
+	huge := strings.Repeat("n", 20<<20)
+	whole := strings.Repeat("w", 63)
+	a := snapshot.New("odd-org", "odd-api", nil)
+	a.ApplyMachines([]*fly.Machine{
+		{ID: "148e4d55f36278", Name: "web-" + huge, State: "started", Region: "ams" + huge,
+			Checks: []*fly.MachineCheckStatus{{Name: "http" + huge, Status: "passing", Output: huge}}},
+		{ID: "148e4d55f36279", Name: whole, State: "stopped", Region: "ams"},
+	}, observed)
+	r := Report{GeneratedAt: observed, Org: "odd-org", Apps: []App{BuildApp(a, observed)}}
+	var text strings.Builder
+	r.WriteText(&text)
+	js, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := text.Len(); n > 16<<10 {
+		t.Errorf("the text report is %d bytes", n)
+	}
+	if n := len(js); n > 32<<10 {
+		t.Errorf("the JSON report is %d bytes", n)
+	}
+	if !strings.Contains(text.String(), whole) || !strings.Contains(string(js), whole) {
+		t.Errorf("a 63-character name is not printed whole:\n%s", text.String())
+	}
+	if !strings.Contains(text.String(), "web-nnnn") {
+		t.Errorf("the long name's start is not printed:\n%.2000s", text.String())
+	}
+}

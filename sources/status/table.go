@@ -12,6 +12,11 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
+// maxCell is the widest cell the text table prints (a Fly machine name
+// is at most 63 characters): a longer one is cut, with "…", so one odd
+// value does not make every line of the table as wide.
+const maxCell = 64
+
 // textTable is the machines table of the text report: the columns of
 // sources/columns (the Machines pane's) that have something to show, one
 // row per machine, by id.
@@ -34,7 +39,7 @@ func machinesTable(a *snapshot.App, now time.Time) textTable {
 		col := make([]string, len(order))
 		shown := false
 		for i, m := range order {
-			col[i] = c.Cell(a, m, now)
+			col[i] = ansi.Truncate(c.Cell(a, m, now), maxCell, "…")
 			shown = shown || !columns.Empty(col[i])
 		}
 		if !shown && len(order) > 0 {

@@ -137,7 +137,7 @@ func (j *Judge) Observe(ms []*fly.Machine, now time.Time) Result {
 	}
 	// The release's machines fill the result from the front, the others
 	// from the back (then put back in listing order).
-	r := Result{Release: sanitize.Line(release), Machines: make([]Machine, live)}
+	r := Result{Release: sanitize.Field(release), Machines: make([]Machine, live)}
 	front, back := 0, live
 	firstRelease, releases := "", 0
 	var counts outcomeCounts
@@ -235,8 +235,8 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now ti
 	}
 	t.key = k
 	m := Machine{
-		ID: sanitize.Line(fm.ID), Name: sanitize.Line(fm.Name), Region: sanitize.Line(fm.Region),
-		State: sanitize.Line(fm.State), Release: sanitize.Line(rel), From: sanitize.Line(t.from),
+		ID: sanitize.Field(fm.ID), Name: sanitize.Field(fm.Name), Region: sanitize.Field(fm.Region),
+		State: sanitize.Field(fm.State), Release: sanitize.Field(rel), From: sanitize.Field(t.from),
 		ChecksPassing: passing, Checks: checks,
 		Crash: t.verdict, LookCount: t.lookCount, FirstCrash: t.firstCrash,
 		// Shared, not copied: the judge only appends to them (a new array
@@ -283,7 +283,7 @@ func (t *tracked) look(fm *fly.Machine, now time.Time) {
 			t.firstCrash = c.At
 		}
 	}
-	t.looks = append(t.looks, Look{At: now, State: sanitize.Line(fm.State), NewestCrash: v.NewestCrash,
+	t.looks = append(t.looks, Look{At: now, State: sanitize.Field(fm.State), NewestCrash: v.NewestCrash,
 		VisibleCrashes: diagnose.VisibleCrashes(fm, since), Events: len(fm.Events), Kind: v.Kind})
 	if len(t.looks) > maxLooks {
 		t.looks = append(t.looks[:0:0], t.looks[len(t.looks)-maxLooks:]...)
