@@ -7,5 +7,7 @@
 // it points requests at this client's base URL (fly-go only reads
 // process-global settings), paces every attempt with token buckets matching
 // Fly's documented rate limits, retries 408/429 with Retry-After, and keeps the
-// live call statistics shown in the dashboard header.
+// live call statistics shown in the dashboard header. It also reads no
+// more than 64 KB of an error answer, and redacts the token from every
+// answer before and after fly-go decodes it (sources/sanitize).
 package fly
