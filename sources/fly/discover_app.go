@@ -41,6 +41,10 @@ func discoverApp(flag string, env func(string) string, dir string) (app, source 
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", ErrNoApp{Dir: dir}
 	}
+	var fe *repo.FileError
+	if errors.As(err, &fe) {
+		return "", "", fmt.Errorf("reading %s: %s — fix it or pass -a APP", sanitize.Line(path), fe.Msg)
+	}
 	if err != nil {
 		return "", "", fmt.Errorf("reading %s: %w", sanitize.Line(path), err)
 	}
