@@ -1,0 +1,653 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/fly"
+)
+
+// Recording is a recording opened for reading (a replay). Opening it reads
+// every machine's states and events into memory, so the whole org at any
+// instant is rebuilt without a query; log lines and probes stay in the
+// file and are read when asked for.
+type Recording struct {
+	path       string
+	db         *sql.DB
+	org, scope string
+	eventsKept int
+	sessions   []Session
+
+	machines map[string]*machineIndex   // app \x00 machine
+	byApp    map[string][]*machineIndex // in first-seen order
+	appLog   map[string][]appChange     // the apps listing's changes, by app
+	appOrder []string
+	moments  []int64 // every state change and event, sorted, unique
+
+	cfgMu   sync.Mutex
+	configs map[int64][]byte // read once each
+
+	series map[seriesKey]*minuteSeries
+}
+
+// Session is one run of the recorder: what it recorded spans Began..Last.
+type Session struct {
+	Began, Last time.Time
+	Scope       string
+}
+
+// Gap is a span between two sessions that nothing recorded.
+type Gap struct{ From, To time.Time }
+
+type machineIndex struct {
+	mid     int64
+	app, id string
+	states  []stateRef // by time
+	events  []eventRef // newest first
+}
+
+type stateRef struct {
+	t        int64
+	state    string
+	config   int64
+	cordoned bool
+	json     []byte // nil: gone
+}
+
+type eventRef struct {
+	t, seen int64
+	json    []byte
+	crash   bool
+}
+
+type appChange struct {
+	t       int64
+	present bool
+}
+
+type seriesKey struct{ app, metric, status string }
+
+// minuteSeries is one counter's minutes, with running sums for any range.
+type minuteSeries struct {
+	minutes []int64   // unix minutes, ascending
+	cum     []float64 // cum[i] = n of minutes[0..i]
+}
+
+// Open opens a recording for reading. It fails with an Error saying why
+// the file cannot be replayed: missing, not a recording, damaged, from a
+// newer flywake.
+func Open(path string) (*Recording, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, &Error{Kind: IO, Path: path, Detail: err.Error(), Err: err}
+	}
+	empty, err := emptyFile(abs)
+	if err != nil {
+		return nil, classify(path, err)
+	}
+	if empty {
+		return nil, &Error{Kind: NotARecording, Path: path, Detail: "there is no such file, or it is empty"}
+	}
+	db, err := openSQL(abs, true)
+	if err != nil {
+		return nil, classify(path, err)
+	}
+	r := &Recording{path: path, db: db, machines: map[string]*machineIndex{}, byApp: map[string][]*machineIndex{},
+		appLog: map[string][]appChange{}, configs: map[int64][]byte{}, series: map[seriesKey]*minuteSeries{}}
+	if err := r.load(context.Background()); err != nil {
+		db.Close()
+		return nil, classify(path, err)
+	}
+	return r, nil
+}
+
+// Close closes the file.
+func (r *Recording) Close() error { return r.db.Close() }
+
+// Path is the file.
+func (r *Recording) Path() string { return r.path }
+
+// Org is the organization recorded.
+func (r *Recording) Org() string { return r.org }
+
+// Scope says what was recorded ("org demo-org", "app sleepy-api").
+func (r *Recording) Scope() string { return r.scope }
+
+// EventsKept is how many events per machine the replay lists.
+func (r *Recording) EventsKept() int { return r.eventsKept }
+
+func (r *Recording) load(ctx context.Context) error {
+	meta, err := readMeta(ctx, r.db)
+	if err != nil {
+		return err
+	}
+	if meta == nil {
+		return &Error{Kind: NotARecording, Path: r.path, Detail: "an SQLite database without flywake's tables"}
+	}
+	if _, err := checkVersion(r.path, meta); err != nil {
+		return err
+	}
+	r.org, r.scope = meta["org"], meta["scope"]
+	if r.eventsKept, _ = strconv.Atoi(meta["events_kept"]); r.eventsKept <= 0 {
+		r.eventsKept = 5
+	}
+	q := func(query string, scan func(*sql.Rows) error) error {
+		rows, err := r.db.QueryContext(ctx, query)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	if err := q(`SELECT began, last, scope FROM sessions ORDER BY began`, func(rows *sql.Rows) error {
+		var s Session
+		var b, l int64
+		if err := rows.Scan(&b, &l, &s.Scope); err != nil {
+			return err
+		}
+		s.Began, s.Last = fromNS(b), fromNS(l)
+		r.sessions = append(r.sessions, s)
+		return nil
+	}); err != nil {
+		return err
+	}
+	byMID := map[int64]*machineIndex{}
+	if err := q(`SELECT id, app, machine FROM machines ORDER BY id`, func(rows *sql.Rows) error {
+		mi := &machineIndex{}
+		if err := rows.Scan(&mi.mid, &mi.app, &mi.id); err != nil {
+			return err
+		}
+		byMID[mi.mid] = mi
+		r.machines[mi.app+"\x00"+mi.id] = mi
+		if len(r.byApp[mi.app]) == 0 {
+			r.appOrder = append(r.appOrder, mi.app)
+		}
+		r.byApp[mi.app] = append(r.byApp[mi.app], mi)
+		return nil
+	}); err != nil {
+		return err
+	}
+	var moments []int64
+	if err := q(`SELECT mid, t, state, config, cordoned, json FROM states ORDER BY mid, t, rowid`, func(rows *sql.Rows) error {
+		var mid int64
+		var s stateRef
+		var cordoned int
+		if err := rows.Scan(&mid, &s.t, &s.state, &s.config, &cordoned, &s.json); err != nil {
+			return err
+		}
+		s.cordoned = cordoned != 0
+		if mi := byMID[mid]; mi != nil {
+			mi.states = append(mi.states, s)
+			moments = append(moments, s.t)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := q(`SELECT mid, t, seen, json FROM events ORDER BY mid, t DESC`, func(rows *sql.Rows) error {
+		var mid int64
+		var e eventRef
+		if err := rows.Scan(&mid, &e.t, &e.seen, &e.json); err != nil {
+			return err
+		}
+		var ev fly.MachineEvent
+		if json.Unmarshal(e.json, &ev) == nil {
+			e.crash = diagnose.IsCrash(&ev)
+		}
+		if mi := byMID[mid]; mi != nil {
+			mi.events = append(mi.events, e)
+			moments = append(moments, e.t*int64(time.Millisecond))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	slices.Sort(moments)
+	r.moments = slices.Compact(moments)
+	if err := q(`SELECT t, app, present FROM apps ORDER BY t, rowid`, func(rows *sql.Rows) error {
+		var c appChange
+		var app string
+		var present int
+		if err := rows.Scan(&c.t, &app, &present); err != nil {
+			return err
+		}
+		c.present = present != 0
+		if _, ok := r.appLog[app]; !ok && len(r.byApp[app]) == 0 {
+			r.appOrder = append(r.appOrder, app)
+		}
+		r.appLog[app] = append(r.appLog[app], c)
+		return nil
+	}); err != nil {
+		return err
+	}
+	sort.Strings(r.appOrder)
+	return q(`SELECT app, metric, status, minute, n FROM counts ORDER BY app, metric, status, minute`, func(rows *sql.Rows) error {
+		var k seriesKey
+		var minute int64
+		var n float64
+		if err := rows.Scan(&k.app, &k.metric, &k.status, &minute, &n); err != nil {
+			return err
+		}
+		s := r.series[k]
+		if s == nil {
+			s = &minuteSeries{}
+			r.series[k] = s
+		}
+		prev := 0.0
+		if len(s.cum) > 0 {
+			prev = s.cum[len(s.cum)-1]
+		}
+		s.minutes, s.cum = append(s.minutes, minute), append(s.cum, prev+n)
+		return nil
+	})
+}
+
+// Sessions are the recorder's runs, oldest first.
+func (r *Recording) Sessions() []Session { return r.sessions }
+
+// Span is the recorded time: the first session's start to the last one's end.
+func (r *Recording) Span() (from, to time.Time) {
+	if len(r.sessions) == 0 {
+		return time.Time{}, time.Time{}
+	}
+	from, to = r.sessions[0].Began, r.sessions[0].Last
+	for _, s := range r.sessions[1:] {
+		to = maxTime(to, s.Last)
+	}
+	return from, to
+}
+
+// GapSlack is how far apart two sessions may be before the time between
+// them is a gap (a restart takes a moment).
+const GapSlack = 5 * time.Second
+
+// Gaps are the spans between sessions that nothing recorded.
+func (r *Recording) Gaps() []Gap {
+	var out []Gap
+	var end time.Time
+	for i, s := range r.sessions {
+		if i > 0 && s.Began.Sub(end) > GapSlack {
+			out = append(out, Gap{From: end, To: s.Began})
+		}
+		end = maxTime(end, s.Last)
+	}
+	return out
+}
+
+// GapAt is the gap t falls in, if it does (and outside the span: before
+// the first session or after the last).
+func (r *Recording) GapAt(t time.Time) (Gap, bool) {
+	for _, g := range r.Gaps() {
+		if !t.Before(g.From) && t.Before(g.To) {
+			return g, true
+		}
+	}
+	return Gap{}, false
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// Apps are the apps the org had at t (for a recording of one app: that
+// app, once it has a machine), sorted.
+func (r *Recording) Apps(t time.Time) []string {
+	at := ns(t)
+	var out []string
+	for _, app := range r.appOrder {
+		if log, ok := r.appLog[app]; ok {
+			i := sort.Search(len(log), func(i int) bool { return log[i].t > at })
+			if i > 0 && log[i-1].present {
+				out = append(out, app)
+			}
+			continue
+		}
+		for _, mi := range r.byApp[app] {
+			if len(mi.states) > 0 && mi.states[0].t <= at {
+				out = append(out, app)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// HasApp reports whether the recording knows app at all.
+func (r *Recording) HasApp(app string) bool {
+	_, listed := r.appLog[app]
+	return listed || len(r.byApp[app]) > 0
+}
+
+// stateAt is mi's state at t (false: not seen yet, or gone).
+func (mi *machineIndex) stateAt(at int64) (stateRef, bool) {
+	i := sort.Search(len(mi.states), func(i int) bool { return mi.states[i].t > at })
+	if i == 0 {
+		return stateRef{}, false
+	}
+	s := mi.states[i-1]
+	return s, s.json != nil
+}
+
+// MachineState is one machine's state at an instant, without its JSON.
+type MachineState struct {
+	App, ID, State string
+	Since          time.Time // when the recording saw it change to State
+}
+
+// OrgAt is every machine of every app at t: the whole org rebuilt.
+func (r *Recording) OrgAt(t time.Time) []MachineState {
+	at := ns(t)
+	var out []MachineState
+	for _, app := range r.appOrder {
+		for _, mi := range r.byApp[app] {
+			if s, ok := mi.stateAt(at); ok {
+				out = append(out, MachineState{App: mi.app, ID: mi.id, State: s.state, Since: fromNS(s.t)})
+			}
+		}
+	}
+	return out
+}
+
+// ListingJSON is app's machines listing at t as the Machines API answers
+// it (fly-go's JSON of each machine, its config and newest events).
+func (r *Recording) ListingJSON(app string, t time.Time) ([]byte, error) {
+	at := ns(t)
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	n := 0
+	for _, mi := range r.byApp[app] {
+		s, ok := mi.stateAt(at)
+		if !ok {
+			continue
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		if err := r.writeMachine(&buf, mi, s, at); err != nil {
+			return nil, err
+		}
+		n++
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), nil
+}
+
+// MachineJSON is one machine at t as GET machine answers it; false when
+// the recording has no such machine then.
+func (r *Recording) MachineJSON(app, id string, t time.Time) ([]byte, bool, error) {
+	mi := r.machines[app+"\x00"+id]
+	if mi == nil {
+		return nil, false, nil
+	}
+	s, ok := mi.stateAt(ns(t))
+	if !ok {
+		return nil, false, nil
+	}
+	var buf bytes.Buffer
+	err := r.writeMachine(&buf, mi, s, ns(t))
+	return buf.Bytes(), true, err
+}
+
+// StateOf is one machine's state at t ("" when it did not exist then).
+func (r *Recording) StateOf(app, id string, t time.Time) string {
+	mi := r.machines[app+"\x00"+id]
+	if mi == nil {
+		return ""
+	}
+	s, ok := mi.stateAt(ns(t))
+	if !ok {
+		return ""
+	}
+	return s.state
+}
+
+// writeMachine splices one machine's JSON: its entry, config and events
+// were stored apart (the config once per version, each event once).
+func (r *Recording) writeMachine(buf *bytes.Buffer, mi *machineIndex, s stateRef, at int64) error {
+	cfg, err := r.config(s.config)
+	if err != nil {
+		return err
+	}
+	buf.WriteString(`{"config":`)
+	buf.Write(cfg)
+	buf.WriteString(`,"events":[`)
+	n := 0
+	for _, e := range mi.events {
+		if n == r.eventsKept {
+			break
+		}
+		if e.seen > at {
+			continue
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(e.json)
+		n++
+	}
+	buf.WriteByte(']')
+	if s.cordoned {
+		buf.WriteString(`,"cordoned":true`)
+	}
+	if len(s.json) > 2 {
+		buf.WriteByte(',')
+		buf.Write(s.json[1:])
+	} else {
+		buf.WriteByte('}')
+	}
+	return nil
+}
+
+func (r *Recording) config(id int64) ([]byte, error) {
+	r.cfgMu.Lock()
+	defer r.cfgMu.Unlock()
+	if b, ok := r.configs[id]; ok {
+		return b, nil
+	}
+	var b []byte
+	if err := r.db.QueryRow(`SELECT json FROM configs WHERE id = ?`, id).Scan(&b); err != nil {
+		if err == sql.ErrNoRows {
+			return []byte("null"), nil
+		}
+		return nil, classify(r.path, err)
+	}
+	r.configs[id] = b
+	return b, nil
+}
+
+// Next is the first moment after t when a machine changed or an event
+// happened; false when there is none.
+func (r *Recording) Next(t time.Time) (time.Time, bool) {
+	at := ns(t)
+	i := sort.Search(len(r.moments), func(i int) bool { return r.moments[i] > at })
+	if i == len(r.moments) {
+		return time.Time{}, false
+	}
+	return fromNS(r.moments[i]), true
+}
+
+// Prev is the last such moment before t.
+func (r *Recording) Prev(t time.Time) (time.Time, bool) {
+	at := ns(t)
+	i := sort.Search(len(r.moments), func(i int) bool { return r.moments[i] >= at })
+	if i == 0 {
+		return time.Time{}, false
+	}
+	return fromNS(r.moments[i-1]), true
+}
+
+// LogLine is one recorded line of an app's logs.
+type LogLine struct {
+	ID                               int64
+	Time                             time.Time
+	Machine, Region, Provider, Level string
+	Message, Error                   string
+}
+
+// Logs are up to limit of app's lines after `after` and at or before
+// until, oldest first, narrowed to instance and region when not "".
+func (r *Recording) Logs(app string, after, until time.Time, instance, region string, limit int) ([]LogLine, error) {
+	return r.logs(`SELECT rowid, t, machine, region, provider, level, message, error FROM logs
+		WHERE app = ? AND t > ? AND t <= ? AND (? = '' OR machine = ?) AND (? = '' OR region = ?) ORDER BY t, rowid LIMIT ?`,
+		app, after.UnixNano(), ns(until), instance, instance, region, region, limit)
+}
+
+// Tail is the newest limit of app's lines since `since`, at or before
+// until, oldest first.
+func (r *Recording) Tail(app string, since, until time.Time, instance, region string, limit int) ([]LogLine, error) {
+	out, err := r.logs(`SELECT rowid, t, machine, region, provider, level, message, error FROM logs
+		WHERE app = ? AND t >= ? AND t <= ? AND (? = '' OR machine = ?) AND (? = '' OR region = ?) ORDER BY t DESC, rowid DESC LIMIT ?`,
+		app, since.UnixNano(), ns(until), instance, instance, region, region, limit)
+	slices.Reverse(out)
+	return out, err
+}
+
+func (r *Recording) logs(query string, args ...any) ([]LogLine, error) {
+	rows, err := r.db.Query(query, args...)
+	if err != nil {
+		return nil, classify(r.path, err)
+	}
+	defer rows.Close()
+	var out []LogLine
+	for rows.Next() {
+		var l LogLine
+		var t int64
+		if err := rows.Scan(&l.ID, &t, &l.Machine, &l.Region, &l.Provider, &l.Level, &l.Message, &l.Error); err != nil {
+			return nil, classify(r.path, err)
+		}
+		l.Time = fromNS(t)
+		out = append(out, l)
+	}
+	return out, classify(r.path, rows.Err())
+}
+
+// Probe is the last answer recorded at or before t to command on app's
+// machine; false when none was.
+func (r *Recording) Probe(app, machine, command string, t time.Time) (fly.MachineExecResponse, time.Time, bool, error) {
+	var res fly.MachineExecResponse
+	var at int64
+	err := r.db.QueryRow(`SELECT t, exit_code, stdout, stderr FROM probes WHERE app = ? AND machine = ? AND command = ? AND t <= ?
+		ORDER BY t DESC LIMIT 1`, app, machine, command, ns(t)).Scan(&at, &res.ExitCode, &res.StdOut, &res.StdErr)
+	if err == sql.ErrNoRows {
+		return res, time.Time{}, false, nil
+	}
+	if err != nil {
+		return res, time.Time{}, false, classify(r.path, err)
+	}
+	return res, fromNS(at), true, nil
+}
+
+// CounterSeries is one recorded counter of one app and status.
+type CounterSeries struct {
+	App, Metric, Status string
+	// Increase is the count over the minutes that begin in [from, to) and
+	// ended by `known` (a minute still under way then is not counted).
+	Increase func(from, to, known time.Time) float64
+}
+
+// Counters lists the recorded counters of metric ("" every one).
+func (r *Recording) Counters(metric string) []CounterSeries {
+	out := make([]CounterSeries, 0, len(r.series))
+	for k, s := range r.series {
+		if metric != "" && k.metric != metric {
+			continue
+		}
+		out = append(out, CounterSeries{App: k.app, Metric: k.metric, Status: k.status, Increase: s.increase})
+	}
+	slices.SortFunc(out, func(a, b CounterSeries) int {
+		return cmpStrings(a.App+"\x00"+a.Metric+"\x00"+a.Status, b.App+"\x00"+b.Metric+"\x00"+b.Status)
+	})
+	return out
+}
+
+func cmpStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// increase sums the minutes beginning in [ceil(from), ceil(to)) — the
+// platform's own rule (flysim's metrics) — that ended by known.
+func (s *minuteSeries) increase(from, to, known time.Time) float64 {
+	lo, hi := minuteCeil(from), minuteCeil(to)
+	if k := known.Unix()/60 - 1; hi > k+1 { // the minute k ended at or before known
+		hi = k + 1
+	}
+	if hi <= lo {
+		return 0
+	}
+	sumBelow := func(m int64) float64 { // minutes < m
+		i := sort.Search(len(s.minutes), func(i int) bool { return s.minutes[i] >= m })
+		if i == 0 {
+			return 0
+		}
+		return s.cum[i-1]
+	}
+	return sumBelow(hi) - sumBelow(lo)
+}
+
+func minuteCeil(t time.Time) int64 {
+	ns := t.UnixNano()
+	const m = int64(time.Minute)
+	q := ns / m
+	if ns%m > 0 {
+		q++
+	}
+	return q
+}
+
+// Crash is one crash the recording holds.
+type Crash struct {
+	Machine string
+	At      time.Time
+	Event   fly.MachineEvent
+}
+
+// Crashes are every crash of app's machines in [since, until] the
+// recording holds (newest first), however many the platform dropped.
+func (r *Recording) Crashes(app string, since, until time.Time) []Crash {
+	lo, hi := since.UnixMilli(), until.UnixMilli()
+	var out []Crash
+	for _, mi := range r.byApp[app] {
+		for _, e := range mi.events {
+			if !e.crash || e.t < lo || e.t > hi || e.seen > ns(until) {
+				continue
+			}
+			var ev fly.MachineEvent
+			if json.Unmarshal(e.json, &ev) != nil {
+				continue
+			}
+			out = append(out, Crash{Machine: mi.id, At: time.UnixMilli(e.t).UTC(), Event: ev})
+		}
+	}
+	slices.SortFunc(out, func(a, b Crash) int { return b.At.Compare(a.At) })
+	return out
+}
+
+// Describe is a one-line account of the recording, for the command line.
+func (r *Recording) Describe() string {
+	from, to := r.Span()
+	return fmt.Sprintf("%s: %s, %s – %s, %d sessions", r.path, r.scope, from.Format(time.RFC3339), to.Format(time.RFC3339), len(r.sessions))
+}

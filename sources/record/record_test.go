@@ -1,0 +1,168 @@
+package record
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	flygo "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/fly"
+)
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// clock is a platform clock a test moves by hand.
+type clock struct{ now time.Time }
+
+func (c *clock) Now() time.Time { return c.now }
+
+func machine(id, state string, release string, at time.Time, events ...*flygo.MachineEvent) *fly.Machine {
+	return &fly.Machine{ID: id, Name: "m-" + id, State: state, Region: "iad", InstanceID: "inst-" + release,
+		CreatedAt: t0.Add(-time.Hour).Format(time.RFC3339), UpdatedAt: at.Format(time.RFC3339),
+		Config: &flygo.MachineConfig{Image: "registry.fly.io/app:" + release, Metadata: map[string]string{"fly_release_version": release}},
+		Events: events}
+}
+
+func event(typ, status string, at time.Time, exit int) *flygo.MachineEvent {
+	e := &flygo.MachineEvent{Type: typ, Status: status, Source: "flyd", Timestamp: at.UnixMilli()}
+	if typ == "exit" {
+		e.Request = &flygo.MachineRequest{ExitEvent: &flygo.MachineExitEvent{ExitCode: exit, ExitedAt: at}}
+	}
+	return e
+}
+
+func newWriter(t *testing.T, path string, c *clock) *Writer {
+	t.Helper()
+	w, err := Create(path, Options{Org: "demo-org", Scope: "org demo-org", Now: c.Now, FlushEvery: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func listing(ms ...*fly.Machine) fly.Listing { return fly.Listing{Machines: ms} }
+
+func decode(t *testing.T, b []byte) []*fly.Machine {
+	t.Helper()
+	var out []*fly.Machine
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("listing JSON: %v\n%s", err, b)
+	}
+	return out
+}
+
+// A recording gives back, at every instant, the listing the platform gave
+// then: the machine, its config and its newest events, from rows stored
+// apart; a machine the listing dropped is gone from then on.
+func TestListingsComeBackAsListed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.db")
+	c := &clock{now: t0}
+	w := newWriter(t, path, c)
+	start := event("start", "started", t0.Add(-time.Minute), 0)
+	a1 := machine("a", "started", "7", t0, start)
+	b1 := machine("b", "stopped", "7", t0)
+	w.Listing(t0, "api", listing(a1, b1))
+	crash := event("exit", "stopped", t0.Add(30*time.Second), 1)
+	a2 := machine("a", "stopped", "7", t0.Add(30*time.Second), crash, start)
+	c.now = t0.Add(time.Minute)
+	w.Listing(c.now, "api", listing(a2, b1)) // b unchanged: no row
+	c.now = t0.Add(2 * time.Minute)
+	w.Listing(c.now, "api", listing(a2)) // b gone
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st := w.Stats()
+	if st.States != 4 || st.Configs != 1 || st.Events != 2 {
+		t.Errorf("stored %d states, %d configs, %d events; want 4 (a, b, a's stop, b gone), 1, 2", st.States, st.Configs, st.Events)
+	}
+
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, c := range []struct {
+		at   time.Time
+		want []*fly.Machine
+	}{
+		{t0.Add(-time.Second), nil},
+		{t0, []*fly.Machine{a1, b1}},
+		{t0.Add(59 * time.Second), []*fly.Machine{a1, b1}},
+		{t0.Add(time.Minute), []*fly.Machine{a2, b1}},
+		{t0.Add(time.Hour), []*fly.Machine{a2}},
+	} {
+		b, err := r.ListingJSON("api", c.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := decode(t, b)
+		if len(got) == 0 && len(c.want) == 0 {
+			continue
+		}
+		// As fly-go decodes both: an empty event list decodes to [] where the
+		// platform sent none, which the JSON says alike.
+		g, _ := json.Marshal(got)
+		wnt, _ := json.Marshal(c.want)
+		if string(g) != string(wnt) {
+			t.Errorf("at %s:\n got %s\nwant %s", c.at.Format(time.TimeOnly), g, wnt)
+		}
+	}
+	if crashes := r.Crashes("api", t0.Add(-time.Hour), t0.Add(time.Hour)); len(crashes) != 1 || crashes[0].Machine != "a" {
+		t.Errorf("crashes = %+v, want a's exit 1", crashes)
+	}
+	if next, ok := r.Next(t0); !ok || !next.Equal(t0.Add(30*time.Second)) {
+		t.Errorf("Next(t0) = %v %v, want the crash at +30s", next, ok)
+	}
+}
+
+// A second session over the same facts adds none of them again, and the
+// time between the sessions is a gap.
+func TestResumeAddsNoDuplicates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.db")
+	c := &clock{now: t0}
+	feed := func(w *Writer) {
+		ev := event("start", "started", t0.Add(-time.Minute), 0)
+		w.Listing(c.now, "api", listing(machine("a", "started", "7", t0, ev)))
+		w.Logs("api", []fly.LogEntry{
+			{Timestamp: t0.Format(time.RFC3339Nano), Message: "same ns", Instance: "a"},
+			{Timestamp: t0.Format(time.RFC3339Nano), Message: "same ns", Instance: "a"},
+			{Timestamp: t0.Add(time.Second).Format(time.RFC3339Nano), Message: "later", Instance: "a"},
+		})
+		w.Probe(c.now, "api", "a", "cat /proc/meminfo", fly.MachineExecResponse{StdOut: "SwapTotal: 0 kB"})
+		w.Counts([]Count{{App: "api", Metric: EdgeResponses, Status: "200", Minute: t0, N: 12}})
+		w.Apps(c.now, []string{"api"})
+	}
+	w := newWriter(t, path, c)
+	feed(w)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	first := w.Stats()
+	c.now = t0.Add(time.Hour)
+	w2 := newWriter(t, path, c)
+	feed(w2)
+	if err := w2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := w2.Stats()
+	if first.Logs != 3 || first.States != 1 || first.Events != 1 || first.Probes != 1 || first.Counts != 1 {
+		t.Errorf("first session stored %+v", first)
+	}
+	if n := again.States + again.Events + again.Logs + again.Probes + again.Counts + again.Configs + again.AppChanges; n != 0 {
+		t.Errorf("the second session stored %d facts again: %+v", n, again)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if gaps := r.Gaps(); len(gaps) != 1 || !gaps[0].To.Equal(t0.Add(time.Hour)) {
+		t.Errorf("gaps = %+v, want one up to the second session", gaps)
+	}
+	lines, err := r.Logs("api", t0.Add(-time.Hour), t0.Add(time.Hour), "", "", 100)
+	if err != nil || len(lines) != 3 {
+		t.Errorf("logs = %d lines, %v; want the 3 of the first session", len(lines), err)
+	}
+}
