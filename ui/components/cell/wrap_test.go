@@ -77,3 +77,47 @@ func TestWrapKeepsLongWordsWhole(t *testing.T) {
 		}
 	}
 }
+
+// A figure never ends one line with its unit on the next, at any width.
+func TestWrapKeepsFiguresWithUnits(t *testing.T) {
+	cases := []struct {
+		in    string
+		whole []string // each must sit on one line
+	}{
+		{"p50 478 ms / 546 ms / 553 ms over the last hour", []string{"478 ms", "546 ms", "553 ms"}},
+		{"the edge answered 30,144 requests the app never saw in 24 h (19.9 %): they died", []string{"(19.9 %)", "24 h"}},
+		{"cause: 100.0 % of the lost requests (108 boots, p50 28.4 s; booting minutes)", []string{"28.4 s;", "100.0 %"}},
+		{"2048 MB swap on 10/10 machines, 23 h 30 m since 10:00", []string{"2048 MB", "23 h", "30 m"}},
+	}
+	for _, c := range cases {
+		split := 0
+		for width := 12; width < len(c.in); width++ {
+			got := Wrap(c.in, width, 2)
+			for _, l := range got {
+				if ansi.StringWidth(l) > width {
+					t.Errorf("Wrap(%q, %d): line %q is too wide", c.in, width, l)
+				}
+				if strings.Contains(l, nbsp) {
+					t.Errorf("Wrap(%q, %d): line %q keeps a non-breaking space", c.in, width, l)
+				}
+			}
+			for _, w := range c.whole {
+				found := false
+				for _, l := range got {
+					found = found || strings.Contains(l, w)
+				}
+				if !found {
+					split++
+					t.Errorf("Wrap(%q, %d) = %q: %q split across lines", c.in, width, got, w)
+				}
+			}
+			if j := strings.Join(strings.Fields(strings.Join(got, " ")), " "); j != c.in {
+				t.Errorf("Wrap(%q, %d) lost words: %q", c.in, width, j)
+			}
+		}
+	}
+	// A number before a word that only starts like a unit is not a figure.
+	if got := joinFigures("3 machines, 5 hosts, 2 s"); got != "3 machines, 5 hosts, 2"+nbsp+"s" {
+		t.Errorf("joinFigures = %q", got)
+	}
+}

@@ -17,8 +17,7 @@ func TooSmall(width, height, minW, minH int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	wrapped := ansi.Wrap(msg, width, " ")
-	lines := strings.Split(wrapped, "\n")
+	lines := cell.Wrap(msg, width, 0)
 	// Centre each line on its own, as prose is centred.
 	for i, l := range lines {
 		l = strings.TrimSpace(l)

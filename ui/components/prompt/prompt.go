@@ -10,7 +10,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/keys"
@@ -56,7 +55,7 @@ func (q Question) Lines(th *theme.Theme, width int) []string {
 			out = append(out, th.Warn.Render(mark+l))
 		}
 	}
-	for _, l := range strings.Split(ansi.Wrap(q.Text+" "+Hint, max(width, 1), " "), "\n") {
+	for _, l := range cell.Wrap(q.Text+" "+Hint, max(width, 1), 0) {
 		out = append(out, th.Warn.Render(l))
 	}
 	return out

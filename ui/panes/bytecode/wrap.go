@@ -1,9 +1,9 @@
 package bytecode
 
 import (
-	"strings"
-
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/ui/components/cell"
 )
 
 // line is one derived line; verdicts and fixes wrap (their end matters),
@@ -28,22 +28,7 @@ func layoutLines(lines []line, width int) []string {
 			out = append(out, l.text)
 			continue
 		}
-		lead := len(l.text) - len(strings.TrimLeft(l.text, " "))
-		pad := strings.Repeat(" ", lead+hangingIndent)
-		first := ansi.Wrap(strings.TrimLeft(l.text, " "), max(width-lead, 1), " ")
-		parts := strings.Split(first, "\n")
-		out = append(out, strings.Repeat(" ", lead)+parts[0])
-		if len(parts) == 1 {
-			continue
-		}
-		rest := strings.Join(parts[1:], " ")
-		if width-len(pad) < 8 { // too narrow to indent: cut instead
-			out = append(out, rest)
-			continue
-		}
-		for _, p := range strings.Split(ansi.Wrap(rest, width-len(pad), " "), "\n") {
-			out = append(out, pad+p)
-		}
+		out = append(out, cell.Wrap(l.text, width, hangingIndent)...)
 	}
 	return out
 }

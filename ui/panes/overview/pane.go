@@ -376,15 +376,5 @@ func wrap(lines []string, width int) []string {
 	if width < 20 {
 		return lines
 	}
-	var out []string
-	for _, l := range lines {
-		parts := strings.Split(ansi.Wrap(l, width, " "), "\n")
-		out = append(out, parts[0])
-		if len(parts) > 1 {
-			for _, c := range strings.Split(ansi.Wrap(strings.Join(parts[1:], " "), width-2, " "), "\n") {
-				out = append(out, "  "+c)
-			}
-		}
-	}
-	return out
+	return cell.WrapAll(lines, width, 2)
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
@@ -154,7 +153,7 @@ func wrap(s string, width int) []string {
 	if width <= 0 {
 		return nil
 	}
-	return strings.Split(ansi.Wrap(s, width, " "), "\n")
+	return cell.WrapText(s, width)
 }
 
 // indentWrap wraps s at width-n and indents every line by n spaces.
