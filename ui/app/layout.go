@@ -103,10 +103,22 @@ func wants(p pane.Pane, w int) int {
 	return p.Height(iw) + 2
 }
 
+// needs is the box height p must have at box width w to show what matters
+// most (pane.Priority), at least minBox.
+func needs(p pane.Pane, w int) int {
+	pr, ok := p.(pane.Priority)
+	if !ok {
+		return minBox
+	}
+	iw, _ := frame.InnerSize(w, 0)
+	return max(pr.Needs(iw)+2, minBox)
+}
+
 // topHeight is the top pane's box: what it wants, at most topShare of the
-// body, and never so much that the rest cannot have rows boxes of minBox.
-func topHeight(top pane.Pane, w, h, rows int) int {
-	limit := min(h*topShare/100, h-rows*minBox)
+// body, and never so much that the rest cannot have the boxes they need
+// (below, at least minBox each).
+func topHeight(top pane.Pane, w, h, below int) int {
+	limit := min(h*topShare/100, h-below)
 	return max(min(wants(top, w), limit), min(minBox, h))
 }
 
@@ -118,7 +130,7 @@ func (m *Model) splitLayout(w, h int) []rect {
 	if m.focus > 0 {
 		other = m.panes[m.focus]
 	}
-	topH := topHeight(top, w, h, 1)
+	topH := topHeight(top, w, h, needs(other, w))
 	return []rect{{pane: top, w: w, h: topH}, {pane: other, y: topH, w: w, h: h - topH}}
 }
 
@@ -128,17 +140,23 @@ func (m *Model) splitLayout(w, h int) []rect {
 func (m *Model) tileLayout(w, h int) []rect {
 	top := m.panes[0]
 	rows := tileRows(m.panes[1:])
-	topH := topHeight(top, w, h, len(rows))
-	out := []rect{{pane: top, w: w, h: topH}}
-	want := make([]int, len(rows))
+	want, need := make([]int, len(rows)), make([]int, len(rows))
+	needed := 0
 	for i, row := range rows {
 		pw := w / len(row)
 		for _, p := range row {
 			want[i] = max(want[i], wants(p, pw))
+			need[i] = max(need[i], needs(p, pw))
 		}
+		needed += need[i]
+	}
+	topH := topHeight(top, w, h, min(needed, h-minBox))
+	out := []rect{{pane: top, w: w, h: topH}}
+	if needed > h-topH {
+		need = nil // not every need fits: share fairly
 	}
 	y := topH
-	for i, rh := range share(h-topH, want, minBox) {
+	for i, rh := range prioritise(share(h-topH, want, minBox), need, minBox) {
 		row := rows[i]
 		x := 0
 		for j, p := range row {
@@ -210,6 +228,28 @@ func share(total int, want []int, least int) []int {
 		}
 	}
 	out[len(out)-1] += left
+	return out
+}
+
+// prioritise moves lines from rows above what they need to the rows short
+// of it (need[i], none when need is nil), the roomiest row first, never
+// below least; the total stays the same.
+func prioritise(out, need []int, least int) []int {
+	for i := range need {
+		for out[i] < need[i] {
+			from := -1
+			for j := range out {
+				if j != i && out[j] > max(need[j], least) && (from < 0 || out[j]-max(need[j], least) > out[from]-max(need[from], least)) {
+					from = j
+				}
+			}
+			if from < 0 {
+				break
+			}
+			out[from]--
+			out[i]++
+		}
+	}
 	return out
 }
 

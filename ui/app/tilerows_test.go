@@ -28,3 +28,23 @@ func TestTileRowsPlacesEveryPane(t *testing.T) {
 		}
 	}
 }
+
+// prioritise gives a row short of its need lines from the roomiest row
+// above its own need, never below least, and keeps the total.
+func TestPrioritiseMovesLinesToWhatMustShow(t *testing.T) {
+	cases := []struct {
+		out, need []int
+		want      string
+	}{
+		{[]int{13, 14}, []int{16, 7}, "[16 11]"},
+		{[]int{13, 14}, nil, "[13 14]"},
+		{[]int{8, 8, 8}, []int{12, 7, 7}, "[10 7 7]"}, // the others stop at least
+		{[]int{20, 10}, []int{16, 7}, "[20 10]"},      // already has it
+	}
+	for _, c := range cases {
+		got := prioritise(append([]int(nil), c.out...), c.need, minBox)
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("prioritise(%v, %v) = %v, want %s", c.out, c.need, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
 	"github.com/flywake/flywake/ui/pane"
@@ -46,7 +47,7 @@ func (m Model) body(h int) string {
 	for _, r := range m.tiles {
 		p := r.pane
 		focused := p == m.active()
-		box := strings.Split(frame.Box(m.theme, m.boxTitle(p), focused, p.View(focused, now), r.w, r.h), "\n")
+		box := strings.Split(frame.BoxNote(m.theme, m.boxTitle(p), m.boxNote(p, focused), focused, p.View(focused, now), r.w, r.h), "\n")
 		for i, l := range box {
 			if y := r.y + i; y < h {
 				rows[y] += l
@@ -67,6 +68,28 @@ func (m Model) boxTitle(p pane.Pane) string {
 		title += " · " + strconv.Itoa(m.focus+1) + "/" + strconv.Itoa(len(m.panes)) + " · " + m.keys.NextPane.Help().Key + " next"
 	}
 	return title
+}
+
+// boxNote is what the pane could not show, for its bottom border: how
+// many lines, and how to see them (its scroll keys when focused, a zoom
+// when it cannot scroll).
+func (m Model) boxNote(p pane.Pane, focused bool) string {
+	o, ok := p.(pane.Overflow)
+	if !ok {
+		return ""
+	}
+	n, scrolls := o.Below()
+	if n <= 0 {
+		return ""
+	}
+	note := "↓ " + words.Count(n, "more line", "more lines")
+	switch {
+	case scrolls && focused:
+		note += " · " + pane.Arrows(m.keys, "").Help().Key + " scroll"
+	case !scrolls && focused && m.canZoom() && !m.zoomed():
+		note += " · " + m.keys.Zoom.Help().Key + " shows all"
+	}
+	return note
 }
 
 // switcherLines are the `:` prompt and its hint (the matches, the

@@ -83,6 +83,24 @@ type Pane interface {
 	Capturing() bool
 }
 
+// Overflow is a pane that knows how much of what it has is off screen; the
+// root names it in the pane's bottom border ("↓ 12 more lines"), so a cut
+// pane never looks whole.
+type Overflow interface {
+	// Below is how many lines are past the bottom of the pane as drawn at
+	// its size now; scrolls reports whether its up/down keys bring them into
+	// view (otherwise only a bigger box, a zoom, shows them).
+	Below() (lines int, scrolls bool)
+}
+
+// Priority is a pane with lines the layout keeps on screen before it
+// gives other panes what they ask for (the Traffic chart's lost and boots
+// rows).
+type Priority interface {
+	// Needs is how many inner lines at width hold what must be seen.
+	Needs(width int) int
+}
+
 // Overlay is a pane that takes the whole body while it is open (the
 // checklist, the wake test). It keeps receiving data while closed.
 type Overlay interface {

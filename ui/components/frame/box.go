@@ -14,6 +14,13 @@ import (
 // focus shows without colour. Body lines are cut with an ellipsis or padded;
 // extra lines are dropped.
 func Box(t *theme.Theme, title string, focused bool, body string, w, h int) string {
+	return BoxNote(t, title, "", focused, body, w, h)
+}
+
+// BoxNote is Box with a note set into the bottom border, at its right
+// ("╰─── ↓ 12 more lines ─╯"): what the body could not show. A note too
+// long for the border is left out whole rather than cut.
+func BoxNote(t *theme.Theme, title, note string, focused bool, body string, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
@@ -58,6 +65,13 @@ func Box(t *theme.Theme, title string, focused bool, body string, w, h int) stri
 		}
 	}
 	b.WriteByte('\n')
+	note = cell.Sanitize(note)
+	if nw := ansi.StringWidth(note); note != "" && nw+4 <= inner {
+		b.WriteString(border.Render(shape.BottomLeft + strings.Repeat(shape.Bottom, inner-nw-3)))
+		b.WriteString(" " + titleStyle.Render(note) + " ")
+		b.WriteString(border.Render(shape.Bottom + shape.BottomRight))
+		return b.String()
+	}
 	b.WriteString(border.Render(shape.BottomLeft + strings.Repeat(shape.Bottom, inner) + shape.BottomRight))
 	return b.String()
 }

@@ -277,3 +277,17 @@ func TestNoColorOutputHasNoColourCodes(t *testing.T) {
 		t.Error("focused box lost its bold attribute under NO_COLOR")
 	}
 }
+
+// A note sits in the bottom border at its right; one too long for the
+// border is left out whole.
+func TestBoxNote(t *testing.T) {
+	th := theme.New(true)
+	lines := strings.Split(ansi.Strip(BoxNote(th, "Traffic", "↓ 3 more lines", false, "a\nb\nc\nd", 30, 4)), "\n")
+	if got := lines[len(lines)-1]; !strings.HasSuffix(got, " ↓ 3 more lines ─╯") || ansi.StringWidth(got) != 30 {
+		t.Errorf("bottom border %q", got)
+	}
+	lines = strings.Split(ansi.Strip(BoxNote(th, "Traffic", "↓ 3 more lines", false, "a", 12, 3)), "\n")
+	if got := lines[len(lines)-1]; strings.Contains(got, "more") || ansi.StringWidth(got) != 12 {
+		t.Errorf("a note too long for a 12-cell box: %q", got)
+	}
+}

@@ -243,3 +243,23 @@ func spaces(b *strings.Builder, n int) {
 func padTo(s string, width int) string {
 	return cell.Cut(s, width)
 }
+
+// Unshown is how many rows a View height lines high leaves out without
+// saying so: none once it has room for its position line ("1–10 of 40"),
+// otherwise the rows past its window.
+func (m Model) Unshown(height int) int {
+	if height >= 3 {
+		return 0
+	}
+	body := bodyRows(height)
+	offset := scroll.Window(m.offset, m.cursor, body, len(m.visible))
+	return max(len(m.visible)-offset-body, 0)
+}
+
+// HeadRoom is how many of head lines of text above a table of rows rows
+// fit in height lines when the table keeps its header, a first row and
+// its position line: the text gives way before the table vanishes.
+func HeadRoom(head, height, rows int) int {
+	least := min(max(rows, 1)+2, 3)
+	return max(min(head, height-least), 0)
+}

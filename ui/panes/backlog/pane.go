@@ -37,9 +37,13 @@ type Pane struct {
 	own     bool   // the rows carry their own limits
 	rows    rowCache
 	head    []string // the verdict, the limits and the legend, wrapped to the width
+	shown   int      // of head, the lines on screen (the table keeps its first lines)
 }
 
-var _ pane.Pane = (*Pane)(nil)
+var (
+	_ pane.Pane     = (*Pane)(nil)
+	_ pane.Overflow = (*Pane)(nil)
+)
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
@@ -100,7 +104,19 @@ func (p *Pane) SetStale(stale bool) {
 func (p *Pane) relayout() {
 	w, h := p.Size()
 	p.head = p.headLines(w)
-	p.table.SetHeight(max(h-len(p.head), 0))
+	p.shown = table.HeadRoom(len(p.head), h, p.table.Len())
+	p.table.SetHeight(h - p.shown)
+}
+
+// Below is the head's lines cut for the table's first lines (no key
+// scrolls them: a bigger box shows them), or the rows a table too short
+// for its position line leaves out.
+func (p *Pane) Below() (int, bool) {
+	_, h := p.Size()
+	if cut := len(p.head) - p.shown; cut > 0 {
+		return cut + p.table.Unshown(h-p.shown), false
+	}
+	return p.table.Unshown(h - p.shown), true
 }
 
 // headLines are the verdict, in its level's colour, and what CLOSE_WAIT
@@ -133,6 +149,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
 		p.table.HandleKey(km, p.keys)
 	}
+	p.table.Move(pane.Wheel(msg))
 	return nil
 }
 
@@ -146,11 +163,14 @@ func (p *Pane) View(focused bool, now time.Time) string {
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), w, h)
 	}
-	head := cell.Block(strings.Join(p.head, "\n"), w, min(len(p.head), h))
+	head := cell.Block(strings.Join(p.head[:p.shown], "\n"), w, p.shown)
 	if p.Stale() {
 		head = pane.Dim(p.theme, head)
 	}
-	rest := h - len(p.head)
+	rest := h - p.shown
+	if p.shown == 0 {
+		return p.table.ViewLive(w, rest, p.rows.ages(now, p.own))
+	}
 	if rest <= 0 {
 		return head
 	}

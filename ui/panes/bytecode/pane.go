@@ -28,7 +28,10 @@ type Pane struct {
 	stale         bool
 }
 
-var _ pane.Pane = (*Pane)(nil)
+var (
+	_ pane.Pane     = (*Pane)(nil)
+	_ pane.Overflow = (*Pane)(nil)
+)
 
 // ID is the bytecode pane's ID.
 const ID pane.ID = "bytecode"
@@ -113,8 +116,13 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
 		p.view.HandleKey(km, p.keys)
 	}
+	p.view.ScrollBy(pane.Wheel(msg))
 	return nil
 }
+
+// Below is the lines past the bottom of the pane; the scroll keys bring
+// them.
+func (p *Pane) Below() (int, bool) { return p.view.Below(), true }
 
 // Capturing is always false: the pane takes no text input.
 func (p *Pane) Capturing() bool { return false }

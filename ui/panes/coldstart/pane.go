@@ -39,7 +39,10 @@ const ID pane.ID = "coldstart"
 // ID names the pane.
 func (p *Pane) ID() pane.ID { return ID }
 
-var _ pane.Pane = (*Pane)(nil)
+var (
+	_ pane.Pane     = (*Pane)(nil)
+	_ pane.Overflow = (*Pane)(nil)
+)
 
 // phaseColours tell phases apart; release work always draws in Warn.
 var phaseColours = []string{"6", "4", "5", "2", "12", "14", "13", "10"}
@@ -97,6 +100,11 @@ const bootSlack = 2 * time.Second
 // Update scrolls the history with the navigation keys; l opens the logs
 // view on the selected boot's machine and time.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	if step := pane.Wheel(msg); step != 0 && len(p.d.history) > 0 {
+		p.cursor = min(max(p.cursor+step, 0), len(p.d.history)-1)
+		p.relayout()
+		return nil
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil

@@ -29,11 +29,15 @@ type laidOut struct {
 	summary []string
 	legend  []string
 	live    int // live timer lines
+	// Of summary and legend, the lines on screen: when the pane is short
+	// they give way, from their ends, so the history keeps a row.
+	summaryShown, legendShown int
 }
 
 // relayout fits the pane to its size: the summary and legend wrap (their
 // ends are the point), the history gets the lines left and keeps the
-// cursor on screen.
+// cursor on screen. A pane too short for it all keeps the history's title,
+// header and one row, then the summary, then the legend.
 func (p *Pane) relayout() {
 	p.lay.summary = cell.WrapAll(p.summaryLines(p.width), p.width, 2)
 	p.lay.legend = nil
@@ -41,8 +45,24 @@ func (p *Pane) relayout() {
 		p.lay.legend = cell.Wrap(p.legendLine(p.d.history[p.cursor]), p.width, 2)
 	}
 	p.lay.live = min(len(p.d.live), liveRoom(p.height))
-	p.page = max(p.height-p.lay.live-len(p.lay.summary)-historyChrome-len(p.lay.legend), 1)
+	avail := max(p.height-p.lay.live, 0)
+	p.lay.summaryShown = min(len(p.lay.summary), max(avail-historyChrome-1, 0))
+	rest := max(avail-p.lay.summaryShown-historyChrome, 0)
+	p.lay.legendShown = min(len(p.lay.legend), max(rest-1, 0))
+	p.page = max(rest-p.lay.legendShown, 1)
 	p.offset = scroll.Window(p.offset, p.cursor, p.page, len(p.d.history))
+}
+
+// Below is the boots past the history's window, which the cursor brings
+// into view, and the summary's and the legend's lines cut to keep a
+// history row on screen, which only a bigger box shows.
+func (p *Pane) Below() (int, bool) {
+	if !p.loaded || (len(p.d.history) == 0 && len(p.d.live) == 0) {
+		return 0, false
+	}
+	cut := len(p.lay.summary) - p.lay.summaryShown + len(p.lay.legend) - p.lay.legendShown
+	rows := max(len(p.d.history)-p.offset-p.page, 0)
+	return cut + rows, cut == 0
 }
 
 // Height is everything the pane has at width: the live timers, the
@@ -77,8 +97,8 @@ func (p *Pane) view(focused bool, now time.Time) string {
 	if len(p.d.history) == 0 && len(lines) == 0 {
 		return cell.Block(p.theme.Dim.Render(emptyText), width, height)
 	}
-	lines = append(lines, p.lay.summary...)
-	rows := height - len(lines) - historyChrome - len(p.lay.legend)
+	lines = append(lines, p.lay.summary[:p.lay.summaryShown]...)
+	rows := min(p.page, height-len(lines)-historyChrome-p.lay.legendShown)
 	lines = append(lines, p.historyLines(width, max(rows, 0), focused)...)
 	return cell.Block(strings.Join(lines, "\n"), width, height)
 }
@@ -227,7 +247,7 @@ func (p *Pane) historyLines(width, rows int, focused bool) []string {
 	for i := p.offset; i < last; i++ {
 		out = append(out, p.historyRow(h[i], c, focused && i == p.cursor))
 	}
-	return append(out, p.lay.legend...)
+	return append(out, p.lay.legend[:p.lay.legendShown]...)
 }
 
 // historyTitle is the longest of its forms that fits the width.

@@ -16,27 +16,49 @@ import (
 // rebuilt whenever data arrives so it stays live.
 type detail struct {
 	id    string
-	hint  string // the action keys, "" under --readonly
-	lines []string
-	body  scroll.View // scrolls lines; view cuts them to the width
+	hint  string   // the action keys, "" under --readonly
+	raw   []string // detailLines, one per fact
+	lines []string // raw wrapped to the width: nothing is cut
+	width int
+	body  scroll.View // scrolls lines
 }
 
 func newDetail(id, actions string) *detail {
 	d := &detail{id: id, hint: actions}
-	d.setPage(12)
+	d.setSize(0, 12)
 	return d
 }
 
 func (d *detail) refresh(a *snapshot.App, th *theme.Theme, now timeNow) {
-	d.lines = detailLines(a, d.id, th, now)
-	d.body.SetLines(d.lines)
+	d.raw = detailLines(a, d.id, th, now)
+	d.rewrap()
 }
 
 func (d *detail) handleKey(km tea.KeyMsg, k keys.KeyMap) { d.body.HandleKey(km, k) }
 
-// setPage fits the scrolling to a view of height lines: a title line and
-// a position line around the page. (Width 0: view fits the lines.)
-func (d *detail) setPage(height int) { d.body.SetSize(0, max(height-2, 1)) }
+// setSize fits the lines to width and the scrolling to a view of height
+// lines: a title line and a position line around the page.
+func (d *detail) setSize(width, height int) {
+	d.width = width
+	d.body.SetSize(width, max(height-2, 1))
+	d.rewrap()
+}
+
+// rewrap wraps every line to the width, so an identity line or a reminder
+// longer than the pane reads whole on two lines rather than cut.
+func (d *detail) rewrap() {
+	d.lines = wrapDetail(d.raw, d.width)
+	d.body.SetLines(d.lines)
+}
+
+// wrapDetail is lines wrapped to width (0: as they are), continuations
+// indented by two.
+func wrapDetail(lines []string, width int) []string {
+	if width <= 0 {
+		return lines
+	}
+	return cell.WrapAll(lines, width, 2)
+}
 
 // view draws a title line, the visible window of lines and a position line.
 func (d *detail) view(th *theme.Theme, width, height int) string {

@@ -85,7 +85,7 @@ func summaryLine(m snapshot.Machine, th *theme.Theme) string {
 	if m.Config != nil {
 		parts = append(parts, "group "+words.OrMissing(m.ProcessGroup))
 		if m.Release != "" {
-			parts = append(parts, "release v"+m.Release)
+			parts = append(parts, "release "+words.Release(m.Release))
 		}
 	}
 	if d := snapshot.ShortDigest(m.ImageDigest); d != "" {

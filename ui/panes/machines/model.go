@@ -41,9 +41,6 @@ type Model struct {
 // ID is the machines pane's ID; the root addresses its replies with it.
 const ID pane.ID = "machines"
 
-// wheelStep is how many rows one turn of the mouse wheel scrolls.
-const wheelStep = 3
-
 // New returns an empty Machines pane.
 func New(ctx pane.Context) *Model {
 	t := table.New(tableColumns(listed, shape{}), table.StylesFrom(ctx.Theme))
@@ -79,7 +76,7 @@ func (m *Model) SetSize(width, height int) {
 	m.table.SetHeight(m.tableHeight(m.height))
 	m.filter.Width = max(m.width-2, 1)
 	if m.detail != nil {
-		m.detail.setPage(m.height)
+		m.detail.setSize(m.width, m.height)
 	}
 	if m.describe != nil {
 		m.describe.setSize(m.width, m.height, m.ctx.Theme)
@@ -90,12 +87,12 @@ func (m *Model) SetSize(width, height int) {
 // Height is a line per machine (as filtered), the header and the position
 // line, and the filter line while it is typed; in the drill-down or the
 // describe view, their lines.
-func (m *Model) Height(int) int {
+func (m *Model) Height(width int) int {
 	switch {
 	case m.describe != nil:
 		return len(m.describe.lines) + 2
 	case m.detail != nil:
-		return len(m.detail.lines) + 2
+		return len(wrapDetail(m.detail.raw, width)) + 2
 	}
 	h := max(m.table.Len(), 1) + 2
 	if m.filtering() {
@@ -243,7 +240,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 	case key.Matches(km, k.Enter) && selected:
 		m.detail = newDetail(id, actionHint(k))
 		m.detail.refresh(m.app, m.ctx.Theme, m.now)
-		m.detail.setPage(m.height)
+		m.detail.setSize(m.width, m.height)
 	case key.Matches(km, k.Describe) && selected:
 		return m.openDescribe(id)
 	case key.Matches(km, k.Copy) && selected:
@@ -346,13 +343,7 @@ func copyID(id string) tea.Cmd {
 // mouse scrolls with the wheel and selects the row clicked; x and y are
 // inside the pane.
 func (m *Model) mouse(msg tea.MouseMsg) {
-	step := 0
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		step = -wheelStep
-	case tea.MouseButtonWheelDown:
-		step = wheelStep
-	}
+	step := pane.Wheel(msg)
 	switch {
 	case m.describe != nil && step != 0:
 		m.describe.scroll(step)

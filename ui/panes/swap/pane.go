@@ -28,12 +28,16 @@ type Pane struct {
 	loaded bool
 	lines  []string // the verdict and the cost line
 	head   []string // lines, wrapped to the width when there is room
+	shown  int      // of head, the lines on screen (the table keeps its first lines)
 
 	width, height int
 	stale         bool
 }
 
-var _ pane.Pane = (*Pane)(nil)
+var (
+	_ pane.Pane     = (*Pane)(nil)
+	_ pane.Overflow = (*Pane)(nil)
+)
 
 // ID is the swap pane's ID.
 const ID pane.ID = "swap"
@@ -88,7 +92,18 @@ func (p *Pane) SetStale(stale bool) {
 // suspend") are the point.
 func (p *Pane) relayout() {
 	p.head = cell.WrapAll(p.lines, p.width, 2)
-	p.table.SetHeight(max(p.height-len(p.head), 0))
+	p.shown = table.HeadRoom(len(p.head), p.height, p.table.Len())
+	p.table.SetHeight(p.height - p.shown)
+}
+
+// Below is the head's lines cut for the table's first lines (no key
+// scrolls them: a bigger box shows them), or the rows a table too short
+// for its position line leaves out.
+func (p *Pane) Below() (int, bool) {
+	if cut := len(p.head) - p.shown; cut > 0 {
+		return cut + p.table.Unshown(p.height-p.shown), false
+	}
+	return p.table.Unshown(p.height - p.shown), true
 }
 
 // Height is the wrapped head, then a row per machine with the table's
@@ -105,6 +120,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
 		p.table.HandleKey(km, p.keys)
 	}
+	p.table.Move(pane.Wheel(msg))
 	return nil
 }
 
@@ -121,13 +137,16 @@ func (p *Pane) View(focused bool, now time.Time) string {
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), width, height)
 	}
-	head := strings.Join(p.head, "\n")
+	head := cell.Block(strings.Join(p.head[:p.shown], "\n"), width, p.shown)
 	if p.stale {
-		head = pane.Dim(p.theme, cell.Block(head, width, min(len(p.head), height)))
+		head = pane.Dim(p.theme, head)
 	}
-	rest := height - len(p.head)
+	rest := height - p.shown
+	if p.shown == 0 {
+		return p.table.ViewLive(width, rest, p.rows.ages(now))
+	}
 	if rest <= 0 {
-		return cell.Block(head, width, height)
+		return head
 	}
-	return cell.Block(head, width, len(p.head)) + "\n" + p.table.ViewLive(width, rest, p.rows.ages(now))
+	return head + "\n" + p.table.ViewLive(width, rest, p.rows.ages(now))
 }

@@ -80,11 +80,12 @@ func chartSpan(s snapshot.TrafficSummary, n int) (time.Time, string) {
 	return from, fmt.Sprintf("%d h %d m", d/time.Hour, d%time.Hour/time.Minute)
 }
 
-// chart draws the hours that fit in width; nil when not one does.
-func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
+// chart draws the hours that fit in width, and says which of its rows is
+// the boots row; nil when not one hour fits.
+func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) (out []string, bootsRow int) {
 	n := chartHours(width, len(s.Hours))
 	if n == 0 || !anyData(s.Hours) {
-		return nil
+		return nil, 0
 	}
 	hours := s.Hours[len(s.Hours)-n:]
 	// Beside each row, its total over the 24 h, when every hour and the
@@ -94,7 +95,6 @@ func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 	totals := n == len(s.Hours) && width >= labelCells+n*hourCells+totalsCells
 	counted := totals && s.Known
 	label := func(l string) string { return fmt.Sprintf("%-*s", labelCells, l) }
-	var out []string
 
 	axis := label("UTC")
 	for _, h := range hours {
@@ -163,12 +163,13 @@ func chart(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 	if totals {
 		row += t.Dim.Render(words.Count(total, "cold boot", "cold boots"))
 	}
+	bootsRow = len(out)
 	out = append(out, strings.TrimRight(row, " "))
 
 	if marks, ok := noiseMarks(s, hours); ok {
 		out = append(out, label("noise")+t.Warn.Render(strings.TrimRight(marks, " ")))
 	}
-	return out
+	return out, bootsRow
 }
 
 // noiseMarks puts S under the hours a scan touched and ▲ under the busy

@@ -24,7 +24,14 @@ const maxBusyHours = 2
 // width: sentences wrap (their ends are the point), the chart is cut to the
 // hours that fit.
 func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
-	var out []string
+	out, _ := screenLines(t, s, width)
+	return out
+}
+
+// screenLines is screen and how many of its lines reach the chart's boots
+// row (0 without a chart): the lost and boots rows are the pane's point,
+// and the layout keeps them on screen (Needs).
+func screenLines(t *theme.Theme, s snapshot.TrafficSummary, width int) (out []string, keep int) {
 	add := func(style lipgloss.Style, lead, text string) {
 		out = append(out, wrap(style, lead, cell.Sanitize(text), width)...)
 	}
@@ -52,8 +59,9 @@ func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 		add(t.Unknown, "  ", "per-minute series not read: "+s.TrafficErr)
 	}
 
-	if c := chart(t, s, width); len(c) > 0 {
+	if c, boots := chart(t, s, width); len(c) > 0 {
 		out = append(out, "")
+		keep = len(out) + boots + 1
 		out = append(out, c...)
 		add(t.Dim, "", legend(s, width))
 	}
@@ -87,7 +95,7 @@ func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 			add(t.Text, "  "+t.Fail.Render(fmt.Sprintf("%s ×%s", pe.Code, words.Thousands(pe.Lines)))+" ", pe.Meaning)
 		}
 	}
-	return out
+	return out, keep
 }
 
 // lossVerdict is the head line and the lines under it: the day's gap in

@@ -26,11 +26,16 @@ type Pane struct {
 	loaded  bool
 	summary snapshot.TrafficSummary
 	lines   []string    // screen(summary) at the current width
+	keep    int         // lines of them through the chart's boots row
 	view    scroll.View // scrolls lines
 	at      time.Time   // the platform time of the data, for the logs jump
 }
 
-var _ pane.Pane = (*Pane)(nil)
+var (
+	_ pane.Pane     = (*Pane)(nil)
+	_ pane.Overflow = (*Pane)(nil)
+	_ pane.Priority = (*Pane)(nil)
+)
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
@@ -66,9 +71,9 @@ func (p *Pane) SetSize(width, height int) {
 
 func (p *Pane) relayout() {
 	w, h := p.Size()
-	p.lines = nil
+	p.lines, p.keep = nil, 0
 	if p.loaded {
-		p.lines = screen(p.theme, p.summary, w)
+		p.lines, p.keep = screenLines(p.theme, p.summary, w)
 	}
 	p.view.SetSize(w, h)
 	p.view.SetLines(p.lines)
@@ -81,6 +86,20 @@ func (p *Pane) Height(width int) int {
 	}
 	return max(len(screen(p.theme, p.summary, width)), 1)
 }
+
+// Needs is the lines through the chart's boots row: the layout keeps them
+// on screen before the other panes' wants.
+func (p *Pane) Needs(width int) int {
+	if !p.loaded {
+		return 1
+	}
+	_, keep := screenLines(p.theme, p.summary, width)
+	return keep
+}
+
+// Below is the lines past the bottom of the pane; the scroll keys bring
+// them.
+func (p *Pane) Below() (int, bool) { return p.view.Below(), true }
 
 // Keys: scrolling, when the lines are taller than the pane.
 func (p *Pane) Keys() []key.Binding {
@@ -101,6 +120,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.view.HandleKey(km, p.keys)
 	}
+	p.view.ScrollBy(pane.Wheel(msg))
 	return nil
 }
 
