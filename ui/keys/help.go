@@ -37,7 +37,8 @@ func (k KeyMap) Groups() []Group {
 		{"checklist (" + k.Checklist.Help().Key + ")", []key.Binding{in(k.Checklist, "open"), Pair(k.NextItem, k.PrevItem, "next/prev item")}},
 		{wakeGroup(k), []key.Binding{in(k.WakeTest, "open"), wakeModes(k), Pair(k.WakeMore, k.WakeFewer, "requests"),
 			in(k.Compare, "compare runs")}},
-		{"logs view (" + k.Logs.Help().Key + ")", []key.Binding{in(k.Logs, "open"), k.LogFollow, k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel, k.LogClear}},
+		{"logs view (" + k.Logs.Help().Key + ")", []key.Binding{in(k.Logs, "open"), k.LogFollow, Pair(k.LogMachine, k.LogRegion, "machine/region"), k.LogProvider, k.LogLevel, k.LogClear,
+			Pair(k.LogWrap, k.LogTime, "wrap · times")}},
 		{"flywake", []key.Binding{k.Help, k.Quit}},
 	}
 	out := make([]Group, 0, len(groups))

@@ -57,7 +57,8 @@ type KeyMap struct {
 	PrevItem  key.Binding
 	Compare   key.Binding
 
-	// The logs view (l): follow/pause and its filters.
+	// The logs view (l): follow/pause, its filters, and how lines are
+	// drawn (wrapped, with their times). Left, Right and Copy act there too.
 	Logs        key.Binding
 	LogFollow   key.Binding
 	LogMachine  key.Binding
@@ -65,6 +66,8 @@ type KeyMap struct {
 	LogProvider key.Binding
 	LogLevel    key.Binding
 	LogClear    key.Binding
+	LogWrap     key.Binding
+	LogTime     key.Binding
 
 	// The demo deploy's choice of release.
 	DeployHealthy  key.Binding
@@ -139,6 +142,8 @@ func Default() KeyMap {
 		LogProvider: b("P", "provider", "P"),
 		LogLevel:    b("L", "level", "L"),
 		LogClear:    b("x", "clear filters", "x"),
+		LogWrap:     b("w", "wrap lines", "w"),
+		LogTime:     b("t", "timestamps", "t"),
 
 		DeployHealthy:  b("h", "healthy release", "h"),
 		DeployCrashing: b("c", "crashing release", "c"),
@@ -227,6 +232,7 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"next_item": &k.NextItem, "prev_item": &k.PrevItem, "compare": &k.Compare,
 		"logs": &k.Logs, "log_follow": &k.LogFollow, "log_machine": &k.LogMachine, "log_region": &k.LogRegion,
 		"log_provider": &k.LogProvider, "log_level": &k.LogLevel, "log_clear": &k.LogClear,
+		"log_wrap": &k.LogWrap, "log_time": &k.LogTime,
 		"deploy_healthy": &k.DeployHealthy, "deploy_crashing": &k.DeployCrashing,
 		"wake_mode_prev": &k.WakeModePrev, "wake_mode_next": &k.WakeModeNext,
 		"wake_mode_stop": &k.WakeModeStop, "wake_mode_suspend": &k.WakeModeSuspend, "wake_mode_both": &k.WakeModeBoth,

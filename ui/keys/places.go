@@ -39,7 +39,7 @@ var places = []place{
 		"wake_mode_prev", "wake_mode_next", "wake_mode_stop", "wake_mode_suspend", "wake_mode_both",
 		"wake_more", "wake_fewer", "wake_default"})},
 	{"the logs view", joined(around, nav, []string{"filter", "log_follow", "log_machine", "log_region",
-		"log_provider", "log_level", "log_clear"})},
+		"log_provider", "log_level", "log_clear", "log_wrap", "log_time", "left", "right", "copy"})},
 	{"the org overview", joined(around, nav, []string{"enter"})},
 	{"the demo deploy", joined(around, []string{"deploy_healthy", "deploy_crashing"})},
 	{"the help", around},

@@ -176,7 +176,8 @@ func TestFollowPauseAndNewLines(t *testing.T) {
 	if p.cursor != 3998 {
 		t.Errorf("paused, new lines moved the cursor to %d", p.cursor)
 	}
-	if out := ansi.Strip(p.View(true, t0)); !strings.Contains(out, "1,001 newer (space follows)") || !strings.Contains(out, "‖ paused") {
+	// What arrived counts, not the lines below the cursor (one more).
+	if out := ansi.Strip(p.View(true, t0)); !strings.Contains(out, "1,000 new lines since you paused (space follows)") || !strings.Contains(out, "‖ paused") {
 		t.Errorf("paused view:\n%s", out)
 	}
 	run(p, uitest.Key(" "))
@@ -313,5 +314,105 @@ func TestShowLogsProxyErrors(t *testing.T) {
 	}
 	if out := ansi.Strip(p.View(true, t0)); !strings.Contains(out, "the proxy's error lines") {
 		t.Errorf("the filter bar does not say so:\n%s", out)
+	}
+}
+
+// Moving up pauses without anything new: no line is said to have arrived.
+func TestPausingAloneIsNothingNew(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetSize(100, 20)
+	p.SetData(model(day(500)), t0)
+	run(p, uitest.Key("up"))
+	run(p, uitest.Key("up"))
+	if out := ansi.Strip(p.View(true, t0)); strings.Contains(out, "new line") || strings.Contains(out, "newer") {
+		t.Errorf("two lines up, nothing arrived:\n%s", out)
+	}
+}
+
+// An access line at 80 columns: cut it hides its status and latency;
+// wrapped (w) it reads whole, and y copies the line under the cursor.
+func TestWrapShowsAWholeLineAndYCopiesIt(t *testing.T) {
+	a := model(day(300))
+	p := newPane(theme.New(true))
+	p.SetSize(78, 20)
+	p.SetData(a, t0)
+	run(p, uitest.Key("up"))
+	cur, _ := p.current()
+	tail := `HTTP/1.1" 200 812 9ms`
+	joined := func() string {
+		return strings.Join(strings.Fields(ansi.Strip(p.View(true, t0))), " ")
+	}
+	if strings.Contains(joined(), cur.Message) {
+		t.Fatalf("the line fits at 78 cells without wrapping; the test tests nothing")
+	}
+	run(p, uitest.Key("w"))
+	if !p.wrap || !strings.Contains(joined(), cur.Message) || !strings.HasSuffix(cur.Message, tail) {
+		t.Errorf("wrapped, %q is not whole:\n%s", cur.Message, ansi.Strip(p.View(true, t0)))
+	}
+	if c, ok := p.current(); !ok || c != cur {
+		t.Errorf("wrapping moved the cursor off %q", cur.Message)
+	}
+	msgs := drain(p.Update(uitest.Key("y")))
+	if len(msgs) != 1 {
+		t.Fatalf("y: %d messages", len(msgs))
+	}
+	c, ok := msgs[0].(pane.CopyText)
+	if !ok || !strings.HasSuffix(c.Text, cur.Message) || !strings.Contains(c.Text, cur.Machine) || c.What != "log line" {
+		t.Errorf("y copied %#v, want the line of %q", msgs[0], cur.Message)
+	}
+	uitest.AssertSize(t, p.View(true, t0), 78, 20)
+}
+
+// With lines cut, → scrolls the messages sideways and ← back; with them
+// wrapped, ← and → say there is nothing to the side. t drops the times.
+func TestSidewaysAndTimes(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetSize(60, 12)
+	p.SetData(model(day(300)), t0)
+	run(p, uitest.Key("right"))
+	if p.shift != shiftStep || !strings.Contains(ansi.Strip(p.View(true, t0)), "from cell 21") {
+		t.Errorf("→: shift %d:\n%s", p.shift, ansi.Strip(p.View(true, t0)))
+	}
+	run(p, uitest.Key("left"))
+	run(p, uitest.Key("left"))
+	if p.shift != 0 || !strings.Contains(ansi.Strip(p.View(true, t0)), "at the start of the lines") {
+		t.Errorf("← twice: shift %d:\n%s", p.shift, ansi.Strip(p.View(true, t0)))
+	}
+	run(p, uitest.Key("w"))
+	run(p, uitest.Key("right"))
+	if p.shift != 0 || !strings.Contains(ansi.Strip(p.View(true, t0)), "nothing is off to the side") {
+		t.Errorf("→ while wrapped:\n%s", ansi.Strip(p.View(true, t0)))
+	}
+	stamp := t0.Add(-500 * time.Millisecond).UTC().Format("15:04:05")
+	if !strings.Contains(ansi.Strip(p.View(true, t0)), stamp) {
+		t.Fatalf("no time %s on screen", stamp)
+	}
+	run(p, uitest.Key("t"))
+	if strings.Contains(ansi.Strip(p.View(true, t0)), stamp) {
+		t.Errorf("t: the times still show:\n%s", ansi.Strip(p.View(true, t0)))
+	}
+}
+
+// The title names a jump only while its filter holds, and a time filter
+// from another day carries its date.
+func TestTitleAndTimeFollowTheFilter(t *testing.T) {
+	a := model(day(3000))
+	p := newPane(theme.New(true))
+	p.SetSize(120, 20)
+	p.SetData(a, t0.Add(24*time.Hour)) // the lines are yesterday's
+	m := a.Logs()[1500].Machine
+	from := a.Logs()[1400].Time
+	run(p, pane.ShowLogs{Machine: m, From: from, Why: "boot of " + m})
+	p.Open()
+	if !strings.Contains(p.Title(), "boot of "+m) {
+		t.Errorf("title %q", p.Title())
+	}
+	bar := ansi.Strip(p.filterBar())
+	if want := "time " + from.UTC().Format("Jan 02 15:04:05") + "–…"; !strings.Contains(bar, want) {
+		t.Errorf("filter bar %q, want %q", bar, want)
+	}
+	run(p, uitest.Key("M")) // every machine again
+	if p.filter.Machine != "" || strings.Contains(p.Title(), m) {
+		t.Errorf("after M: machine %q, title %q", p.filter.Machine, p.Title())
 	}
 }

@@ -65,12 +65,26 @@ type Pane struct {
 	follow bool // the cursor stays on the newest line
 	offset int  // first shown line on screen
 
-	typing bool
-	input  textinput.Model
-	why    string // the jump that opened the view ("boot of …")
-	jumped bool   // a ShowLogs set the filter: Open keeps it
-	now    time.Time
+	// pausedAt is where the lines stood (an absolute index, one past the
+	// newest held) when the view last paused: what came since is new.
+	pausedAt int
+
+	// How lines are drawn: wrapped to the width, or cut and scrolled
+	// sideways by shift cells (wrap off); with their times or without.
+	wrap    bool
+	noTimes bool
+	shift   int
+	note    string // why the last key did nothing here, until the next key
+	typing  bool
+	input   textinput.Model
+	why     string // the jump that opened the view ("boot of …")
+	jump    Filter // the filter that jump set: the title names it while it holds
+	jumped  bool   // a ShowLogs set the filter: Open keeps it
+	now     time.Time
 }
+
+// shiftStep is how far ← and → move the messages sideways.
+const shiftStep = 20
 
 var _ pane.Overlay = (*Pane)(nil)
 
@@ -95,9 +109,10 @@ func New(ctx pane.Context) *Pane {
 // ID names the pane.
 func (p *Pane) ID() pane.ID { return ID }
 
-// Title names the overlay, and the jump that opened it.
+// Title names the overlay, and the jump that opened it while its filter
+// holds (after M shows every machine, the title no longer names one).
 func (p *Pane) Title() string {
-	if p.why != "" {
+	if p.why != "" && p.filter == p.jump {
 		return "Logs · " + p.why
 	}
 	return "Logs"
@@ -110,7 +125,7 @@ func (p *Pane) Open() tea.Cmd {
 		return nil
 	}
 	p.why = ""
-	p.follow = true
+	p.setFollow(true)
 	if !p.filter.Empty() {
 		return p.setFilter(Filter{})
 	}
@@ -279,9 +294,63 @@ func (p *Pane) settle() {
 		p.cursor = n - 1
 	}
 	p.cursor = min(max(p.cursor, 0), max(n-1, 0))
-	if page > 0 { // not sized yet: the first SetSize places the window
+	switch {
+	case page <= 0: // not sized yet: the first SetSize places the window
+	case p.wrap:
+		p.offset = p.wrapWindow(page, n)
+	default:
 		p.offset = scroll.Window(p.offset, p.cursor, page, n)
 	}
+}
+
+// wrapWindow is the first line on screen when lines wrap: the cursor's
+// line in view, as near the old offset as it can be, and no blank rows
+// after the last line.
+func (p *Pane) wrapWindow(page, n int) int {
+	if n == 0 {
+		return 0
+	}
+	w, _ := p.Size()
+	rows := func(i int) int { return len(p.rows(p.line(i), w)) }
+	off := min(max(p.offset, 0), p.cursor)
+	used := 0
+	for i := off; i <= p.cursor; i++ {
+		used += rows(i)
+	}
+	for used > page && off < p.cursor {
+		used -= rows(off)
+		off++
+	}
+	// Fill the page from the end when the last lines leave rows blank.
+	for i := p.cursor + 1; i < n && used < page; i++ {
+		used += rows(i)
+	}
+	for off > 0 && used+rows(off-1) <= page {
+		off--
+		used += rows(off)
+	}
+	return off
+}
+
+// setFollow follows the newest line, or pauses, noting where the lines
+// stood so the lines that arrive after are counted as new.
+func (p *Pane) setFollow(on bool) {
+	if p.follow && !on {
+		p.pausedAt = p.base + len(p.lines)
+	}
+	p.follow = on
+}
+
+// arrived is how many shown lines came in since the view paused.
+func (p *Pane) arrived() int {
+	if p.follow {
+		return 0
+	}
+	if p.filter.Empty() {
+		return max(p.base+len(p.lines)-max(p.pausedAt, p.base), 0)
+	}
+	i, _ := slices.BinarySearch(p.match, p.pausedAt)
+	return len(p.match) - i
 }
 
 // SetSize keeps the cursor on screen at the new size.
@@ -304,29 +373,61 @@ func (p *Pane) Keys() []key.Binding {
 	if !p.follow {
 		follow = "follow"
 	}
+	wrap := "wrap"
+	if p.wrap {
+		wrap = "cut lines"
+	}
+	times := "no times"
+	if p.noTimes {
+		times = "times"
+	}
 	out := []key.Binding{pane.Relabel(k.LogFollow, "", follow), pane.Relabel(k.Filter, "", "regex"),
 		k.LogMachine, k.LogRegion, k.LogProvider, k.LogLevel}
 	if !p.filter.Empty() {
 		out = append(out, k.LogClear)
 	}
-	return append(out, pane.Arrows(&k, "scroll"))
+	out = append(out, pane.Relabel(k.LogWrap, "", wrap), pane.Relabel(k.LogTime, "", times))
+	if p.shown() > 0 {
+		out = append(out, pane.Relabel(k.Copy, "", "copy line"))
+	}
+	out = append(out, pane.Arrows(&k, "scroll"))
+	if !p.wrap {
+		out = append(out, keys.Pair(k.Left, k.Right, "sideways"))
+	}
+	return out
 }
 
 // Update handles the view's keys, the regex input and the scans' replies.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case pane.ShowLogs:
-		p.why, p.jumped, p.follow = msg.Why, true, msg.To.IsZero()
-		return p.setFilter(Filter{Machine: msg.Machine, Provider: msg.Provider, ProxyErrors: msg.ProxyErrors, From: msg.From, To: msg.To})
+		p.why, p.jumped = msg.Why, true
+		p.setFollow(msg.To.IsZero())
+		p.jump = Filter{Machine: msg.Machine, Provider: msg.Provider, ProxyErrors: msg.ProxyErrors, From: msg.From, To: msg.To}
+		return p.setFilter(p.jump)
 	case scanMsg:
 		return p.onScan(msg)
 	case tea.KeyMsg:
 		if p.typing {
 			return p.updateInput(msg)
 		}
+		p.note = ""
 		return p.updateKey(msg)
+	case tea.MouseMsg:
+		if step := pane.Wheel(msg); step != 0 && p.shown() > 0 {
+			p.moveTo(p.cursor + step)
+		}
 	}
 	return nil
+}
+
+// moveTo puts the cursor on line i (clamped); moving off the newest line
+// pauses, moving onto it follows.
+func (p *Pane) moveTo(i int) {
+	n := p.shown()
+	p.cursor = min(max(i, 0), max(n-1, 0))
+	p.setFollow(p.cursor >= n-1)
+	p.settle()
 }
 
 func (p *Pane) onScan(msg scanMsg) tea.Cmd {
@@ -381,12 +482,31 @@ func (p *Pane) updateKey(km tea.KeyMsg) tea.Cmd {
 		p.settle()
 		return p.input.Focus()
 	case key.Matches(km, k.LogFollow):
-		p.follow = !p.follow
+		p.setFollow(!p.follow)
 		p.settle()
 		return nil
 	case key.Matches(km, k.LogClear):
-		p.why, p.follow = "", true
+		p.why = ""
+		p.setFollow(true)
 		return p.setFilter(Filter{})
+	case key.Matches(km, k.LogWrap):
+		p.wrap, p.shift = !p.wrap, 0
+		p.settle()
+		return nil
+	case key.Matches(km, k.LogTime):
+		p.noTimes = !p.noTimes
+		p.settle()
+		return nil
+	case key.Matches(km, k.Copy):
+		if !haveCur {
+			p.note = "no line to copy"
+			return nil
+		}
+		c := pane.CopyText{Text: ansi.Strip(p.plain(&cur)), What: "log line"}
+		return func() tea.Msg { return c }
+	case key.Matches(km, k.Left), key.Matches(km, k.Right):
+		p.sideways(key.Matches(km, k.Right))
+		return nil
 	case key.Matches(km, k.LogMachine):
 		f.Machine = toggle(f.Machine, cur.Machine, haveCur)
 		return p.setFilter(f)
@@ -402,12 +522,38 @@ func (p *Pane) updateKey(km tea.KeyMsg) tea.Cmd {
 	}
 	n := p.shown()
 	if next, ok := k.Scroll(km, p.cursor, p.page(), n-1); ok {
-		p.cursor = next
 		// Moving off the newest line pauses; end (or moving onto it) follows.
-		p.follow = next >= n-1
-		p.settle()
+		p.moveTo(next)
 	}
 	return nil
+}
+
+// sideways scrolls the messages right (or back left) by shiftStep cells,
+// as far as the longest message on screen needs; with wrapping on there
+// is nothing off to the side, and the note says so.
+func (p *Pane) sideways(right bool) {
+	if p.wrap {
+		p.note = "lines wrap: nothing is off to the side (" + p.keys.LogWrap.Help().Key + " cuts them again)"
+		return
+	}
+	if !right {
+		if p.shift == 0 {
+			p.note = "at the start of the lines"
+		}
+		p.shift = max(p.shift-shiftStep, 0)
+		return
+	}
+	w, _ := p.Size()
+	widest := 0
+	for i := p.offset; i < min(p.offset+p.page(), p.shown()); i++ {
+		l := p.line(i)
+		widest = max(widest, ansi.StringWidth(p.head(l, w, false))+1+ansi.StringWidth(l.Message))
+	}
+	if p.shift+w >= widest {
+		p.note = "the lines on screen end here"
+		return
+	}
+	p.shift += shiftStep
 }
 
 // current is the line under the cursor.
@@ -454,18 +600,22 @@ func (p *Pane) View(bool, time.Time) string {
 	case n == 0:
 		body = append(body, t.Dim.Render(fmt.Sprintf("no line of the %s held passes the filter", words.Count(len(p.lines), "line", "lines"))))
 	}
-	for i := p.offset; i < min(p.offset+page, n) && len(body) < page; i++ {
-		text := p.render(p.line(i), w)
-		if i == p.cursor {
-			text = t.Selected.Render(cell.Fit(ansi.Strip(text), w, cell.Left))
+	last := p.offset
+	for i := p.offset; i < n && len(body) < page; i++ {
+		rows := p.rows(p.line(i), w)
+		for _, text := range rows[:min(len(rows), page-len(body))] {
+			if i == p.cursor {
+				text = t.Selected.Render(cell.Fit(ansi.Strip(text), w, cell.Left))
+			}
+			body = append(body, text)
 		}
-		body = append(body, text)
+		last = i + 1
 	}
 	for len(body) < page {
 		body = append(body, "")
 	}
 	out = append(out, body...)
-	out = append(out, t.Dim.Render(p.position()))
+	out = append(out, t.Dim.Render(p.position(last)))
 	block := cell.Block(strings.Join(out, "\n"), w, h)
 	if p.Stale() {
 		return pane.Dim(t, block)
@@ -498,7 +648,7 @@ func (p *Pane) filterBar() string {
 		parts = append(parts, "level "+levelNames[f.MinLevel])
 	}
 	if !f.From.IsZero() || !f.To.IsZero() {
-		parts = append(parts, "time "+clock(f.From)+"–"+clock(f.To))
+		parts = append(parts, "time "+p.clock(f.From)+"–"+p.clock(f.To))
 	}
 	if f.Regex != "" {
 		re := "/" + f.Regex
@@ -513,19 +663,22 @@ func (p *Pane) filterBar() string {
 	return strings.Join(parts, " · ")
 }
 
-func clock(at time.Time) string {
+// clock is a time filter's end, with its date when it is not today's
+// ("Nov 29 20:02:24"): the window of yesterday's boot reads as yesterday.
+func (p *Pane) clock(at time.Time) string {
 	if at.IsZero() {
 		return "…"
 	}
-	return at.UTC().Format("15:04:05")
+	return words.Clock(at, p.now)
 }
 
-// position is "lines 1–40 of 3,210 · 150,000 held".
-func (p *Pane) position() string {
-	n, page := p.shown(), p.page()
+// position is "lines 1–40 of 3,210 · 150,000 held"; last is one past the
+// last line on screen.
+func (p *Pane) position(last int) string {
+	n := p.shown()
 	s := "no lines"
 	if n > 0 {
-		s = fmt.Sprintf("lines %s–%s of %s", words.Thousands(p.offset+1), words.Thousands(min(p.offset+page, n)), words.Thousands(n))
+		s = fmt.Sprintf("lines %s–%s of %s", words.Thousands(p.offset+1), words.Thousands(min(last, n)), words.Thousands(n))
 	}
 	if !p.filter.Empty() {
 		s += " · " + words.Thousands(len(p.lines)) + " held"
@@ -536,29 +689,47 @@ func (p *Pane) position() string {
 			s += " (" + words.Thousands(n) + " to go)"
 		}
 	}
-	if !p.follow && n > 0 && p.cursor < n-1 {
-		s += fmt.Sprintf(" · %s newer (space follows)", words.Thousands(n-1-p.cursor))
+	if a := p.arrived(); a > 0 {
+		s += fmt.Sprintf(" · %s since you paused (%s follows)", words.Count(a, "new line", "new lines"), p.keys.LogFollow.Help().Key)
+	}
+	if p.shift > 0 {
+		s += fmt.Sprintf(" · from cell %d of the messages (%s back)", p.shift+1, p.keys.Left.Help().Key)
+	}
+	if p.note != "" {
+		s = p.note + " · " + s
 	}
 	return s
 }
 
-// render draws one line as flyctl prints it: time, provider[machine],
-// region, [level], message. The text is the model's, already inert.
-func (p *Pane) render(l *diagnose.LogLine, w int) string {
+// head is what comes before a line's message, as flyctl prints it: time
+// (unless times are off), provider[machine], region, [level]; styled
+// unless plain.
+func (p *Pane) head(l *diagnose.LogLine, w int, plain bool) string {
 	t := p.theme
 	narrow := w < 120 // room for the message first: seconds, no [info]
-	head := l.Time.UTC().Format("15:04:05.000")
-	if narrow {
-		head = l.Time.UTC().Format("15:04:05")
-	}
-	if !sameDay(l.Time, p.now) {
-		head = l.Time.UTC().Format("01-02 15:04:05")
+	var parts []string
+	if !p.noTimes {
+		switch {
+		case !sameDay(l.Time, p.now):
+			parts = append(parts, words.Clock(l.Time, p.now))
+		case narrow:
+			parts = append(parts, l.Time.UTC().Format("15:04:05"))
+		default:
+			parts = append(parts, l.Time.UTC().Format("15:04:05.000"))
+		}
 	}
 	src := l.Provider
 	if l.Machine != "" {
 		src += "[" + l.Machine + "]"
 	}
-	level := ""
+	parts = append(parts, src)
+	if l.Region != "" {
+		parts = append(parts, l.Region)
+	}
+	head := strings.Join(parts, " ")
+	if !plain {
+		head = t.Dim.Render(head)
+	}
 	if l.Level != "" && !(narrow && levelRank(l.Level) == 0) {
 		style := t.Dim
 		switch levelRank(l.Level) {
@@ -567,13 +738,46 @@ func (p *Pane) render(l *diagnose.LogLine, w int) string {
 		case 2:
 			style = t.Fail
 		}
-		level = " " + style.Render("["+l.Level+"]")
+		level := "[" + l.Level + "]"
+		if !plain {
+			level = style.Render(level)
+		}
+		head += " " + level
 	}
-	region := ""
+	return head
+}
+
+// plain is a line as text, for the clipboard: its time always, and every
+// part of it, unstyled.
+func (p *Pane) plain(l *diagnose.LogLine) string {
+	src := l.Provider
+	if l.Machine != "" {
+		src += "[" + l.Machine + "]"
+	}
+	parts := []string{l.Time.UTC().Format(time.RFC3339Nano), src}
 	if l.Region != "" {
-		region = " " + l.Region
+		parts = append(parts, l.Region)
 	}
-	return cell.Fit(t.Dim.Render(head+" "+src+region)+level+" "+l.Message, w, cell.Left)
+	if l.Level != "" {
+		parts = append(parts, "["+l.Level+"]")
+	}
+	return strings.Join(append(parts, l.Message), " ")
+}
+
+// rows draws one line in the rows it takes at width w: wrapped (the
+// message continues indented under it), or one row cut at the width, its
+// message scrolled sideways by shift cells. The text is the model's,
+// already inert.
+func (p *Pane) rows(l *diagnose.LogLine, w int) []string {
+	head := p.head(l, w, false)
+	if p.wrap {
+		return cell.Wrap(head+" "+l.Message, w, 2)
+	}
+	msg := l.Message
+	if p.shift > 0 {
+		msg = cell.Ellipsis + ansi.Cut(msg, p.shift, ansi.StringWidth(msg))
+	}
+	return []string{cell.Fit(head+" "+msg, w, cell.Left)}
 }
 
 func sameDay(a, b time.Time) bool {
