@@ -75,6 +75,7 @@ func layout(cols []Column, avail, scroll int) []int {
 		}
 		return n + gap*max(k-1, 0)
 	}
+	var dropped []int
 	for shown > 1 && used() > avail {
 		drop := -1
 		for i, c := range cols {
@@ -83,7 +84,17 @@ func layout(cols []Column, avail, scroll int) []int {
 			}
 		}
 		widths[drop] = 0
+		dropped = append(dropped, drop)
 		shown--
+	}
+	// A wide column dropped last may have made room for a narrow one
+	// dropped before it (NEWEST EVENT gone, REGION fits again): bring back
+	// the most needed of them that fit.
+	for j := len(dropped) - 2; j >= 0; j-- {
+		i := dropped[j]
+		if used()+gap+max(cols[i].Width, 1) <= avail {
+			widths[i] = max(cols[i].Width, 1)
+		}
 	}
 	if used() > avail {
 		for i := range widths {

@@ -66,11 +66,50 @@ type Model struct {
 	sideways   bool // the position line says which columns are off screen
 	dim        bool
 	emptyText  string
+	sortCol    int // the column the rows are sorted by, -1 for none (SetSort)
+	sortDesc   bool
 }
 
 // New returns an empty table with the given columns and styles.
 func New(cols []Column, styles Styles) Model {
-	return Model{cols: cols, styles: styles, selStale: styles.Selected.Faint(true), page: 10, emptyText: "no rows"}
+	return Model{cols: cols, styles: styles, selStale: styles.Selected.Faint(true), page: 10, emptyText: "no rows", sortCol: -1}
+}
+
+// The marks of a sorted column and its direction, in the header.
+const (
+	SortAsc  = "↑"
+	SortDesc = "↓"
+)
+
+// SetSort says the rows are sorted by column col (descending or not; col
+// below 0: as given), for the header to show: a mark beside the column's
+// title that never widens the column, or, while the column is off screen,
+// "sort TITLE↑" at the header's end.
+func (m *Model) SetSort(col int, desc bool) { m.sortCol, m.sortDesc = col, desc }
+
+func (m Model) sortMark() string {
+	if m.sortDesc {
+		return SortDesc
+	}
+	return SortAsc
+}
+
+// sortNote is what the header says of a sort by a column off screen.
+func (m Model) sortNote() string {
+	if m.sortCol < 0 || m.sortCol >= len(m.cols) {
+		return ""
+	}
+	return "sort " + m.cols[m.sortCol].Title + m.sortMark()
+}
+
+// widths lays the columns out for a width-wide table, leaving room at the
+// header's end for the sort's note while the sorted column is off screen.
+func (m Model) widths(width int) []int {
+	w := layout(m.cols, width-gutter, m.scroll)
+	if m.sortCol < 0 || m.sortCol >= len(m.cols) || w[m.sortCol] > 0 || m.cols[m.sortCol].Hide {
+		return w
+	}
+	return layout(m.cols, width-gutter-ansi.StringWidth(m.sortNote())-gap, m.scroll)
 }
 
 // SetColumns replaces the columns; rows keep their cells.

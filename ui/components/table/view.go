@@ -3,6 +3,7 @@ package table
 import (
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/words"
@@ -46,7 +47,7 @@ func (m Model) ViewLive(width, height int, live Live) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	widths := layout(m.cols, width-gutter, m.scroll)
+	widths := m.widths(width)
 	body := bodyRows(height)
 	var b strings.Builder
 	b.Grow((width + 16) * height)
@@ -93,20 +94,79 @@ func (m Model) header(widths []int, width int) string {
 	if m.dim {
 		style = m.styles.Dim // stale: the whole table dims, header included
 	}
-	parts := make([]string, 0, len(m.cols)+1)
-	parts = append(parts, strings.Repeat(" ", gutter))
+	// Titles and the blanks between them, plain; the sort's mark goes
+	// inside its column when the title leaves a cell free, else into the
+	// blank after it, so marking a column never moves the header.
+	titles := make([]string, len(m.cols))
+	blank := make([]string, len(m.cols)+1) // blank[i] is before column i; the last, after the table
+	used := gutter
 	first := true
 	for i, c := range m.cols {
 		if widths[i] == 0 {
 			continue
 		}
-		if !first {
-			parts = append(parts, " ")
+		if first {
+			blank[i] = strings.Repeat(" ", gutter)
+		} else {
+			blank[i] = " "
+			used += gap
 		}
 		first = false
-		parts = append(parts, style.Render(cell.Fit(c.Title, widths[i], c.Align)))
+		titles[i] = c.Title
+		used += widths[i]
 	}
-	return padTo(strings.Join(parts, ""), width)
+	blank[len(m.cols)] = strings.Repeat(" ", max(width-used, 0))
+	note := ""
+	if sc := m.sortCol; sc >= 0 && sc < len(m.cols) {
+		mark := m.sortMark()
+		c := m.cols[sc]
+		switch {
+		case widths[sc] == 0:
+			note = m.sortNote()
+		case ansi.StringWidth(c.Title) < widths[sc] && c.Align == cell.Right:
+			titles[sc] = mark + c.Title
+		case ansi.StringWidth(c.Title) < widths[sc]:
+			titles[sc] = c.Title + mark
+		default:
+			next := len(m.cols)
+			for j := sc + 1; j < len(m.cols); j++ {
+				if widths[j] > 0 {
+					next = j
+					break
+				}
+			}
+			if blank[next] != "" {
+				blank[next] = mark + blank[next][1:]
+			} else {
+				blank[sc] = strings.TrimSuffix(blank[sc], " ") + mark // the last column, at the edge
+			}
+		}
+	}
+	var b strings.Builder
+	for i, c := range m.cols {
+		if widths[i] == 0 {
+			continue
+		}
+		writeBlank(&b, blank[i], style)
+		b.WriteString(style.Render(cell.Fit(titles[i], widths[i], c.Align)))
+	}
+	if tail := blank[len(m.cols)]; note != "" && ansi.StringWidth(note)+gap <= len(tail) {
+		b.WriteString(tail[:len(tail)-ansi.StringWidth(note)])
+		b.WriteString(m.styles.Dim.Render(note))
+	} else {
+		writeBlank(&b, tail, style)
+	}
+	return padTo(b.String(), width)
+}
+
+// writeBlank writes the blank between header titles: plain, unless it
+// carries the sort's mark.
+func writeBlank(b *strings.Builder, s string, style lipgloss.Style) {
+	if strings.TrimSpace(s) == "" {
+		b.WriteString(s)
+		return
+	}
+	b.WriteString(style.Render(s))
 }
 
 // row renders one row. Selected, dimmed and row-styled rows are drawn plain
@@ -194,7 +254,7 @@ func (m Model) columnsOff(widths []int) (left, right int) {
 // ColumnsOff is how many columns a width-wide View leaves out: scrolled
 // away to the left (SetScroll), and hidden to the right for want of width.
 func (m Model) ColumnsOff(width int) (left, right int) {
-	return m.columnsOff(layout(m.cols, width-gutter, m.scroll))
+	return m.columnsOff(m.widths(width))
 }
 
 // sideways says which columns are off screen and the keys that bring them.

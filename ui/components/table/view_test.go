@@ -34,6 +34,11 @@ func TestLayout(t *testing.T) {
 		{"one cell left hides", []Column{{Width: 6}, {Width: 6}}, 8, []int{6, 0}},
 		{"zero width min is one", []Column{{Width: 0}, {Width: 0}}, 3, []int{1, 1}},
 		{"nothing fits", []Column{{Width: 6}}, 0, []int{0}},
+		// REGION (Drop 6) goes first, then NEWEST EVENT (Drop 5) too, which
+		// frees enough for REGION to come back.
+		{"a narrow column comes back into what a wide one frees",
+			[]Column{{Width: 12}, {Width: 14}, {Width: 9, Drop: 1}, {Width: 15, Drop: 4}, {Width: 6, Drop: 6},
+				{Width: 6, Drop: 3}, {Width: 6, Drop: 2}, {Width: 12, Drop: 5}}, 77, []int{12, 14, 9, 15, 6, 6, 6, 0}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -147,4 +152,46 @@ func TestFilterPositionLine(t *testing.T) {
 	if want := "/m00 · 1–3 of 100 (1,200 total)"; !strings.Contains(lines[4], want) {
 		t.Errorf("position %q, want %q", lines[4], want)
 	}
+}
+
+// The sort's mark never moves a title, in whichever column it is and
+// however that column is aligned; a sort by a column off screen is named
+// at the header's end.
+func TestSortMarkKeepsTheHeaderInPlace(t *testing.T) {
+	cols := []Column{{Title: "STATE", Width: 9}, {Title: "REGION", Width: 6}, {Title: "CHECKS", Width: 6, Align: AlignRight},
+		{Title: "AGE", Width: 6, Align: AlignRight}, {Title: "IMAGE", Width: 12, Drop: 9}}
+	m := New(cols, Styles{})
+	m.SetRows([]Row{{ID: "a", Cells: []string{"started", "ams", "1/1", "5s", "67ac8500bb8b"}}})
+	header := func(width int) string { return strings.Split(ansi.Strip(m.View(width, 4)), "\n")[0] }
+	starts := func(h string) []int {
+		var out []int
+		for _, c := range cols {
+			i := strings.Index(h, c.Title)
+			out = append(out, ansi.StringWidth(h[:max(i, 0)])) // in cells: the mark is 3 bytes
+		}
+		return out
+	}
+	plain := header(60)
+	for col := range cols {
+		for _, desc := range []bool{false, true} {
+			m.SetSort(col, desc)
+			got := header(60)
+			if !reflect.DeepEqual(starts(got), starts(plain)) {
+				t.Errorf("sorted by %s: header %q moved from %q", cols[col].Title, got, plain)
+			}
+			mark := SortAsc
+			if desc {
+				mark = SortDesc
+			}
+			if strings.Count(got, mark) != 1 {
+				t.Errorf("sorted by %s: header %q has no one %s", cols[col].Title, got, mark)
+			}
+		}
+	}
+	// At 42 cells IMAGE is off screen: the header names the sort.
+	m.SetSort(4, false)
+	if got := header(42); !strings.Contains(got, "sort IMAGE↑") || strings.Contains(got, "IMAGE ") {
+		t.Errorf("sorted by a hidden column: header %q", got)
+	}
+	uitest.AssertSize(t, m.View(42, 4), 42, 4)
 }

@@ -16,28 +16,16 @@ type sorting struct {
 // listed is the listing's own order.
 var listed = sorting{col: -1}
 
-// sortMarks are the header's marks of the sorted column and its direction.
-const (
-	markAsc  = "↑"
-	markDesc = "↓"
-)
-
-// tableColumns is the definition as table columns: the sorted column
-// marked, the columns with nothing to show hidden, each as wide as its
-// widest cell (up to the definition's width, at least its title's). The
-// state and the id stay put when the table scrolls sideways.
-func tableColumns(s sorting, sh shape) []table.Column {
+// tableColumns is the definition as table columns: the columns with
+// nothing to show hidden, each as wide as its widest cell (up to the
+// definition's width, at least its title's). The state and the id stay
+// put when the table scrolls sideways. The sort is the table's to mark
+// (table.SetSort), so marking a column never widens it.
+func tableColumns(sh shape) []table.Column {
 	defs := columns.Machines()
 	out := make([]table.Column, len(defs))
 	for i, d := range defs {
 		title := d.Title
-		if i == s.col {
-			if s.desc {
-				title += markDesc
-			} else {
-				title += markAsc
-			}
-		}
 		align := table.AlignLeft
 		if d.Right {
 			align = table.AlignRight

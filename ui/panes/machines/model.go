@@ -43,7 +43,7 @@ const ID pane.ID = "machines"
 
 // New returns an empty Machines pane.
 func New(ctx pane.Context) *Model {
-	t := table.New(tableColumns(listed, shape{}), table.StylesFrom(ctx.Theme))
+	t := table.New(tableColumns(shape{}), table.StylesFrom(ctx.Theme))
 	t.SetEmptyText("no machines yet")
 	t.SaySideways(true) // ←/→ scroll it
 	in := ctx.Themed().NewInput("/")
@@ -155,7 +155,7 @@ func (m *Model) setRows() {
 	m.changed = changed
 	if sh != m.shape {
 		m.shape = sh
-		m.table.SetColumns(tableColumns(m.sort, m.shape))
+		m.table.SetColumns(tableColumns(m.shape))
 		m.clampScroll()
 	}
 	m.table.SetRows(rows)
@@ -282,7 +282,7 @@ func (m *Model) nextSort() sorting {
 // or restyled; the cursor stays on its machine.
 func (m *Model) setSort(s sorting) {
 	m.sort = s
-	m.table.SetColumns(tableColumns(m.sort, m.shape))
+	m.table.SetSort(s.col, s.desc)
 	m.setRows()
 }
 
@@ -292,7 +292,7 @@ func (m *Model) Sorting() (string, bool) {
 	if m.sort.col < 0 {
 		return "", false
 	}
-	return tableColumns(listed, m.shape)[m.sort.col].Title, m.sort.desc
+	return tableColumns(m.shape)[m.sort.col].Title, m.sort.desc
 }
 
 // clampScroll keeps the sideways scroll where it shows something: it

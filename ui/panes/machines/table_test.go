@@ -12,6 +12,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/columns"
+	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/uitest"
 )
@@ -60,7 +61,7 @@ func TestSortByAnyColumnAndBack(t *testing.T) {
 		}
 	}
 	head := ansi.Strip(strings.Split(uitest.View(p, 200, 20, true, t0), "\n")[0])
-	if !strings.Contains(head, "NAME"+markDesc) {
+	if !strings.Contains(head, "NAME"+table.SortDesc) {
 		t.Fatalf("header does not mark the sorted column: %q", head)
 	}
 	if p.rows.rows["b2"] != cached {

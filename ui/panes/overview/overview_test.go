@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	fly "github.com/superfly/fly-go"
 
@@ -115,10 +116,13 @@ func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
 	out := uitest.PlainView(p, 120, 20, true, t0)
 	uitest.AssertMentions(t, out, []string{
 		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 3/5",
-		"✗ 1 gave up", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web", "live",
-		"✗30 0", // crashy-api: 30 crash restarts, no cold boot, no p95
-		"2 of each other app's every 5m00s",
+		"✗ 1 gave up", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web",
+		"0 · 30 crashed",                                     // crashy-api: 30 crash restarts, no cold boot, no p95
+		"release crash-looping", "4.3 % requests lost, 24 h", // why each fails
+		"2 of each other app's",
 	}, nil)
+	// LISTED, the least needed column, shows once there is room.
+	uitest.AssertMentions(t, uitest.PlainView(p, 150, 20, true, t0), []string{"LISTED", "live"}, nil)
 	// new-app: nothing read yet, every cell says so.
 	for _, l := range strings.Split(out, "\n") {
 		if strings.Contains(l, "new-app") && strings.Count(l, "…") < 5 {
@@ -250,5 +254,37 @@ func TestBackgroundBacklogCells(t *testing.T) {
 	}
 	if first := p.rows[0].App; first != "drowning-web" {
 		t.Errorf("first row %s: the drowning app must sort first", first)
+	}
+}
+
+// The crash cell and WHY say in words what fails: no "✗ 1+1", the worst
+// finding whole and how many more.
+func TestCellsInWords(t *testing.T) {
+	p := New(pane.Context{Theme: theme.New(true)}, nil, 30*time.Second)
+	cases := []struct {
+		row         snapshot.OrgRow
+		crash, why  string
+		bootsInCell string
+	}{
+		{snapshot.OrgRow{Listed: true, Looping: 1, GaveUp: 1, Crash: diagnose.Fail, LossKnown: true,
+			Loss24h: diagnose.Fail, Lost24h: 199, Edge24h: 1000, BootsKnown: true, Boots24h: 286, CrashRestarts24h: 104, Booting: 1},
+			"✗ 1 looping · 1 gave up", "release crash-looping · +1 more", "286 · 104 crashed · 1 booting"},
+		{snapshot.OrgRow{Listed: true, Crash: diagnose.Pass, BacklogKnown: true, Backlog: diagnose.Fail, CloseWait: 463},
+			"✓", "463 CLOSE_WAIT sockets", ""},
+		{snapshot.OrgRow{Listed: true, Crash: diagnose.Pass, Watching: 0, BootsKnown: true, ColdLevel: diagnose.Warn, P95: 12 * time.Second},
+			"✓", "slow boots: p95 12.0s", "0"},
+		{snapshot.OrgRow{Listed: true, Crash: diagnose.Pass}, "✓", "", ""},
+	}
+	for _, c := range cases {
+		cells := p.cells(c.row, t0)
+		if got := ansi.Strip(cells[colCrash]); got != c.crash {
+			t.Errorf("crash cell %q, want %q", got, c.crash)
+		}
+		if got := ansi.Strip(cells[colWhy]); got != c.why {
+			t.Errorf("why %q, want %q", got, c.why)
+		}
+		if got := ansi.Strip(cells[colBoots]); c.bootsInCell != "" && got != c.bootsInCell {
+			t.Errorf("boots %q, want %q", got, c.bootsInCell)
+		}
 	}
 }

@@ -48,19 +48,40 @@ type Pane struct {
 
 var _ pane.Overlay = (*Pane)(nil)
 
+// The columns, by index: the crash, boots and why cells are widened to
+// their longest in SetData.
+const (
+	colApp = iota
+	colMachines
+	colCrash
+	colBoots
+	colP95
+	colLost1h
+	colLost24h
+	colBacklog
+	colListed
+	colWhy
+)
+
 var columns = []table.Column{
-	{Title: "APP", Width: 14}, // widened to the longest name in SetData
-	{Title: "MACHINES", Width: 13},
-	{Title: "CRASH", Width: 11},
-	{Title: "BOOTS/DAY", Width: 11, Align: table.AlignRight, Drop: 1},
-	{Title: "P95", Width: 7, Align: table.AlignRight},
+	colApp:      {Title: "APP", Width: 14}, // widened to the longest name in SetData
+	colMachines: {Title: "MACHINES", Width: 13},
+	colCrash:    {Title: "CRASH", Width: 11},
+	colBoots:    {Title: "BOOTS/DAY", Width: 11, Align: table.AlignRight, Drop: 5},
+	colP95:      {Title: "P95", Width: 7, Align: table.AlignRight, Drop: 3},
 	// Narrow, the last hour's loss goes before the backlog: at 80 columns a
 	// drowning app must still show the cell that fails it.
-	{Title: "LOST 1H", Width: 8, Align: table.AlignRight, Drop: 3},
-	{Title: "LOST 24H", Width: 8, Align: table.AlignRight},
-	{Title: "BACKLOG", Width: 9, Drop: 2},
-	{Title: "LISTED", Width: 8, Align: table.AlignRight, Drop: 4},
+	colLost1h:  {Title: "LOST 1H", Width: 8, Align: table.AlignRight, Drop: 4},
+	colLost24h: {Title: "LOST 24H", Width: 8, Align: table.AlignRight},
+	colBacklog: {Title: "BACKLOG", Width: 9, Drop: 2},
+	colListed:  {Title: "LISTED", Width: 8, Align: table.AlignRight, Drop: 6},
+	// WHY names each failing (or warning) app's findings in words; it is
+	// the last numbered column to go.
+	colWhy: {Title: "WHY", Width: 24, Flex: 1, Drop: 1},
 }
+
+// maxCell caps how wide a column grows to fit its longest cell.
+const maxCell = 40
 
 // New builds the overview on the root's org model; patience grades the
 // cold starts as the checklist does (the proxy's patience).
@@ -98,12 +119,15 @@ func (p *Pane) SetData(_ *snapshot.App, now time.Time) {
 	}
 	p.rows = p.org.Rows(now, p.patience)
 	out := make([]table.Row, 0, len(p.rows))
-	for _, r := range p.rows {
-		out = append(out, table.Row{ID: r.App, Cells: p.cells(r, now)})
-	}
 	cols := append([]table.Column(nil), columns...)
 	for _, r := range p.rows {
-		cols[0].Width = max(cols[0].Width, min(ansi.StringWidth(r.App)+2, 40)) // "▸ " on the open one
+		cells := p.cells(r, now)
+		out = append(out, table.Row{ID: r.App, Cells: cells})
+		cols[colApp].Width = max(cols[colApp].Width, min(ansi.StringWidth(r.App)+2, maxCell)) // "▸ " on the open one
+		for _, c := range []int{colCrash, colBoots} {
+			cols[c].Width = max(cols[c].Width, min(ansi.StringWidth(cells[c]), maxCell))
+		}
+		cols[colWhy].Max = max(cols[colWhy].Max, cols[colWhy].Width, min(ansi.StringWidth(cells[colWhy]), 2*maxCell))
 	}
 	p.table.SetColumns(cols)
 	p.table.SetRows(out)
@@ -236,13 +260,14 @@ func (p *Pane) cells(r snapshot.OrgRow, now time.Time) []string {
 	boots, p95 := loading, loading
 	switch {
 	case r.BootsKnown:
-		boots = words.Thousands(r.Boots24h)
+		parts := []string{words.Thousands(r.Boots24h)}
 		if r.CrashRestarts24h > 0 { // apart: a start that crashed times the crash, not a wake
-			boots = t.Fail.Render("✗"+words.Thousands(r.CrashRestarts24h)) + " " + boots
+			parts = append(parts, t.Fail.Render(words.Thousands(r.CrashRestarts24h)+" crashed"))
 		}
 		if r.Booting > 0 {
-			boots = t.Warn.Render(fmt.Sprintf("▲%d ", r.Booting)) + boots
+			parts = append(parts, t.Warn.Render(fmt.Sprintf("%d booting", r.Booting)))
 		}
+		boots = strings.Join(parts, " · ")
 		p95 = t.Dim.Render("–")
 		if r.ColdLevel != diagnose.NA {
 			p95 = t.Level(r.ColdLevel).Style.Render(seconds(r.P95))
@@ -276,22 +301,100 @@ func (p *Pane) cells(r snapshot.OrgRow, now time.Time) []string {
 			listed = t.Dim.Render("live")
 		}
 	}
-	return []string{name, machines, crash, boots, p95, lost1, lost24, backlog, listed}
+	return []string{name, machines, crash, boots, p95, lost1, lost24, backlog, listed, p.whyCell(r)}
 }
 
 func (p *Pane) crashCell(r snapshot.OrgRow) string {
 	t := p.theme
 	switch {
-	case r.Looping > 0 && r.GaveUp > 0:
-		return t.Fail.Render(fmt.Sprintf("✗ %d+%d", r.Looping, r.GaveUp))
-	case r.Looping > 0:
-		return t.Fail.Render(fmt.Sprintf("✗ %d loop", r.Looping))
-	case r.GaveUp > 0:
-		return t.Fail.Render(fmt.Sprintf("✗ %d gave up", r.GaveUp))
+	case r.Looping > 0 || r.GaveUp > 0:
+		return t.Fail.Render("✗ " + crashWords(r))
 	case r.Watching > 0:
 		return t.Warn.Render(fmt.Sprintf("! %d crashed", r.Watching))
 	}
 	return t.Pass.Render("✓")
+}
+
+// crashWords are the current release's crashing machines by what they do:
+// "1 looping · 1 gave up".
+func crashWords(r snapshot.OrgRow) string {
+	var parts []string
+	if r.Looping > 0 {
+		parts = append(parts, fmt.Sprintf("%d looping", r.Looping))
+	}
+	if r.GaveUp > 0 {
+		parts = append(parts, fmt.Sprintf("%d gave up", r.GaveUp))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// whyCell names what fails the row, in words: the first finding in the
+// cells' order of importance (crash loop, lost requests, cold boots,
+// backlog) and how many more; a row that only warns names its warning; a
+// passing row says nothing. The judgements are the row's own levels.
+func (p *Pane) whyCell(r snapshot.OrgRow) string {
+	var fails, warns []string
+	add := func(l diagnose.Level, s string) {
+		switch l {
+		case diagnose.Fail:
+			fails = append(fails, s)
+		case diagnose.Warn:
+			warns = append(warns, s)
+		}
+	}
+	switch {
+	case r.ListErr != "" && !r.Listed:
+		add(diagnose.Fail, "machines not listed: "+r.ListErr)
+	case r.ListErr != "":
+		add(diagnose.Warn, "last listing failed: "+r.ListErr)
+	}
+	if r.Listed {
+		if r.Looping > 0 || r.GaveUp > 0 {
+			add(r.Crash, "release crash-looping")
+		} else if r.Watching > 0 {
+			add(r.Crash, words.Count(r.Watching, "machine crashed", "machines crashed")+" since the deploy")
+		}
+	}
+	if r.LossKnown {
+		lvl, window, lost, edge := r.Loss24h, "24 h", r.Lost24h, r.Edge24h
+		if severity(r.Loss1h) > severity(lvl) {
+			lvl, window, lost, edge = r.Loss1h, "last hour", r.Lost1h, r.Edge1h
+		}
+		if edge >= 0.5 {
+			add(lvl, fmt.Sprintf("%.1f %% requests lost, %s", lost/edge*100, window))
+		}
+	}
+	if r.BootsKnown && r.ColdLevel != diagnose.NA {
+		add(r.ColdLevel, "slow boots: p95 "+seconds(r.P95))
+	}
+	if r.BacklogKnown {
+		add(r.Backlog, cell.Thousands(r.CloseWait)+" CLOSE_WAIT sockets")
+	}
+	// The worst first, whole; the others are counted (their cells show them).
+	say := func(found []string) string {
+		if len(found) == 1 {
+			return found[0]
+		}
+		return found[0] + fmt.Sprintf(" · +%d more", len(found)-1)
+	}
+	switch {
+	case len(fails) > 0:
+		return p.theme.Fail.Render(say(fails))
+	case len(warns) > 0:
+		return p.theme.Warn.Render(say(warns))
+	}
+	return ""
+}
+
+// severity orders levels: fail over warn over the rest.
+func severity(l diagnose.Level) int {
+	switch l {
+	case diagnose.Fail:
+		return 2
+	case diagnose.Warn:
+		return 1
+	}
+	return 0
 }
 
 func (p *Pane) lossCell(lost, edge float64, lvl diagnose.Level) string {
@@ -361,7 +464,7 @@ func (p *Pane) legendLines() []string {
 		"sorted worst first · background apps listed every " + every(watch.OrgListEvery) +
 			", the open app (▸) at its own pace · … not read yet · ? could not be read",
 		"BOOTS/DAY, P95: cold boots until serving, from each app's logs, read one app at a time (every " +
-			every(watch.OrgBootsEvery) + " per app; ✗N: crash restarts, left out of both) · LOST: edge minus app responses, one query for the org each minute" +
+			every(watch.OrgBootsEvery) + " per app; N crashed: starts that crashed or restarted after a crash, left out of both) · LOST: edge minus app responses, one query for the org each minute" +
 			" · BACKLOG: CLOSE_WAIT sockets, the most on one machine (all the open app's; " +
 			fmt.Sprintf("%d of each other app's every %s", watch.OrgSocketSample, every(watch.OrgSocketsEvery)) + "; – none running)",
 	}
