@@ -96,7 +96,7 @@ const (
 // exit code.
 type command struct {
 	name      string        // as typed: "check", "" for the dashboard
-	cannotRun int           // exit code when it could not run (DESIGN.md "Command-line contract")
+	cannotRun int           // exit code when it could not run (the README gives each command's)
 	needs     needs         // what to connect to
 	timeout   time.Duration // 0: none
 	tui       bool          // the dashboard: the program handles signals itself

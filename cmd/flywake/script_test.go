@@ -33,7 +33,7 @@ func (r thenRemoveBuilt) Run() int {
 }
 
 // TestScripts runs testdata/script/*.txtar: every command as the README
-// and DESIGN.md's command-line contract show it, exit codes included,
+// shows it, exit codes included,
 // against the embedded platform on 127.0.0.1.
 //
 //	go test ./cmd/flywake -run TestScripts/status   # one script

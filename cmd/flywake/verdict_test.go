@@ -98,7 +98,7 @@ func TestDeployThenVerdictAgainstTheSim(t *testing.T) {
 }
 
 // `verdict --demo --demo-release crashing` deploys and judges in one
-// command on its private platform; the text says what the brief's fix says.
+// command on its private platform; the text says what fixing it takes.
 func TestVerdictDemoRelease(t *testing.T) {
 	isolateEnv(t)
 	out, errOut, code := runFlywake(t, nil, "verdict", "--demo", "--speed", "4", "-a", flysim.DemoTuned, "--demo-release", "crashing")

@@ -21,7 +21,7 @@ func TestEvaluateFixtures(t *testing.T) {
 		{"scale-to-zero local only", demo, "scale-to-zero", Evidence{}, map[string]Status{
 			IDColdStart: Unknown, IDReleaseWork: Fail, IDBytecode: Fail, IDSleepWake: Warn,
 			IDEdgeOrigin: Unknown, IDCrashLoop: Unknown, IDConcurrency: Pass, IDHealthChecks: Pass}},
-		{"scale-to-zero with the brief's day", demo, "scale-to-zero", scaleToZeroRuntime(), map[string]Status{
+		{"scale-to-zero with the README's day", demo, "scale-to-zero", scaleToZeroRuntime(), map[string]Status{
 			IDColdStart: Fail, IDReleaseWork: Fail, IDBytecode: Fail, IDSleepWake: Fail,
 			IDEdgeOrigin: Fail, IDCrashLoop: Pass, IDConcurrency: Pass, IDHealthChecks: Pass}},
 		{"tuned local only", demo, "tuned", Evidence{}, map[string]Status{

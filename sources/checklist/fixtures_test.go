@@ -27,7 +27,7 @@ func testdata(t *testing.T, name string) (*repo.Project, []error) {
 	return repo.Load("../repo/testdata/" + name)
 }
 
-// scaleToZeroRuntime is the brief's day of the scale-to-zero app.
+// scaleToZeroRuntime is the README's day of the scale-to-zero app.
 func scaleToZeroRuntime() Evidence {
 	return Evidence{
 		ColdStart: &ColdStart{P50: 28 * time.Second, P95: 32500 * time.Millisecond, Max: 33 * time.Second,

@@ -117,8 +117,8 @@ type Options struct {
 // DefaultProxyPatience is the proxy's wait for a waking machine.
 const DefaultProxyPatience = 30 * time.Second
 
-// Exit codes of `flywake check` (DESIGN.md's command-line contract, a
-// stable one for CI).
+// Exit codes of `flywake check` (the README's "in CI": a stable contract
+// for CI).
 const (
 	ExitOK          = 0
 	ExitWarnings    = 1

@@ -9,7 +9,7 @@ import (
 	"github.com/flywake/flywake/sources/words"
 )
 
-// Seed 003: a server without a concurrency guard, behind a service with no
+// A server without a concurrency guard, behind a service with no
 // hard limit, accepts everything the proxy feeds it and works through the
 // queue in order. Clients that give up leave their socket in CLOSE_WAIT
 // until the server reaches their request (468 of them in the seed); new

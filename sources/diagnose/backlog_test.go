@@ -49,7 +49,7 @@ func TestBacklogVerdict(t *testing.T) {
 		level Level
 		line  string
 	}{
-		{"seed 003 on two machines", []BacklogMachine{m("a", noHard, 534), m("b", noHard, 435), m("c", noHard, 2)}, Fail,
+		{"a backlog on two machines", []BacklogMachine{m("a", noHard, 534), m("b", noHard, 435), m("c", noHard, 2)}, Fail,
 			"no hard limit: the proxy keeps feeding machines that are drowning — 969 sockets in CLOSE_WAIT on 2 machines"},
 		{"one drowning, one backing up", []BacklogMachine{m("a", noHard, 60), m("b", noHard, 12)}, Fail,
 			"no hard limit: the proxy keeps feeding machines that are drowning — 72 sockets in CLOSE_WAIT on 2 machines"},

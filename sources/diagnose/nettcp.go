@@ -11,7 +11,7 @@ import (
 
 // Sockets in CLOSE_WAIT are connections the client already closed while the
 // app has not answered yet: a backlog of work nobody is waiting for. Without
-// a hard limit the proxy keeps sending more (seed 003: 468 of them).
+// a hard limit the proxy keeps sending more (hundreds of them).
 
 // Socket is one row of /proc/net/tcp or /proc/net/tcp6.
 type Socket struct {

@@ -73,7 +73,7 @@ func TestParseProcNetTCPConcatenatedAndCounted(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(procNetTCP)
 	b.WriteString(procNetTCP6)
-	// A backlog like seed 003: hundreds of CLOSE_WAIT rows.
+	// A backlog like backlog-web's: hundreds of CLOSE_WAIT rows.
 	for i := range 466 {
 		fmt.Fprintf(&b, "%4d: 0100007F:1F90 0100007F:%04X 08 00000000:00000000 00:00000000 00000000     0        0 %d 1\n", i+10, 40000+i, 30000+i)
 	}

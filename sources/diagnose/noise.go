@@ -10,9 +10,9 @@ import (
 )
 
 // Noise is traffic that is not users: a scanner asks few clients' worth of
-// requests for secret files under invented host names (BRIEF §1: ~4,900
-// requests in one hour from 42 clients, ~110 each, .env, wp-config.php~,
-// actuator/configprops, all answered 301). It hides the real signal, so the
+// requests for secret files under invented host names (the demo's scanner:
+// ~4,900 requests in one hour from 42 clients, ~110 each, .env,
+// wp-config.php~, actuator/configprops, all answered 301). It hides the real signal, so the
 // dashboard names it instead of letting it pass for a traffic peak.
 
 // probeFamilies are the secret files scanners ask for, by the name the

@@ -75,8 +75,8 @@ func scanLines(start time.Time, clients, per, hosts int, status int) []AccessLin
 
 func TestFindScans(t *testing.T) {
 	start := h0.Add(6*time.Hour + 24*time.Minute)
-	brief := scanLines(start, 42, 110, 31, 301)
-	scans := FindScans(brief)
+	scan := scanLines(start, 42, 110, 31, 301)
+	scans := FindScans(scan)
 	if len(scans) != 1 {
 		t.Fatalf("%d scans, want 1", len(scans))
 	}

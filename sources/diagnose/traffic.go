@@ -12,9 +12,8 @@ import (
 // The edge counts every response a client got (fly_edge_http_responses_count),
 // the proxy counts every response a machine produced
 // (fly_app_http_responses_count). When the edge counted more, the difference
-// died between the two — in front of the app, where its logs never see it
-// (BRIEF §1: "if the edge reports errors the origin never heard of, the
-// requests died before arriving").
+// died between the two — in front of the app, where its logs never see it:
+// errors the origin never heard of are requests that died before arriving.
 
 // StatusCounts are responses by HTTP status ("200", "502").
 type StatusCounts map[string]float64

@@ -2,7 +2,7 @@
 // (https://<app>.fly.dev, or the demo edge on 127.0.0.1) the way users would
 // reach it, and records each request precisely.
 //
-// The brief's lesson drives the design: a test pinned with
+// One lesson drives the design: a test pinned with
 // fly-force-instance-id measured a path no user takes (502 after 30 s),
 // while 40 concurrent requests through the edge answered 40 × 200. So:
 //

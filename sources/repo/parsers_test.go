@@ -175,7 +175,7 @@ func TestAnalyzeScript(t *testing.T) {
 		kinds  string // kind@line[g] joined by ","
 		server string
 	}{
-		{"brief's entrypoint", "#!/bin/sh\necho \"entrypoint: python manage.py migrate\"\npython manage.py migrate --noinput\npython manage.py collectstatic --noinput &\nexec granian config.wsgi:application\n",
+		{"a release-work entrypoint", "#!/bin/sh\necho \"entrypoint: python manage.py migrate\"\npython manage.py migrate --noinput\npython manage.py collectstatic --noinput &\nexec granian config.wsgi:application\n",
 			"migrations@3,static-file collection@4", "granian"},
 		{"gate before work", "#!/bin/sh\nif [ -z \"$(redis-cli GET release:$FLY_IMAGE_REF:done)\" ]; then\n  alembic -c alembic.ini upgrade head\nfi\nexec uvicorn app:app\n",
 			"migrations@3g", "uvicorn"},

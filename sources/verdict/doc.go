@@ -1,9 +1,9 @@
-// Package verdict is the post-deploy gate of the brief's second story —
+// Package verdict is the post-deploy gate —
 // `flywake verdict`, the step after `fly deploy` that decides whether the
 // release took or must be rolled back — and the rollout the dashboard draws
 // while a deploy replaces machines. Both read the same Judge.
 //
-// The gate is the brief's layered check, done right: look at a machine once
+// The gate is a layered check that never counts crashes: look at a machine once
 // it looks started, look again after a settle, fail at once when the
 // platform gave up restarting it, and when a crash happened since the
 // deploy began, look once more and compare the newest crash's timestamp —

@@ -79,10 +79,10 @@ func mustMachine(t *testing.T, r Result, id string) Machine {
 	return m
 }
 
-// The brief's regression: a release that crashes 2.5 s after every start,
+// The counted-crashes regression: a release that crashes 2.5 s after every start,
 // judged once its five-event list is full. The count of crashes in the list
 // is the same at every look; the newest crash's time is not, and the
-// verdict fails at the second look with the brief's sentence.
+// verdict fails at the second look with the crash-loop sentence.
 func TestCrashLoopWithAFullEventListFails(t *testing.T) {
 	s := newSim()
 	m := s.machine("m1", "43", "started")

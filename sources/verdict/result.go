@@ -86,7 +86,7 @@ func (o Outcome) String() string {
 // MarshalText writes the word.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
-// Exit codes of `flywake verdict` (DESIGN.md's command-line contract).
+// Exit codes of `flywake verdict` (the README's "post-deploy verdict").
 const (
 	ExitLive        = 0
 	ExitUsage       = 1
@@ -177,7 +177,7 @@ type Result struct {
 	// Release is the release judged ("" when no machine names one).
 	Release string
 	Outcome Outcome
-	// Reason is one sentence: the brief's crash-loop sentence when that is
+	// Reason is one sentence: the crash-loop sentence when that is
 	// why the release failed.
 	Reason string
 	// Machines are every listed machine: the release's first, in listing

@@ -49,7 +49,7 @@ const (
 
 // ErrForcedInstance refuses a pinned test; the text is the reason.
 var ErrForcedInstance = errors.New("refusing --force-instance: fly-force-instance-id bypasses the proxy's wake logic " +
-	"and measures a path no user takes (the brief's test pinned this way saw 502 after 30 s while 40 users got 200); " +
+	"and measures a path no user takes (a test pinned this way saw 502 after 30 s while 40 users through the edge got 200); " +
 	"pass --allow-forced-instance to run it anyway, marked not representative")
 
 // Setup is what the user asks for. Zero fields take the documented defaults.

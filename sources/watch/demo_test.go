@@ -30,7 +30,7 @@ func collect(t *testing.T, src *Source, app string) *snapshot.App {
 	return a
 }
 
-// The demo's scale-to-zero app must show what the brief measured: boots of
+// The demo's scale-to-zero app must show the day the README tells: boots of
 // 25–33 s dominated by migrations, swap configured and unused, 0 .pyc.
 func TestDemoScaleToZeroThroughFlyGo(t *testing.T) {
 	_, src := startDemo(t, 1)
@@ -38,7 +38,7 @@ func TestDemoScaleToZeroThroughFlyGo(t *testing.T) {
 	cs := a.ColdStarts(src.Now())
 	t.Logf("cold boots %d served, p50 %s p95 %s max %s; %s", cs.Served, cs.P50, cs.P95, cs.Max, cs.DominantSentence())
 	if cs.Served < 60 {
-		t.Errorf("only %d served cold boots in a day of logs; the brief saw 92", cs.Served)
+		t.Errorf("only %d served cold boots in a day of logs; the README's day saw 92", cs.Served)
 	}
 	for _, b := range a.Boots {
 		if b.Complete && !b.Resume {
@@ -61,7 +61,7 @@ func TestDemoScaleToZeroThroughFlyGo(t *testing.T) {
 	}
 	died, total := snapshot.Died(a.Metrics.Edge24h, a.Metrics.App24h)
 	if total == 0 || died/total < 0.05 {
-		t.Errorf("edge vs origin: %.0f of %.0f died; want the brief's gap", died, total)
+		t.Errorf("edge vs origin: %.0f of %.0f died; want the README's gap", died, total)
 	}
 }
 

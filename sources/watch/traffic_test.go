@@ -22,7 +22,7 @@ func collectTraffic(t *testing.T, src *Source, app string) (*snapshot.App, snaps
 	return a, a.TrafficSummary(src.Now())
 }
 
-// The brief's day on the demo, through fly-go and the Prometheus range API:
+// The scale-to-zero app's day on the demo, through fly-go and the Prometheus range API:
 // about a fifth of the scale-to-zero app's requests lost at the edge, most of
 // them in minutes a machine was booting, the scanner named; the tuned app
 // loses nothing.
@@ -102,7 +102,7 @@ func TestDemoTrafficThroughFlyGo(t *testing.T) {
 	}
 }
 
-// backlog-web (seed 003): no hard limit and hundreds of CLOSE_WAIT sockets
+// backlog-web: no hard limit and hundreds of CLOSE_WAIT sockets
 // on both machines.
 func TestDemoBacklogThroughFlyGo(t *testing.T) {
 	_, src := startDemo(t, 1)

@@ -75,7 +75,7 @@ func runVerdict(t *testing.T, src *Source, app string, o VerdictOptions) verdict
 }
 
 // untilEventsFull waits (platform time) until every machine's event list is
-// full of crash cycles: the condition the brief's bug needed.
+// full of crash cycles: the condition a crash count misreads.
 func untilEventsFull(t *testing.T, src *Source, app string) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
@@ -115,7 +115,7 @@ func hasNoUpdate(es []*fly.MachineEvent) bool {
 	return true
 }
 
-// The brief's regression, through fly-go against flysim: a release that
+// The counted-crashes regression, through fly-go against flysim: a release that
 // crashes 2.5 s after every start, the platform keeping five events per
 // machine, judged once the lists are full. The count of crashes in the list
 // is the same at every look — the broken check's "it stopped crashing" —

@@ -6,7 +6,7 @@ import (
 	"github.com/flywake/flywake/sources/flysim/machines"
 )
 
-// Seed 003's stale queue: an app server without a concurrency guard (and a
+// A stale queue: an app server without a concurrency guard (and a
 // service with no hard limit) accepts everything the proxy feeds it and works
 // through its accept queue strictly in order. Clients that time out close
 // their end; the server's socket then sits in CLOSE_WAIT until the server

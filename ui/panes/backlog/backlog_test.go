@@ -15,7 +15,7 @@ import (
 
 func plain(p *Pane, w, h int) string { return uitest.PlainView(p, w, h, true, t0) }
 
-// Seed 003 on screen: the verdict with its numbers, "none" for the missing
+// The backlog story on screen: the verdict with its numbers, "none" for the missing
 // hard limit (never 0), CLOSE_WAIT per machine with the probe's age.
 func TestBacklogSeed003(t *testing.T) {
 	p := newPane(theme.New(true))

@@ -131,7 +131,7 @@ func (p *Pane) headLines(width int) []string {
 		lines = append(lines, wrap(p.theme.Text, "", p.limits, width)...)
 	}
 	legend := fmt.Sprintf("CLOSE_WAIT: the client gave up and closed; the server has not reached its request yet. "+
-		"%d on a machine warns; %d with no hard limit fails (seed 003 froze at 468).", diagnose.CloseWaitWarn, diagnose.CloseWaitFail)
+		"%d on a machine warns; %d with no hard limit fails.", diagnose.CloseWaitWarn, diagnose.CloseWaitFail)
 	return append(lines, wrap(p.theme.Dim, "", legend, width)...)
 }
 

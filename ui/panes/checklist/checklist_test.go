@@ -36,7 +36,7 @@ func TestFailingItemsShowEvidenceAndFix(t *testing.T) {
 	cases := []struct {
 		id, title string
 		steps     []string
-		want      []string // phrases of the brief's story, with their sources
+		want      []string // phrases of the scale-to-zero story, with their sources
 	}{
 		{checklist.IDReleaseWork, "Release work run on every boot", []string{"n"}, []string{
 			"migrations: `python manage.py migrate --noinput` runs before the server on every boot entrypoint.sh:6",

@@ -142,7 +142,7 @@ func newPane(t *testing.T, th *theme.Theme, f fixture) *Pane {
 	return p
 }
 
-// demoDay is the brief's day: the machines are up, a day of cold boots is
+// demoDay is the scale-to-zero app's day: the machines are up, a day of cold boots is
 // in the logs and every probe has answered.
 var demoDay = fixture{state: "started", boots: 24, probed: true}
 

@@ -30,7 +30,7 @@ type day struct {
 	late     float64         // 200s a minute the app answered for clients already gone (app only)
 }
 
-var brief = day{
+var lossyDay = day{
 	bootsAt:  []time.Duration{20 * time.Hour, 13*time.Hour + 20*time.Minute, 3 * time.Hour},
 	perMin:   40,
 	lostBoot: 300,

@@ -21,11 +21,11 @@ import (
 
 func plain(p *Pane, w, h int) string { return uitest.PlainView(p, w, h, true, t0) }
 
-// The brief's day: the loss in words with its numbers, the cause beside it,
+// The scale-to-zero app's day: the loss in words with its numbers, the cause beside it,
 // the scanner named, the proxy's codes with their meaning.
 func TestTrafficNamesTheLossTheCauseAndTheNoise(t *testing.T) {
 	p := newPane(theme.New(true))
-	p.SetData(build(brief), t0)
+	p.SetData(build(lossyDay), t0)
 	out := plain(p, 160, 48)
 	uitest.AssertMentions(t, out, []string{
 		"✗ fail the edge answered 900 requests the app never saw in 24 h (1.4 %): they died in front of the app — read the proxy, not the app logs",
@@ -88,7 +88,7 @@ func TestTrafficNeverSaysAgreeWhenTheyDiffer(t *testing.T) {
 	}{
 		{"the same counts agree", quiet, []string{"✓ pass edge and app agree: 57,600 requests in 24 h", "24 h: 0 of 57,600 lost"},
 			[]string{"too late", "no client received"}},
-		{"lost in front of the app", brief, []string{"✗ fail the edge answered 900 requests the app never saw in 24 h"},
+		{"lost in front of the app", lossyDay, []string{"✗ fail the edge answered 900 requests the app never saw in 24 h"},
 			[]string{"agree", "too late"}},
 		{"the app answered more than the edge delivered", backlogged, []string{
 			"✗ fail the app answered 1,440 requests in 24 h that no client received (20.0 % of its 7,200): their clients had gone before the answer came back — a backlog: see the Backlog pane",
@@ -125,7 +125,7 @@ func TestTrafficUnknown(t *testing.T) {
 // the oldest, cut one), at 160 the whole 24 h.
 func TestTrafficWrapsInsteadOfCutting(t *testing.T) {
 	p := newPane(theme.New(true))
-	p.SetData(build(brief), t0)
+	p.SetData(build(lossyDay), t0)
 	for _, w := range []int{38, 52, 78, 158, 218} {
 		lines := screen(theme.New(true), p.summary, w)
 		for _, l := range lines {
@@ -143,7 +143,7 @@ func TestTrafficWrapsInsteadOfCutting(t *testing.T) {
 // At 80×24 everything is reachable by scrolling, and the footer says so.
 func TestTrafficScrolls(t *testing.T) {
 	p := newPane(theme.New(true))
-	p.SetData(build(brief), t0)
+	p.SetData(build(lossyDay), t0)
 	p.SetSize(78, 12)
 	if len(p.Keys()) != 2 || p.Height(78) <= 12 { // scroll, and l for the lost requests' lines
 		t.Fatalf("keys %v, height %d", p.Keys(), p.Height(78))
@@ -163,7 +163,7 @@ func TestTrafficScrolls(t *testing.T) {
 
 func TestTrafficViewIsExactAtEverySize(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
-		for name, a := range map[string]*snapshot.App{"never loaded": nil, "empty": snapshot.New("o", "a", nil), "brief": build(brief)} {
+		for name, a := range map[string]*snapshot.App{"never loaded": nil, "empty": snapshot.New("o", "a", nil), "lossyDay": build(lossyDay)} {
 			p := newPane(theme.New(noColor))
 			if a != nil {
 				p.SetData(a, t0)
@@ -180,7 +180,7 @@ func TestTrafficViewIsExactAtEverySize(t *testing.T) {
 func TestTrafficStaleIsDim(t *testing.T) {
 	uitest.PinColorProfile(t)
 	p := newPane(theme.New(false))
-	p.SetData(build(brief), t0)
+	p.SetData(build(lossyDay), t0)
 	p.SetStale(true)
 	for _, l := range strings.Split(uitest.View(p, 100, 30, true, t0), "\n") {
 		if strings.TrimSpace(ansi.Strip(l)) != "" && !strings.Contains(l, "\x1b[2m") && !strings.Contains(l, ";2m") && !strings.Contains(l, "[2;") {
@@ -192,13 +192,13 @@ func TestTrafficStaleIsDim(t *testing.T) {
 func golden3(t *testing.T, noColor bool, w, h int) {
 	uitest.PinColorProfile(t)
 	p := newPane(theme.New(noColor))
-	p.SetData(build(brief), t0)
+	p.SetData(build(lossyDay), t0)
 	out := uitest.View(p, w, h, true, t0)
 	uitest.AssertSize(t, out, w, h)
 	golden.RequireEqual(t, []byte(out))
 }
 
-// Goldens of the brief's day: the pane's inside at 80×24 and 160×48 (the
+// Goldens of the scale-to-zero app's day: the pane's inside at 80×24 and 160×48 (the
 // sizes the pane gets zoomed: the borders are the root's), and without colour.
 func TestTrafficGolden80x24(t *testing.T)         { golden3(t, false, 78, 22) }
 func TestTrafficGolden160x48(t *testing.T)        { golden3(t, false, 158, 46) }
@@ -208,7 +208,7 @@ func TestTrafficGolden160x48NoColor(t *testing.T) { golden3(t, true, 158, 46) }
 // l asks for the logs view on the proxy's error lines of the day.
 func TestTrafficJumpsToTheLostRequestsLines(t *testing.T) {
 	p := newPane(theme.New(true))
-	p.SetData(build(brief), t0)
+	p.SetData(build(lossyDay), t0)
 	cmd := p.Update(uitest.Key("l"))
 	if cmd == nil {
 		t.Fatal("l asked for nothing")
@@ -346,7 +346,7 @@ func TestNoSurfaceSaysAgreeWhenTheCountsDiffer(t *testing.T) {
 		say   string
 	}{
 		{"same counts", quiet, true, "edge and app agree"},
-		{"lost in front of the app", brief, false, "requests the app never saw in 24 h"},
+		{"lost in front of the app", lossyDay, false, "requests the app never saw in 24 h"},
 		{"answered for clients already gone", backlogged, false, "that no client received"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
