@@ -19,7 +19,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/verdict"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
@@ -67,7 +69,8 @@ type Pane struct {
 	steps    []watch.DeployStep
 	err      error
 	notice   string
-	machines int // listed, for the first screen
+	machines int            // listed, for the first screen
+	judged   verdict.Result // the judgement of the newest release after the last listing
 }
 
 var _ pane.Overlay = (*Pane)(nil)
@@ -95,7 +98,33 @@ func (p *Pane) Stage() Stage { return p.stage }
 func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
 	if a != nil {
 		p.machines = len(a.Machines)
+		p.judged = a.Rollout
 	}
+}
+
+// judgement is where machine id stands in the judgement of release rel
+// (the one rolled out), in words and the level they are drawn in; ok is
+// false until the judge has seen it on rel. A machine is green when the
+// release stayed up on it, never because it started.
+func (p *Pane) judgement(id, rel string) (string, diagnose.Level, bool) {
+	jm, ok := p.judged.Machine(id)
+	if !ok || jm.Release != rel {
+		return "", diagnose.Unknown, false
+	}
+	r := words.Release(rel)
+	switch jm.Status {
+	case verdict.StatusPending:
+		return "… " + r + " booting", diagnose.Unknown, true
+	case verdict.StatusLooking:
+		return "◔ " + r + " being judged", diagnose.Warn, true
+	case verdict.StatusLive:
+		return diagnose.Pass.Glyph() + " " + r + " live", diagnose.Pass, true
+	case verdict.StatusIdle:
+		return "– " + r + " idle (stopped, no crash)", diagnose.NA, true
+	case verdict.StatusFailed:
+		return diagnose.Fail.Glyph() + " " + r + " failed: " + jm.Reason, diagnose.Fail, true
+	}
+	return "", diagnose.Unknown, false
 }
 
 // Height: an overlay takes the body it is given.
@@ -288,12 +317,13 @@ func (p *Pane) View(bool, time.Time) string {
 		hk, ck := keys.Short(p.keys.DeployHealthy), keys.Short(p.keys.DeployCrashing)
 		kw := max(ansi.StringWidth(hk), ansi.StringWidth(ck))
 		add("  " + cell.Fit(hk, kw, cell.Left) + "  healthy   runs like " + p.app + "'s own release, its boots included")
-		add("  " + cell.Fit(ck, kw, cell.Left) + "  crashing  exits 1 " + watch.DemoCrashAfter.String() + " after every start, as the brief's bad release did")
+		add("  " + cell.Fit(ck, kw, cell.Left) + "  crashing  exits 1 " + watch.DemoCrashAfter.String() + " after every start, as a release that never boots does")
 		add("")
 		add(fmt.Sprintf("Either rolls out as `fly deploy` does: machine by machine (%d listed) over the Machines API's update endpoint, "+
 			"each under its lease; a stopped machine stays stopped. The Machines pane shows each machine's old and new release, "+
 			"the ALERT column judges the new release's machines as they come up, and the banner says when it fails. "+
-			"`flywake verdict` judges it from another terminal against `flywake sim`.", p.machines))
+			"This platform lives inside this dashboard, so no other command reaches it; `flywake verdict --demo --demo-release crashing` "+
+			"deploys and judges the same way on a platform of its own, as a CI step would.", p.machines))
 		if p.stage == StagePlanning {
 			add("")
 			add("listing the machines…")
@@ -307,7 +337,17 @@ func (p *Pane) View(bool, time.Time) string {
 	case StageRunning, StageDone:
 		switch {
 		case p.stage == StageDone && p.err == nil:
-			styled(th.Pass, fmt.Sprintf("Rolled out release %s to %d machines of %s", words.Release(p.plan.To), p.done(), p.plan.App))
+			done := fmt.Sprintf("Rolled out release %s to %d machines of %s", words.Release(p.plan.To), p.done(), p.plan.App)
+			switch {
+			case p.judged.Release != p.plan.To || p.judged.Outcome == verdict.Undecided:
+				add(done + " — judging it as its machines come up")
+			case p.judged.Outcome == verdict.Live:
+				styled(th.Pass, done+" — it is live")
+			case p.judged.Outcome == verdict.Failed:
+				styled(th.Fail, done+" — it fails: "+p.judged.Reason)
+			default:
+				styled(th.Unknown, done+" — it cannot be judged: "+p.judged.Reason)
+			}
 		case p.stage == StageDone:
 			styled(th.Fail, "Stopped: "+cell.OneLine(p.err.Error()))
 		default:
@@ -324,7 +364,12 @@ func (p *Pane) View(bool, time.Time) string {
 				styled(th.Fail, fmt.Sprintf("  ✗ %s not updated: %s", s.Machine, cell.OneLine(s.Err.Error())))
 				continue
 			}
-			add(fmt.Sprintf("  ✓ %s %s → %s, %s", s.Machine, words.Release(s.From), words.Release(s.To), s.State))
+			row := fmt.Sprintf("  %s %s → %s, %s", s.Machine, words.Release(s.From), words.Release(s.To), s.State)
+			if j, lvl, ok := p.judgement(s.Machine, s.To); ok {
+				styled(th.Level(lvl).Style, row+" · "+j)
+				continue
+			}
+			add(row + " · not judged yet")
 		}
 		add("")
 		if p.stage == StageRunning {

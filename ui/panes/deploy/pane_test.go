@@ -11,6 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/verdict"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
@@ -113,10 +115,39 @@ func TestOnlyYRollsOutAndTheQuestionNamesAppAndMachines(t *testing.T) {
 	if d.runs != 1 || p.Stage() != StageDone {
 		t.Fatalf("y: runs %d stage %v", d.runs, p.Stage())
 	}
-	uitest.AssertMentions(t, view(p), []string{"Rolled out release v43 to 2 machines of sleepy-api", "✓ m1 v42 → v43, started", "✓ m2 v42 → v43, stopped"}, nil)
+	// Started is not live: until the judge has looked, no row is green.
+	uitest.AssertMentions(t, view(p), []string{"Rolled out release v43 to 2 machines of sleepy-api — judging it",
+		"m1 v42 → v43, started · not judged yet", "m2 v42 → v43, stopped · not judged yet"}, []string{"✓"})
 	if len(d.planned) != 2 || d.planned[1] != watch.DemoCrashing {
 		t.Errorf("planned %v", d.planned)
 	}
+	// The judgement colours the rows: m1 crash-loops, m2 stays stopped.
+	a := snapshot.New("demo-org", "sleepy-api", nil)
+	a.Rollout = verdict.Result{Release: "43", Outcome: verdict.Failed, Reason: "m1 is crash-looping", Machines: []verdict.Machine{
+		{ID: "m1", Release: "43", Status: verdict.StatusFailed, Reason: "crash-looping"},
+		{ID: "m2", Release: "43", Status: verdict.StatusIdle}}}
+	p.SetData(a, t0)
+	uitest.AssertMentions(t, view(p), []string{"— it fails: m1 is crash-looping", "m1 v42 → v43, started · ✗ v43 failed: crash-looping",
+		"m2 v42 → v43, stopped · – v43 idle"}, []string{"✓", "not judged"})
+	uitest.PinColorProfile(t)
+	colour := New(pane.Context{Theme: theme.New(false)}, "sleepy-api", d, context.Background())
+	colour.stage, colour.plan, colour.steps = p.stage, p.plan, p.steps
+	colour.SetData(a, t0)
+	out := uitest.View(colour, 100, 30, true, t0)
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(ansi.Strip(l), "m1 v42") && !strings.HasPrefix(l, "\x1b[") {
+			t.Errorf("the failed machine's row is not coloured: %q", l)
+		}
+	}
+}
+
+// The overlay never sends the user to another terminal: this platform is
+// the dashboard's own.
+func TestTheChoiceSaysWhatIsTrue(t *testing.T) {
+	p := newPane(&fakeDeployer{}, false)
+	drain(p, p.Open())
+	uitest.AssertMentions(t, view(p), []string{"flywake verdict --demo --demo-release crashing"},
+		[]string{"another terminal", "flywake sim"})
 }
 
 func TestAStoppedRolloutSaysWhere(t *testing.T) {
