@@ -89,7 +89,7 @@ func (m *Model) actionCmd(a machines.Action, id string) tea.Cmd {
 // watchAction is the pane's action as the data layer sends it.
 func watchAction(a machines.Action) watch.Action {
 	switch a {
-	case machines.ActionStart:
+	case machines.ActionStart, machines.ActionResume: // a start of a suspended machine resumes it
 		return watch.Start
 	case machines.ActionStop:
 		return watch.Stop

@@ -26,7 +26,7 @@ func refusal(a machines.Action, mc snapshot.Machine, app string) string {
 		return nothing
 	}
 	switch a {
-	case machines.ActionStart:
+	case machines.ActionStart, machines.ActionResume:
 		switch phase {
 		case diagnose.Awake, diagnose.Waking:
 			return nothing
@@ -83,7 +83,7 @@ func actionWarnings(a machines.Action, mc snapshot.Machine, all []snapshot.Machi
 	if a == machines.ActionStop && mc.State == "suspended" {
 		out = append(out, "stopping discards "+mc.ID+"'s suspend snapshot: its next start is a cold boot, not a resume")
 	}
-	if a == machines.ActionStart || mc.State != "started" || !mc.InPrimaryRegion() {
+	if a == machines.ActionStart || a == machines.ActionResume || mc.State != "started" || !mc.InPrimaryRegion() {
 		return out
 	}
 	minRun, ok := mc.Config.MinRunning()

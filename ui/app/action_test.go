@@ -155,6 +155,7 @@ func TestConfirmationNamesAppMachineAndState(t *testing.T) {
 		{"up", "S", "Stop machine up (started) of sleepy-api? y/N", "y stop up"},
 		{"down", "s", "Start machine down (stopped) of sleepy-api? y/N", "y start down"},
 		{"asleep", "S", "Stop machine asleep (suspended) of sleepy-api? y/N", "y stop asleep"},
+		{"asleep", "s", "Resume machine asleep (suspended) of sleepy-api? y/N", "y resume asleep"}, // named by state
 		{"up", "Z", "Suspend machine up (started) of sleepy-api? y/N", "y suspend up"},
 	}
 	for _, c := range cases {

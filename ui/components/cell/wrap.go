@@ -15,6 +15,18 @@ const minWrapIndent = 8
 // and Wrap gives the lines back with plain spaces.
 const nbsp = "\u00a0"
 
+// nbhyphen stands in for "-" while wrapping: ansi.Wrap breaks after every
+// hyphen, which splits names and terms ("wild-wind-" / "8057",
+// "site-" / "packages") rather than sentences.
+const nbhyphen = "\u2011"
+
+// keep is s ready for ansi.Wrap: figures joined to their units, hyphens
+// unbreakable.
+func keep(s string) string { return strings.ReplaceAll(joinFigures(s), "-", nbhyphen) }
+
+// unkeep undoes keep on a wrapped line.
+var unkeep = strings.NewReplacer(nbsp, " ", nbhyphen, "-")
+
 // figure is a number and the unit after it ("28.4 s", "19.9 %", "2048 MB",
 // "23 h 30 m"): the unit must end there (a space, punctuation or the end),
 // so "3 machines" is a number and a word, not "3 m" and "achines".
@@ -35,8 +47,9 @@ func joinFigures(s string) string {
 // between a number and its unit. The first line keeps its leading spaces;
 // continuation lines sit hang cells right of them, so a wrapped sentence
 // reads as one. A line that carries styling is closed with a reset where
-// it is broken, so no style bleeds into what follows it on screen. This is
-// the one place text is wrapped: every pane's sentences go through it.
+// it is broken, so no style bleeds into what follows it on screen. Names
+// with hyphens are not broken either. This is the one place text is
+// wrapped: every pane's sentences go through it.
 func Wrap(s string, width, hang int) []string {
 	if width <= 0 {
 		return nil
@@ -44,7 +57,7 @@ func Wrap(s string, width, hang int) []string {
 	if ansi.StringWidth(s) <= width {
 		return []string{s}
 	}
-	body := joinFigures(strings.TrimLeft(s, " "))
+	body := keep(strings.TrimLeft(s, " "))
 	lead := len(s) - len(strings.TrimLeft(s, " "))
 	if width-lead < minWrapIndent {
 		lead = 0
@@ -65,7 +78,7 @@ func Wrap(s string, width, hang int) []string {
 		}
 	}
 	for i, l := range out {
-		out[i] = strings.ReplaceAll(l, nbsp, " ")
+		out[i] = unkeep.Replace(l)
 	}
 	return closeStyles(out)
 }

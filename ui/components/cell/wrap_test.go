@@ -121,3 +121,20 @@ func TestWrapKeepsFiguresWithUnits(t *testing.T) {
 		t.Errorf("joinFigures = %q", got)
 	}
 }
+
+// Hyphenated names stay whole: a machine's name, a term.
+func TestWrapKeepsHyphenatedWordsWhole(t *testing.T) {
+	in := "● started b6cfb876f1a383 · wild-wind-8057 · region ams · 5,707 site-packages files"
+	for width := 16; width < len(in); width++ {
+		got := Wrap(in, width, 2)
+		joined := strings.Join(got, "\n")
+		for _, w := range []string{"wild-wind-8057", "site-packages"} {
+			if !strings.Contains(joined, w) {
+				t.Errorf("Wrap(%d) = %q: %q split", width, got, w)
+			}
+		}
+		if strings.Contains(joined, nbhyphen) {
+			t.Errorf("Wrap(%d) kept a non-breaking hyphen: %q", width, got)
+		}
+	}
+}

@@ -14,13 +14,19 @@ const (
 	ActionStart Action = iota + 1
 	ActionStop
 	ActionSuspend
+	// ActionResume is a start of a suspended machine: the same call, which
+	// wakes it from its snapshot rather than booting it, so it is named
+	// for what it does.
+	ActionResume
 )
 
-// String is the verb: "start", "stop", "suspend".
+// String is the verb: "start", "stop", "suspend", "resume".
 func (a Action) String() string {
 	switch a {
 	case ActionStart:
 		return "start"
+	case ActionResume:
+		return "resume"
 	case ActionStop:
 		return "stop"
 	case ActionSuspend:
@@ -55,7 +61,14 @@ func (m *Model) actionFor(km tea.KeyMsg, k keys.KeyMap) (Action, bool) {
 	return 0, false
 }
 
-func request(a Action, id string) tea.Cmd {
+// request asks for a on machine id; a start of a suspended machine is a
+// resume.
+func (m *Model) request(a Action, id string) tea.Cmd {
+	if a == ActionStart && m.app != nil {
+		if mc, ok := m.app.Machine(id); ok && mc.State == "suspended" {
+			a = ActionResume
+		}
+	}
 	return func() tea.Msg { return ActionRequest{Action: a, MachineID: id} }
 }
 

@@ -25,7 +25,7 @@ func requested(cmd tea.Cmd) (ActionRequest, bool) {
 }
 
 func TestActionKeysAskTheRoot(t *testing.T) {
-	ms := []*fly.Machine{machine("aa1", "started"), machine("bb2", "stopped")}
+	ms := []*fly.Machine{machine("aa1", "started"), machine("bb2", "stopped"), machine("cc3", "suspended")}
 	cases := []struct {
 		name     string
 		readOnly bool
@@ -37,6 +37,7 @@ func TestActionKeysAskTheRoot(t *testing.T) {
 		{"S stops the selected row", false, nil, "S", ActionRequest{ActionStop, "aa1"}, false},
 		{"s starts the row under the cursor", false, []string{"j"}, "s", ActionRequest{ActionStart, "bb2"}, false},
 		{"Z suspends", false, nil, "Z", ActionRequest{ActionSuspend, "aa1"}, false},
+		{"s on a suspended machine resumes it", false, []string{"j", "j"}, "s", ActionRequest{ActionResume, "cc3"}, false},
 		{"from the drill-down", false, []string{"j", "enter"}, "S", ActionRequest{ActionStop, "bb2"}, false},
 		{"read-only asks nothing", true, nil, "S", ActionRequest{}, true},
 		{"read-only drill-down asks nothing", true, []string{"enter"}, "Z", ActionRequest{}, true},
@@ -81,7 +82,7 @@ func TestDetailTitleNamesActionKeysUnlessReadOnly(t *testing.T) {
 }
 
 func TestActionString(t *testing.T) {
-	cases := map[Action]string{ActionStart: "start", ActionStop: "stop", ActionSuspend: "suspend", 0: "unknown action"}
+	cases := map[Action]string{ActionStart: "start", ActionStop: "stop", ActionSuspend: "suspend", ActionResume: "resume", 0: "unknown action"}
 	for a, want := range cases {
 		if got := a.String(); got != want {
 			t.Errorf("Action(%d) = %q, want %q", int(a), got, want)

@@ -213,7 +213,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 			return copyID(m.detail.id)
 		}
 		if a, ok := m.actionFor(km, k); ok {
-			return request(a, m.detail.id)
+			return m.request(a, m.detail.id)
 		}
 		if key.Matches(km, k.Logs) { // the logs view, on this machine
 			id := m.detail.id
@@ -224,7 +224,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 	}
 	if a, ok := m.actionFor(km, k); ok {
 		if id, ok := m.Selected(); ok {
-			return request(a, id)
+			return m.request(a, id)
 		}
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/waketest"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/keys"
@@ -25,7 +26,7 @@ func (p *Pane) setupLines(width int) []string {
 	if p.plan != nil {
 		head += t.Dim.Render(" · process group " + p.plan.ProcessGroup)
 		if p.plan.Release != "" {
-			head += t.Dim.Render(" · release " + p.plan.Release)
+			head += t.Dim.Render(" · release " + words.Release(p.plan.Release))
 		}
 	}
 	if p.preparing {
