@@ -28,7 +28,7 @@ pushed the image: machine by machine, under each machine's lease, each waited
 for until it is back in the state it was in (a stopped machine stays
 stopped). The release is the next fly_release_version. --demo-release healthy
 runs like the app's own release (its boots included); crashing exits 1
-2.5 s after every start, as a release that never boots does. deploy checks no
+2.5 s after every start: a release that crash-loops. deploy checks no
 health: judge the release with ` + "`flywake verdict`" + `.
 
 It only talks to the platform ` + "`flywake sim`" + ` runs, in the environment it prints

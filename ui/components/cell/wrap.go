@@ -32,14 +32,20 @@ var unkeep = strings.NewReplacer(nbsp, " ", nbhyphen, "-")
 // so "3 machines" is a number and a word, not "3 m" and "achines".
 var figure = regexp.MustCompile(`\d ((?:ms|µs|ns|s|m|min|h|d|%|B|kB|KB|MB|GB|TB|KiB|MiB|GiB|req/s|/s|/h)(?:[^\pL\pN]|$))`)
 
-// joinFigures puts a non-breaking space between each number and its unit.
+// release is a release as words.Release spells it after the word naming
+// it ("release v42", "rolled out v43"): one unit too.
+var release = regexp.MustCompile(`\pL v\d`)
+
+// joinFigures puts a non-breaking space between each number and its unit,
+// and before a release.
 func joinFigures(s string) string {
 	if !strings.Contains(s, " ") {
 		return s
 	}
 	// A match takes the cell after its unit; that cell is never a digit, so
 	// the next figure ("1 h 2 m") still matches.
-	return figure.ReplaceAllStringFunc(s, func(m string) string { return m[:1] + nbsp + m[2:] })
+	s = figure.ReplaceAllStringFunc(s, func(m string) string { return m[:1] + nbsp + m[2:] })
+	return release.ReplaceAllStringFunc(s, func(m string) string { return strings.Replace(m, " ", nbsp, 1) })
 }
 
 // Wrap breaks one line of text into lines of at most width cells, at

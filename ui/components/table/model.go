@@ -84,7 +84,8 @@ const (
 // SetSort says the rows are sorted by column col (descending or not; col
 // below 0: as given), for the header to show: a mark beside the column's
 // title that never widens the column, or, while the column is off screen,
-// "sort TITLE↑" at the header's end.
+// "sort TITLE↑" at the header's end (in the position line when the header
+// has no room left).
 func (m *Model) SetSort(col int, desc bool) { m.sortCol, m.sortDesc = col, desc }
 
 func (m Model) sortMark() string {
@@ -102,15 +103,9 @@ func (m Model) sortNote() string {
 	return "sort " + m.cols[m.sortCol].Title + m.sortMark()
 }
 
-// widths lays the columns out for a width-wide table, leaving room at the
-// header's end for the sort's note while the sorted column is off screen.
-func (m Model) widths(width int) []int {
-	w := layout(m.cols, width-gutter, m.scroll)
-	if m.sortCol < 0 || m.sortCol >= len(m.cols) || w[m.sortCol] > 0 || m.cols[m.sortCol].Hide {
-		return w
-	}
-	return layout(m.cols, width-gutter-ansi.StringWidth(m.sortNote())-gap, m.scroll)
-}
+// widths lays the columns out for a width-wide table. The sort never
+// changes it: a sorted column off screen is named where there is room.
+func (m Model) widths(width int) []int { return layout(m.cols, width-gutter, m.scroll) }
 
 // SetColumns replaces the columns; rows keep their cells.
 func (m *Model) SetColumns(cols []Column) { m.cols = cols }

@@ -81,6 +81,9 @@ func (m Model) ViewLive(width, height int, live Live) string {
 	}
 	if height >= 3 {
 		pos := m.position(offset, body)
+		if note := m.sortNote(); note != "" && widths[m.sortCol] == 0 && !m.headerHolds(widths, width, note) {
+			pos = note + " · " + pos
+		}
 		if left, right := m.columnsOff(widths); m.sideways && left+right > 0 {
 			pos = sideways(left, right) + " · " + pos
 		}
@@ -157,6 +160,19 @@ func (m Model) header(widths []int, width int) string {
 		writeBlank(&b, tail, style)
 	}
 	return padTo(b.String(), width)
+}
+
+// headerHolds reports whether the header has room at its end for note.
+func (m Model) headerHolds(widths []int, width int, note string) bool {
+	used, n := gutter, 0
+	for _, w := range widths {
+		if w > 0 {
+			used += w
+			n++
+		}
+	}
+	used += gap * max(n-1, 0)
+	return ansi.StringWidth(note)+gap <= width-used
 }
 
 // writeBlank writes the blank between header titles: plain, unless it

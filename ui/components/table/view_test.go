@@ -188,10 +188,18 @@ func TestSortMarkKeepsTheHeaderInPlace(t *testing.T) {
 			}
 		}
 	}
-	// At 42 cells IMAGE is off screen: the header names the sort.
+	// At 43 cells IMAGE is off screen: the header's end names the sort.
+	// At 42 there is no room left there: the position line does.
 	m.SetSort(4, false)
-	if got := header(42); !strings.Contains(got, "sort IMAGE↑") || strings.Contains(got, "IMAGE ") {
+	if got := header(43); !strings.Contains(got, "sort IMAGE↑") || strings.Contains(got, "IMAGE ") {
 		t.Errorf("sorted by a hidden column: header %q", got)
+	}
+	lines := strings.Split(ansi.Strip(m.View(42, 4)), "\n")
+	if !strings.Contains(lines[3], "sort IMAGE↑ ·") || strings.Contains(lines[0], "sort") {
+		t.Errorf("sorted by a hidden column at 42: %q", lines)
+	}
+	if !reflect.DeepEqual(starts(header(42)), starts(strings.Split(ansi.Strip(New(cols, Styles{}).View(42, 4)), "\n")[0])) {
+		t.Errorf("a sort by a hidden column moved the header: %q", header(42))
 	}
 	uitest.AssertSize(t, m.View(42, 4), 42, 4)
 }
