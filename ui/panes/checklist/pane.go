@@ -42,12 +42,16 @@ type Pane struct {
 	offset int  // first body line on screen
 	follow bool // keep the cursor's item in view
 	page   int  // body lines a page moves, from the size
+	total  int  // body lines at the width, from relayout
 
 	width, height int
 	stale         bool
 }
 
-var _ pane.Overlay = (*Pane)(nil)
+var (
+	_ pane.Overlay  = (*Pane)(nil)
+	_ pane.Overflow = (*Pane)(nil)
+)
 
 // ID is the checklist's ID.
 const ID pane.ID = "checklist"
@@ -169,6 +173,11 @@ func (p *Pane) indexOf(id string) int {
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if pm, ok := msg.(ProjectMsg); ok {
 		p.onProject(pm)
+		return nil
+	}
+	if step := pane.Wheel(msg); step != 0 {
+		p.offset, p.follow = max(p.offset+step, 0), false
+		p.relayout()
 		return nil
 	}
 	km, ok := msg.(tea.KeyMsg)

@@ -27,12 +27,21 @@ func (p *Pane) relayout() {
 		return
 	}
 	lines, spans := p.body(p.width, false)
+	p.total = len(lines)
 	bodyH := bodyHeight(p.height)
 	p.page = max(bodyH-1, 1)
 	if i := p.indexOf(p.cursorID); p.follow && i >= 0 {
 		p.offset = scroll.Reveal(p.offset, spans[i].start, spans[i].end, bodyH, len(lines))
 	}
 	p.offset = scroll.Clamp(p.offset, bodyH, len(lines))
+}
+
+// Below is the item lines past the bottom of the view; pgdn brings them.
+func (p *Pane) Below() (int, bool) {
+	if p.width <= 0 || len(p.items) == 0 {
+		return 0, true
+	}
+	return max(p.total-p.offset-bodyHeight(p.height), 0), true
 }
 
 // View renders exactly the SetSize width×height cells: the progress line

@@ -152,3 +152,21 @@ func TestNeverCaptures(t *testing.T) {
 		}
 	}
 }
+
+// A walkthrough taller than the view says how much is below, and scrolling
+// to the end leaves nothing below.
+func TestBelowCountsTheLinesPastTheView(t *testing.T) {
+	p := newPane(t, theme.New(true), demoDay)
+	p.SetSize(78, 12)
+	p.Update(uitest.Key("enter"))
+	n, scrolls := p.Below()
+	if n <= 0 || !scrolls {
+		t.Fatalf("an expanded item at 12 lines: %d below (scrolls %v)", n, scrolls)
+	}
+	for range 20 {
+		p.Update(uitest.Key("pgdown"))
+	}
+	if n, _ := p.Below(); n != 0 {
+		t.Errorf("at the end, %d lines still below", n)
+	}
+}
