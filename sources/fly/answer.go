@@ -31,11 +31,10 @@ type report struct {
 type answerFacts struct {
 	badAnswer  string        // what a 2xx answer was instead of JSON; "" when it was JSON
 	retryAfter time.Duration // the newest Retry-After asked for (capped), 0 none
-	malformed  int           // null or unreadable entries dropped from a machines answer
+	machines   cleaned       // what a machines answer held that fly-go could not take
 	escaped    bool          // the answer holds \u escapes: decoded, it may spell a secret its bytes hid
-	cordoned   map[string]bool
-	request    string // the last attempt's method and path
-	call       string // its callKey
+	request    string        // the last attempt's method and path
+	call       string        // its callKey
 }
 
 type reportKey struct{}
@@ -119,10 +118,9 @@ func (t *apiTransport) inspect(req *http.Request, resp *http.Response, rep *repo
 		escaped := bytes.Contains(body, []byte(`\u`))
 		rep.set(func(r *report) { r.escaped = escaped })
 		if kind := machinesAnswer(req); kind != noMachines {
-			var n int
-			var cordoned map[string]bool
-			body, n, cordoned = cleanMachines(body, kind == machineList)
-			rep.set(func(r *report) { r.malformed, r.cordoned = n, cordoned })
+			var c cleaned
+			body, c = cleanMachines(body, kind == machineList)
+			rep.set(func(r *report) { r.machines = c })
 		}
 	}
 	if bad != "" {
@@ -216,67 +214,92 @@ type wireMachine struct {
 	Cordoned bool `json:"cordoned"`
 }
 
+// cleaned is what cleanMachines dropped from a machines answer, and the
+// "cordoned" flags fly-go does not decode.
+type cleaned struct {
+	// skipped are the machine entries dropped whole (null, or undecodable),
+	// one each: the id when the entry names one readably, else "".
+	skipped []string
+	// partial counts, by machine id, the null checks, events and
+	// containers dropped from a machine that was kept.
+	partial  map[string]int
+	cordoned map[string]bool
+}
+
 // cleanMachines drops what would crash fly-go or flywake from a machines
 // answer (a list, or one machine): a null or undecodable machine, and null
-// checks, events and containers. It returns the answer to decode, how many
-// entries it dropped and which machines are cordoned.
-func cleanMachines(body []byte, list bool) ([]byte, int, map[string]bool) {
-	cordoned := map[string]bool{}
+// checks, events and containers. It returns the answer to decode and what
+// it dropped.
+func cleanMachines(body []byte, list bool) ([]byte, cleaned) {
+	c := cleaned{partial: map[string]int{}, cordoned: map[string]bool{}}
 	if !list {
-		out, dropped, ok := cleanMachine(body, cordoned)
+		out, ok := cleanMachine(body, &c)
 		if !ok {
-			return body, 0, cordoned // not a machine: fly-go's own error says so
+			return body, cleaned{partial: map[string]int{}, cordoned: map[string]bool{}} // not a machine: fly-go's own error says so
 		}
-		return out, dropped, cordoned
+		return out, c
 	}
 	var elems []json.RawMessage
 	if err := json.Unmarshal(body, &elems); err != nil {
-		return body, 0, cordoned // not a list: fly-go's own error says so
+		return body, c // not a list: fly-go's own error says so
 	}
-	dropped, changed := 0, false
+	changed := false
 	kept := elems[:0]
 	for _, e := range elems {
-		out, n, ok := cleanMachine(e, cordoned)
+		out, ok := cleanMachine(e, &c)
 		if !ok {
-			dropped++
+			c.skipped = append(c.skipped, entryID(e))
 			changed = true
 			continue
 		}
-		dropped += n
-		changed = changed || n > 0
+		changed = changed || !bytes.Equal(out, e)
 		kept = append(kept, out)
 	}
 	if !changed {
-		return body, 0, cordoned
+		return body, c
 	}
 	out, err := json.Marshal(kept)
 	if err != nil {
-		return body, dropped, cordoned
+		return body, c
 	}
-	return out, dropped, cordoned
+	return out, c
+}
+
+// entryID is the id an entry fly-go cannot decode still names, when it
+// names one as a string: so a machine seen before is known to be the one
+// that could not be read, not one that went away.
+func entryID(raw json.RawMessage) string {
+	var e struct {
+		ID json.RawMessage `json:"id"`
+	}
+	var id string
+	if json.Unmarshal(raw, &e) != nil || json.Unmarshal(e.ID, &id) != nil {
+		return ""
+	}
+	return id
 }
 
 // cleanMachine checks that raw decodes as a machine and drops its null
-// checks, events and containers. ok is false for null or anything fly-go
-// cannot decode as a machine.
-func cleanMachine(raw json.RawMessage, cordoned map[string]bool) (json.RawMessage, int, bool) {
+// checks, events and containers (counted in c). ok is false for null or
+// anything fly-go cannot decode as a machine.
+func cleanMachine(raw json.RawMessage, c *cleaned) (json.RawMessage, bool) {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return nil, 0, false
+		return nil, false
 	}
 	var m wireMachine
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, 0, false
+		return nil, false
 	}
 	if m.Cordoned && m.ID != "" {
-		cordoned[m.ID] = true
+		c.cordoned[m.ID] = true
 	}
 	nulls := countNil(m.Checks) + countNil(m.Events) + countNil(m.ContainerStatuses)
 	if nulls == 0 {
-		return raw, 0, true
+		return raw, true
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, 0, false
+		return nil, false
 	}
 	for _, k := range []string{"checks", "events", "containers"} {
 		if v, ok := fields[k]; ok {
@@ -285,9 +308,10 @@ func cleanMachine(raw json.RawMessage, cordoned map[string]bool) (json.RawMessag
 	}
 	out, err := json.Marshal(fields)
 	if err != nil {
-		return nil, 0, false
+		return nil, false
 	}
-	return out, nulls, true
+	c.partial[m.ID] += nulls
+	return out, true
 }
 
 func countNil[T any](ps []*T) int {

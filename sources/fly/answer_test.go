@@ -45,6 +45,11 @@ func TestNullEntriesAreSkippedAndCounted(t *testing.T) {
 	if l.Malformed != 6 {
 		t.Errorf("Malformed = %d, want 6", l.Malformed)
 	}
+	// Which entries: m3 still names itself, so a judge that saw m3 before
+	// knows it was not read rather than gone.
+	if fmt.Sprint(l.Skipped) != "[  m3]" || len(l.Partial) != 1 || l.Partial["m1"] != 3 {
+		t.Errorf("Skipped = %q, Partial = %v; want the null, 42 and m3, and m1's three nulls", l.Skipped, l.Partial)
+	}
 	if !l.Cordoned["m1"] || l.Cordoned["m2"] {
 		t.Errorf("Cordoned = %v, want only m1", l.Cordoned)
 	}
@@ -80,6 +85,27 @@ func TestNullEntriesFromFlysim(t *testing.T) {
 	}
 	if want := 1 + 2*len(l.Machines); l.Malformed != want || len(l.Machines) == 0 {
 		t.Errorf("%d machines, Malformed = %d, want %d", len(l.Machines), l.Malformed, want)
+	}
+}
+
+// flysim's odd answers over HTTP: an undecodable machine is skipped by id,
+// a null one without, a null check is a partial read of its machine.
+func TestOddMachinesFromFlysim(t *testing.T) {
+	t.Parallel()
+	sim, client := faultSim(t)
+	l, err := client.List(context.Background(), flysim.DemoTuned)
+	if err != nil || len(l.Machines) < 3 {
+		t.Fatalf("List: %d machines, %v", len(l.Machines), err)
+	}
+	a, b, c := l.Machines[0].ID, l.Machines[1].ID, l.Machines[2].ID
+	sim.SetFault("list", flysim.Fault{Odd: map[string]flysim.Oddity{a: flysim.OddUndecodable, b: flysim.OddNull, c: flysim.OddChecks}})
+	odd, err := client.List(context.Background(), flysim.DemoTuned)
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	if len(odd.Machines) != len(l.Machines)-2 || fmt.Sprint(odd.Skipped) != fmt.Sprint([]string{a, ""}) || odd.Partial[c] != 1 || odd.Malformed != 3 {
+		t.Errorf("%d of %d machines, Skipped %q, Partial %v, Malformed %d; want %s and a null skipped, one null check of %s",
+			len(odd.Machines), len(l.Machines), odd.Skipped, odd.Partial, odd.Malformed, a, c)
 	}
 }
 

@@ -12,6 +12,14 @@ type Listing struct {
 	// Malformed counts the entries skipped: null or undecodable machines,
 	// null checks, events and containers.
 	Malformed int
+	// Skipped are the machine entries skipped whole (null, or fly-go could
+	// not decode them), one each: the id when the entry names one, else "".
+	// A judge must not read them as machines that went away.
+	Skipped []string
+	// Partial counts, by machine id, the null checks, events and
+	// containers dropped from a machine that was kept: what it says of
+	// them may be missing something.
+	Partial map[string]int
 }
 
 // List lists the app's machines like ListMachines, with what the answer
@@ -22,6 +30,10 @@ func (c *Client) List(ctx context.Context, app string) (Listing, error) {
 	if err != nil {
 		return Listing{}, err
 	}
-	r := rep.get()
-	return Listing{Machines: ms, Cordoned: r.cordoned, Malformed: r.malformed}, nil
+	got := rep.get().machines
+	n := len(got.skipped)
+	for _, k := range got.partial {
+		n += k
+	}
+	return Listing{Machines: ms, Cordoned: got.cordoned, Malformed: n, Skipped: got.skipped, Partial: got.partial}, nil
 }
