@@ -16,8 +16,10 @@ type itemBuilder struct {
 	fixes []string
 	set   bool
 	// unread: an input the item needs could not be read, so it cannot pass
-	// (what was read may still warn or fail).
+	// (what was read may still warn or fail); cause says why ("": a
+	// project file).
 	unread bool
+	cause  diagnose.Cause
 }
 
 func newItem(id string) *itemBuilder {
@@ -44,6 +46,12 @@ func (b *itemBuilder) cannotRead(source, format string, args ...any) {
 	b.item.unread = append(b.item.unread, fmt.Sprintf(format, args...))
 }
 
+// cannotReadAnswer is cannotRead for a platform answer, with its cause.
+func (b *itemBuilder) cannotReadAnswer(cause diagnose.Cause, source, format string, args ...any) {
+	b.cannotRead(source, format, args...)
+	b.cause = diagnose.FirstCause(b.cause, cause)
+}
+
 func (b *itemBuilder) raise(s Status) {
 	if !b.set {
 		b.item.Status, b.set = s, true
@@ -68,7 +76,10 @@ func (b *itemBuilder) done() Item {
 	}
 	b.item.CouldNotRead = b.unread
 	if b.unread {
-		b.item.Cause = diagnose.CauseCouldNotRead
+		b.item.Cause = b.cause
+		if b.item.Cause == "" {
+			b.item.Cause = diagnose.CauseCouldNotRead
+		}
 	}
 	if b.item.Status == Warn || b.item.Status == Fail {
 		b.item.Fix = strings.Join(b.fixes, " ")

@@ -132,6 +132,11 @@ type Crash struct {
 	Reason          string
 	Known           bool // false: not enough events to judge
 	Source          string
+	// Unread counts what the listing held that could not be read and
+	// could hide a crash (a machine entry skipped, events it cannot time);
+	// UnreadReason says what, with the counts.
+	Unread       int
+	UnreadReason string
 }
 
 // Sockets are the CLOSE_WAIT counts of the deployed machines.

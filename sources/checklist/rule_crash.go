@@ -1,6 +1,9 @@
 package checklist
 
-import "github.com/flywake/flywake/sources/words"
+import (
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/words"
+)
 
 const crashFix = "Roll back to the previous release and read the first crash's log lines. Judge a deploy by the newest crash timestamp, not a crash count: the platform keeps only the newest 5 events per machine, so a count stops moving once the list is full."
 
@@ -8,15 +11,11 @@ const crashFix = "Roll back to the previous release and read the first crash's l
 func crashLoopRule(e Evidence) Item {
 	b := newItem(IDCrashLoop)
 	c := e.Crash
+	// A failure seen stands; then what could not be read; then a pass
+	// only when the events judged say so.
 	switch {
 	case c == nil:
 		b.judge(Unknown, "", "machine events not read yet")
-	case !c.Known:
-		reason := c.Reason
-		if reason == "" {
-			reason = "not enough events since the release to judge"
-		}
-		b.judge(Unknown, c.Source, "%s", reason)
 	case c.GaveUp:
 		reason := c.Reason
 		if reason == "" {
@@ -29,6 +28,19 @@ func crashLoopRule(e Evidence) Item {
 			reason = "the machine has crashed repeatedly since the deploy and is still restarting"
 		}
 		b.judge(Fail, c.Source, "%s", reason)
+	case c.Unread > 0:
+		// What could not be read may be the crash loop: never a pass.
+		reason := c.UnreadReason
+		if reason == "" {
+			reason = words.Count(c.Unread, "part of the machines answer", "parts of the machines answer") + " could not be read: a crash loop could hide there"
+		}
+		b.cannotReadAnswer(diagnose.CauseBadAnswer, c.Source, "%s", reason)
+	case !c.Known:
+		reason := c.Reason
+		if reason == "" {
+			reason = "not enough events since the release to judge"
+		}
+		b.judge(Unknown, c.Source, "%s", reason)
 	default:
 		reason := c.Reason
 		if reason == "" {

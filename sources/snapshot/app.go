@@ -99,17 +99,21 @@ type Converted struct {
 	machines  []Machine
 	raw       []*fly.Machine // what the release's judge looks at, aligned with machines
 	malformed int
+	skipped   []string       // entries skipped whole: the id when one names it
+	partial   map[string]int // by id: nulls dropped from a machine kept
 }
 
 // Convert copies a listing into plain, cleaned machines, skipping (and
 // counting) null or id-less ones and any id listed twice.
 func Convert(l flyapi.Listing) Converted {
 	n := len(l.Machines)
-	c := Converted{machines: make([]Machine, 0, n), raw: make([]*fly.Machine, 0, n), malformed: l.Malformed}
+	c := Converted{machines: make([]Machine, 0, n), raw: make([]*fly.Machine, 0, n), malformed: l.Malformed,
+		skipped: slices.Clone(l.Skipped), partial: l.Partial}
 	seen := make(map[string]bool, len(l.Machines))
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
 			c.malformed++
+			c.skipped = append(c.skipped, "")
 			continue
 		}
 		m := newMachine(fm)
@@ -134,7 +138,7 @@ func (c Converted) Machines() []Machine { return c.machines }
 func (a *App) ApplyConverted(c Converted, now time.Time) {
 	out := c.machines
 	a.Malformed = c.malformed
-	a.Rollout = a.judge.Observe(c.raw, now)
+	a.Rollout = a.judge.ObserveListing(verdict.Listing{Machines: c.raw, Skipped: c.skipped, Partial: c.partial}, now)
 	for i := range out {
 		m := &out[i]
 		if jm := a.judge.At(i); jm != nil {

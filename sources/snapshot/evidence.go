@@ -244,25 +244,21 @@ func (a *App) releaseWorkLogs(now time.Time) *checklist.ReleaseWorkLogs {
 }
 
 func (a *App) crashEvidence() *checklist.Crash {
-	c := &checklist.Crash{Source: "machine events (newest crash time between looks)"}
-	rel := a.CurrentRelease()
-	for _, m := range a.Machines {
-		if rel != "" && m.Config != nil && m.Release != rel {
-			continue
-		}
-		c.Machines++
-		switch m.Crash.Kind {
-		case diagnose.CrashLooping:
-			c.Looping, c.Known = true, true
-			c.Reason = diagnose.CrashLoopReason
-		case diagnose.GaveUp:
-			c.GaveUp, c.Known = true, true
-			if c.Reason == "" {
-				c.Reason = m.Crash.Reason
+	// The release judge's crash picture, as every surface shows it.
+	c := a.Rollout.Crashes()
+	out := &checklist.Crash{Source: "machine events (newest crash time between looks)", Machines: c.Judged,
+		Looping: len(c.Looping) > 0, GaveUp: len(c.GaveUp) > 0, Known: c.Steady > 0 || c.Crashing(),
+		Unread: len(c.Unread), UnreadReason: c.UnreadReason()}
+	switch {
+	case out.Looping:
+		out.Reason = diagnose.CrashLoopReason
+	case out.GaveUp:
+		for _, m := range a.Rollout.Judged() {
+			if m.Crash.Kind == diagnose.GaveUp {
+				out.Reason = m.Crash.Reason
+				break
 			}
-		case diagnose.Steady:
-			c.Known = true
 		}
 	}
-	return c
+	return out
 }

@@ -291,6 +291,7 @@ type OrgRow struct {
 	Looping   int
 	GaveUp    int
 	Watching  int
+	Unread    int // what the listing held that could not be read and could hide a crash (Crash is then not Pass)
 	CrashText string
 
 	BootsKnown bool
@@ -442,28 +443,11 @@ func baseRow(a *App, now time.Time, patience time.Duration) OrgRow {
 			r.Running = sc.N
 		}
 	}
-	rel := a.CurrentRelease()
-	for _, m := range a.Machines {
-		if rel != "" && m.Release != rel {
-			continue
-		}
-		switch m.Crash.Kind {
-		case diagnose.CrashLooping:
-			r.Looping++
-		case diagnose.GaveUp:
-			r.GaveUp++
-		case diagnose.Watching:
-			r.Watching++
-		}
-	}
-	r.Crash = diagnose.Pass
-	switch {
-	case !r.Listed:
+	c := a.Rollout.Crashes() // the release judge's, as every surface shows it
+	r.Looping, r.GaveUp, r.Watching, r.Unread = len(c.Looping), len(c.GaveUp), len(c.Watching), len(c.Unread)
+	r.Crash = c.Level()
+	if !r.Listed {
 		r.Crash = diagnose.Unknown
-	case r.Looping > 0 || r.GaveUp > 0:
-		r.Crash = diagnose.Fail
-	case r.Watching > 0:
-		r.Crash = diagnose.Warn
 	}
 	if eo := a.Metrics; eo != nil {
 		if eo.Err != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // SwapFacts gathers, per machine, what the swap verdict weighs.
@@ -141,21 +142,36 @@ func (c CrashLoops) Explanation() string {
 	return it + " has crashed repeatedly since the deploy and is still restarting"
 }
 
-// CrashLoops finds the crashing machines of the current release.
+// CrashLoops finds the crashing machines of the current release: the
+// release judge's crash picture (verdict.Result.Crashes), as every surface
+// shows it.
 func (a *App) CrashLoops() CrashLoops {
-	c := CrashLoops{Release: a.CurrentRelease()}
-	for _, m := range a.Machines {
-		if c.Release != "" && m.Release != c.Release {
-			continue
-		}
-		switch m.Crash.Kind {
-		case diagnose.CrashLooping:
-			c.Looping = append(c.Looping, m.ID)
-		case diagnose.GaveUp:
-			c.GaveUp = append(c.GaveUp, m.ID)
+	c := a.Rollout.Crashes()
+	return CrashLoops{Release: c.Release, Looping: c.Looping, GaveUp: c.GaveUp}
+}
+
+// CrashVerdict is the crash judgement in one graded line, as status
+// prints it: a crash loop or a give-up fails; what could not be read, and
+// could hide one, is unknown; a machine that crashed once and awaits the
+// look that tells is a warning; else a pass.
+func (a *App) CrashVerdict() diagnose.Verdict {
+	c := a.Rollout.Crashes()
+	v := diagnose.Verdict{Level: c.Level()}
+	switch v.Level {
+	case diagnose.Fail:
+		v.Line = a.CrashBanner()
+	case diagnose.Unknown:
+		v.Line = c.UnreadReason()
+	case diagnose.Warn:
+		v.Line = c.WatchingReason()
+	default:
+		v.Line = fmt.Sprintf("no machine of %s is crashing (%s judged by the newest crash's time)", c.ReleaseName(),
+			words.Count(c.Judged, "machine", "machines"))
+		if c.Judged == 0 {
+			v.Level, v.Line = diagnose.NA, "no machine of the current release to judge"
 		}
 	}
-	return c
+	return v
 }
 
 // CrashBanner says which machines of the current release are crash-looping or

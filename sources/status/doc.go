@@ -84,7 +84,11 @@
 //	      "verdicts_1h": [{"level": "fail", "line": "…"}] // one per direction with a gap ("agree"
 //	                                     // only when both counts match); [] when the query failed
 //	    },
-//	    "backlog": {"level": "fail", "line": "no hard limit: …"} // the Backlog pane's verdict
+//	    "backlog": {"level": "fail", "line": "no hard limit: …"}, // the Backlog pane's verdict
+//	    "crash": {"level": "warn", "line": "…"} // the release's crash judgement (the banner's and
+//	                                     // verdict's): fail a crash loop or give-up; unknown what
+//	                                     // could hide one could not be read; warn a crash awaits
+//	                                     // the look that tells; pass; n/a no machine of the release
 //	  }]
 //	}
 package status

@@ -33,6 +33,11 @@ type App struct {
 	// Backlog is the Backlog pane's verdict over every machine; each
 	// machine's own figures are in its Backlog.
 	Backlog Verdict `json:"backlog"`
+	// Crash is the release's crash judgement, the one the dashboard's
+	// banner and the verdict make: fail (a crash loop, a give-up), unknown
+	// (something that could hide one could not be read), warn (a machine
+	// crashed once and the look that tells was not taken), pass.
+	Crash Verdict `json:"crash"`
 
 	table textTable // the machines table WriteText prints; not part of the JSON
 }
@@ -161,7 +166,7 @@ func BuildApp(a *snapshot.App, now time.Time) App {
 		Machines:   []Machine{},
 		ColdStarts: coldStarts(a, now),
 		Swap:       verdict(a.Swap()), Bytecode: verdict(a.BytecodeVerdict()),
-		Backlog: verdict(a.BacklogVerdict()),
+		Backlog: verdict(a.BacklogVerdict()), Crash: verdict(a.CrashVerdict()),
 	}
 	for _, m := range a.Machines {
 		out.Machines = append(out.Machines, machine(a, m))

@@ -50,6 +50,8 @@ func (a App) WriteText(w io.Writer) {
 	}
 	if a.CrashLoop != nil {
 		fmt.Fprintf(w, "  CRASH LOOP: %s\n", *a.CrashLoop)
+	} else {
+		fmt.Fprintf(w, "  crash    [%s] %s\n", a.Crash.Level, a.Crash.Line)
 	}
 	if a.Malformed > 0 {
 		fmt.Fprintf(w, "  ! %s skipped in the API's answer (a null machine, check or event)\n", words.Count(a.Malformed, "malformed entry", "malformed entries"))

@@ -42,8 +42,15 @@
 //	      "checks": {"passing": 0, "total": 1},
 //	      "looks": [                   // the newest looks, oldest first
 //	        {"at": "…", "state": "started", "newest_crash": "…", "visible_crashes": 2, "kind": "watching"}
-//	      ]
+//	      ],
+//	      "unread": ""                 // what of its entry could not be read (no look was taken
+//	                                   // then), or that it names no release while not steady; ""
 //	    }
+//	  ],
+//	  "unread": [                      // what could hide a failure of the release: while any is
+//	                                   // listed the verdict is failed (a failure seen) or unknown
+//	                                   // (cause bad_answer), never live
+//	    {"machine": "", "why": "an entry of the answer could not be read (null, or not a machine)"}
 //	  ],
 //	  "first_crash_logs": {            // null unless it failed on a crash
 //	    "machine": "148e4d55f36278", "at": "…",
@@ -58,4 +65,12 @@
 //
 // visible_crashes is shown, never judged by: it is the count that stays
 // flat. Times are RFC 3339 in UTC, on the platform's clock.
+//
+// A judgement is only as good as what it read (Judge.ObserveListing): a
+// machine entry the answer held but that could not be decoded, a null one,
+// checks or events dropped as null, an exit event without a time or an exit
+// code, a health check of no known status, a machine that names no release
+// while it is not seen steady — each could hide a failure, so while one is
+// there the release is never live. A machine seen once and then not read is
+// remembered, with where it stood, not forgotten.
 package verdict

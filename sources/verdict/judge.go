@@ -77,6 +77,14 @@ type tracked struct {
 	gen, emitted int     // the listing that last named it, and put it in a result
 	key          outKey  // what out was worked out from
 	out          Machine // where it stands after the last listing
+	// unread says why the last listing's word on it could not all be read
+	// ("" when it could): no look was taken then, and it cannot be live.
+	unread string
+	// unreadGen is the listing that skipped its entry (it was not listed).
+	unreadGen int
+	// steady: it names no release, and would be live or idle were it of
+	// the judged release (it hides no crash).
+	steady bool
 }
 
 // New returns a judge.
@@ -90,22 +98,46 @@ func New(opts Options) *Judge {
 // Settle is the least time between two looks at one machine.
 func (j *Judge) Settle() time.Duration { return j.opts.Settle }
 
-// Observe judges one listing taken at platform time now. Null or id-less
-// entries are skipped, a machine listed twice counts once, and machines no
-// longer listed are forgotten. It allocates little beyond the result: a
-// machine whose inputs did not change keeps its status and sentence, so the
-// dashboard can hand it every listing of a large app.
+// Listing is one machines listing as the judge reads it: the machines the
+// answer held, and what it held that could not be read.
+type Listing struct {
+	Machines []*fly.Machine
+	// Skipped are the entries skipped whole (null, or undecodable), one
+	// each: the machine's id when the entry names one, else "".
+	Skipped []string
+	// Partial counts, by machine id, the checks, events and containers
+	// dropped from a machine that was kept.
+	Partial map[string]int
+}
+
+// Observe judges a listing of ms read whole (ObserveListing).
 func (j *Judge) Observe(ms []*fly.Machine, now time.Time) Result {
+	return j.ObserveListing(Listing{Machines: ms}, now)
+}
+
+// ObserveListing judges one listing taken at platform time now. A machine
+// listed twice counts once; a machine no longer listed is forgotten — unless
+// the listing skipped entries it could not read, which may be that machine:
+// then it is remembered, and unread. What could not be read (Unread) keeps
+// the release from live. It allocates little beyond the result: a machine
+// whose inputs did not change keeps its status and sentence, so the
+// dashboard can hand it every listing of a large app.
+func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	j.gen++
+	ms := l.Machines
 	// Each listed machine's tracker, in listing order (nil: skipped), and
 	// its release: worked out once, reused by the passes below and by At.
 	j.last = j.last[:0]
 	j.rels = j.rels[:0]
 	release, best, live := j.opts.Release, "", 0
+	var unread []Unread
+	anonymous := 0 // skipped entries that name no machine
 	for _, fm := range ms {
 		var t *tracked
 		rel := ""
-		if fm != nil && fm.ID != "" {
+		if fm == nil || fm.ID == "" {
+			anonymous++
+		} else {
 			if t = j.byID[fm.ID]; t == nil {
 				t = &tracked{}
 				j.byID[fm.ID] = t
@@ -125,10 +157,28 @@ func (j *Judge) Observe(ms []*fly.Machine, now time.Time) Result {
 		j.last = append(j.last, t)
 		j.rels = append(j.rels, rel)
 	}
-	if len(j.byID) > live { // machines went away: forget them
+	for _, id := range l.Skipped {
+		t := j.byID[id]
+		switch {
+		case id == "":
+			anonymous++
+		case t == nil:
+			unread = append(unread, Unread{ID: sanitize.Field(id), Why: "has an entry in the answer that could not be decoded"})
+		case t.gen != j.gen:
+			t.unreadGen = j.gen
+		}
+	}
+	remembered := 0
+	if len(j.byID) > live {
 		for id, t := range j.byID {
-			if t.gen != j.gen {
-				delete(j.byID, id)
+			switch {
+			case t.gen == j.gen:
+			case t.unreadGen == j.gen || anonymous > 0:
+				// Perhaps the entry that could not be read: not gone.
+				t.unreadGen = j.gen
+				remembered++
+			default:
+				delete(j.byID, id) // went away
 			}
 		}
 	}
@@ -137,17 +187,31 @@ func (j *Judge) Observe(ms []*fly.Machine, now time.Time) Result {
 	}
 	// The release's machines fill the result from the front, the others
 	// from the back (then put back in listing order).
-	r := Result{Release: sanitize.Field(release), Machines: make([]Machine, live)}
-	front, back := 0, live
+	n := live + remembered
+	r := Result{Release: sanitize.Field(release), Machines: make([]Machine, n)}
+	front, back := 0, n
 	firstRelease, releases := "", 0
 	var counts outcomeCounts
+	place := func(m *Machine) {
+		if m.Status == StatusOld || m.Status == StatusGone {
+			back--
+			r.Machines[back] = *m
+			return
+		}
+		r.Machines[front] = *m
+		front++
+		counts.add(m)
+	}
 	for i, fm := range ms {
 		t := j.last[i]
 		if t == nil {
 			continue
 		}
-		j.observe(t, fm, j.rels[i], release, now)
+		j.observe(t, fm, j.rels[i], release, l.Partial[fm.ID], now)
 		m := &t.out
+		if m.Unread != "" && (m.Release == release || m.Release == "") {
+			unread = append(unread, Unread{ID: m.ID, Why: m.Unread, steady: t.steady})
+		}
 		if m.Status != StatusGone && (releases == 0 || m.Release != firstRelease) {
 			if releases == 0 {
 				firstRelease = m.Release
@@ -167,25 +231,89 @@ func (j *Judge) Observe(ms []*fly.Machine, now time.Time) Result {
 		case "replacing", "updating", "creating":
 			counts.replacing++
 		}
-		if m.Status == StatusOld || m.Status == StatusGone {
-			back--
-			r.Machines[back] = *m
-			continue
-		}
-		r.Machines[front] = *m
-		front++
-		counts.add(m)
-		if m.Status != StatusFailed && diagnose.IsTransient(fm.State) && (t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))) {
+		place(m)
+		if m.Status != StatusOld && m.Status != StatusGone && m.Status != StatusFailed && diagnose.IsTransient(fm.State) &&
+			(t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))) {
 			r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
 		}
+	}
+	if remembered > 0 {
+		// In id order, so the result does not depend on the map's.
+		ids := make([]string, 0, remembered)
+		for id, t := range j.byID {
+			if t.gen != j.gen {
+				ids = append(ids, id)
+			}
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			m := j.byID[id].rememberedOut()
+			unread = append(unread, Unread{ID: m.ID, Why: m.Unread})
+			place(&m)
+		}
+	}
+	for i := 0; i < anonymous; i++ {
+		unread = append(unread, Unread{Why: "an entry of the machines answer that could not be read (null, or not a machine)"})
 	}
 	slices.Reverse(r.Machines[front:])
 	r.Rollout = r.Rollout || releases > 1
 	r.Outcome, r.Reason = j.outcome(r, front, live > 0, &counts)
+	r.Unread = unread
+	if len(unread) > 0 && r.Outcome != Failed {
+		// The rule: what could not be read may hide a failure, so no
+		// outcome but a failure seen stands — the release cannot be judged.
+		r.Outcome, r.Reason = CannotJudge, unreadReason(r.ReleaseName(), unread)
+	}
 	if r.Outcome != Undecided {
 		r.Awaiting, r.NextLook = nil, time.Time{}
 	}
 	return r
+}
+
+// Unread is one thing a listing held that could not be read and that
+// could hide a failure of the release judged.
+type Unread struct {
+	ID  string // the machine's id, "" for an entry that names none
+	Why string
+	// steady: a machine that names no release but is seen steady: it
+	// hides no crash, only which release is the newest.
+	steady bool
+}
+
+// unreadReason is the outcome's sentence when something could not be
+// read: what, with the counts, and why it cannot be judged.
+func unreadReason(rel string, us []Unread) string {
+	const shown = 3
+	anon, named, more := 0, []string{}, 0
+	for _, u := range us {
+		switch {
+		case u.ID == "":
+			anon++
+		case len(named) < shown:
+			named = append(named, u.ID+" "+u.Why)
+		default:
+			more++
+		}
+	}
+	parts := named
+	if more > 0 {
+		parts = append(parts, words.Count(more, "machine", "machines")+" more not read whole")
+	}
+	if anon > 0 {
+		parts = append(parts, words.Count(anon, "entry", "entries")+" of the machines answer could not be read (null, or not a machine)")
+	}
+	return strings.Join(parts, "; ") + " — it could hide a failure of " + rel + ", so it cannot be judged"
+}
+
+// rememberedOut is where a machine not in the last listing stands: as the
+// listing before left it, unread.
+func (t *tracked) rememberedOut() Machine {
+	m := t.out
+	m.Unread = "is not in the last answer, which held entries it could not read"
+	if t.unread != "" {
+		m.Unread += " (before that: " + t.unread + ")"
+	}
+	return m
 }
 
 // At is where the i-th entry of the last listing stands (nil: the entry
@@ -202,7 +330,7 @@ func (j *Judge) At(i int) *Machine {
 // observe takes a look at fm when one is due and says where it stands, in
 // t.out. What it says is worked out again only when something it says it
 // from changed.
-func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now time.Time) {
+func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, dropped int, now time.Time) {
 	if t.release != "" && rel != t.release {
 		t.from = t.release
 	}
@@ -212,24 +340,33 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now ti
 		// tracker starts over by itself).
 		*t = tracked{release: t.release, from: t.from, instance: fm.InstanceID, crash: t.crash, gen: t.gen, emitted: t.emitted}
 	}
-	passing, checks := 0, 0
+	passing, checks, oddChecks := 0, 0, 0
 	for _, c := range fm.Checks {
 		if c == nil {
+			oddChecks++
 			continue
 		}
 		checks++
-		if c.Status == "passing" {
+		switch c.Status {
+		case "passing":
 			passing++
+		case "warning", "critical":
+		default:
+			oddChecks++
 		}
 	}
+	t.unread = unreadOf(fm, dropped, oddChecks)
 	phase := diagnose.Classify(fm.State)
 	looked := false
-	if phase != diagnose.Gone && !diagnose.IsTransient(fm.State) && (t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))) {
+	// A look needs the whole entry: one taken on a part (a crash event
+	// without its time, a null dropped) would compare the newest crash
+	// against what it could not see.
+	if t.unread == "" && phase != diagnose.Gone && !diagnose.IsTransient(fm.State) && (t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))) {
 		t.look(fm, now)
 		looked = true
 	}
 	k := outKey{state: fm.State, name: fm.Name, region: fm.Region, id: fm.ID, release: rel, from: t.from, judged: release,
-		passing: passing, checks: checks, looks: t.lookCount, live: t.live, events: len(fm.Events) > 0}
+		passing: passing, checks: checks, looks: t.lookCount, live: t.live, events: len(fm.Events) > 0, unread: t.unread}
 	if !looked && k == t.key {
 		return // nothing it says changed
 	}
@@ -259,7 +396,63 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, now ti
 		m.Status, m.Reason = t.status(fm, m, j.opts.Settle)
 		t.key.live = t.live // status may have made it live
 	}
+	t.steady = false
+	switch {
+	case t.unread != "":
+		m.Unread = t.unread
+	case rel == "" && release != "" && phase != diagnose.Gone:
+		// It may run the judged release — or, when the judge picked the
+		// highest release itself, a newer one it cannot see. As a machine
+		// of the judged release, would it be live (or stopped, not
+		// crashing)?
+		t.steady = t.asIfJudged(fm, m, j.opts.Settle)
+		switch {
+		case !t.steady:
+			m.Unread = "names no release (no config, or no fly_release_version) and is not seen steady: it may run " + releaseWord(release)
+		case j.opts.Release == "":
+			m.Unread = "names no release (no config, or no fly_release_version): it may run a newer release than " + releaseWord(release)
+		}
+	}
 	t.out = m
+}
+
+// asIfJudged says whether t, were it a machine of the judged release,
+// would be live or idle (stopped, not crashing).
+func (t *tracked) asIfJudged(fm *fly.Machine, m Machine, settle time.Duration) bool {
+	c := *t // status may mark it live: only the copy
+	st, _ := c.status(fm, m, settle)
+	return st == StatusLive || st == StatusIdle
+}
+
+// unreadOf says what of fm's entry could not be read: dropped null
+// entries, exit events it cannot time or read, checks of no known status.
+func unreadOf(fm *fly.Machine, dropped, oddChecks int) string {
+	untimed, bare := 0, 0
+	for _, e := range fm.Events {
+		switch {
+		case e == nil:
+			dropped++
+		case e.Type != "exit":
+		case diagnose.ExitEventOf(e) == nil:
+			bare++
+		case diagnose.EventTime(e).IsZero():
+			untimed++
+		}
+	}
+	var parts []string
+	if dropped > 0 {
+		parts = append(parts, words.Count(dropped, "null check, event or container", "null checks, events or containers")+" dropped from its entry")
+	}
+	if untimed > 0 {
+		parts = append(parts, words.Count(untimed, "exit event without a time", "exit events without a time"))
+	}
+	if bare > 0 {
+		parts = append(parts, words.Count(bare, "exit event without its exit code", "exit events without their exit code"))
+	}
+	if oddChecks > 0 {
+		parts = append(parts, words.Count(oddChecks, "health check of no status it knows", "health checks of no status it knows"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // outKey is what a machine's status and sentence are worked out from,
@@ -268,6 +461,7 @@ type outKey struct {
 	state, name, region, id, release, from, judged string
 	passing, checks, looks                         int
 	live, events                                   bool
+	unread                                         string
 }
 
 // look records one look at fm.

@@ -192,8 +192,13 @@ func (r Report) machineRows() [][]string {
 		if m.Status == StatusFailed {
 			status += " (" + m.Crash.Kind.String() + ")"
 		}
+		why := m.Reason
+		if m.Unread != "" {
+			status += ", unread"
+			why += " — could not read: " + m.Unread
+		}
 		rows = append(rows, []string{m.ID, m.Region, m.State, status, strconv.Itoa(m.LookCount),
-			dash(strings.Join(seen, ", ")), dash(strings.Join(codes, ", ")), newest, m.Reason})
+			dash(strings.Join(seen, ", ")), dash(strings.Join(codes, ", ")), newest, why})
 	}
 	return rows
 }
@@ -233,6 +238,11 @@ func JSON(r Report) ([]byte, error) {
 		ExitCodes   []int   `json:"exit_codes"`
 		Checks      checks  `json:"checks"`
 		Looks       []look  `json:"looks"`
+		Unread      string  `json:"unread"`
+	}
+	type unread struct {
+		Machine string `json:"machine"`
+		Why     string `json:"why"`
 	}
 	type cannot struct {
 		Cause  Cause  `json:"cause"`
@@ -252,6 +262,7 @@ func JSON(r Report) ([]byte, error) {
 		Reason      string    `json:"reason"`
 		CannotJudge *cannot   `json:"cannot_judge"`
 		Machines    []machine `json:"machines"`
+		Unread      []unread  `json:"unread"`
 		Logs        *logs     `json:"first_crash_logs"`
 		Settle      float64   `json:"settle_seconds"`
 		Timeout     float64   `json:"timeout_seconds"`
@@ -266,7 +277,7 @@ func JSON(r Report) ([]byte, error) {
 		return &s
 	}
 	d := doc{App: sanitize.Line(r.App), Release: r.Result.Release, Verdict: r.Outcome(), ExitCode: r.ExitCode(),
-		Reason: r.Reason(), Machines: []machine{}, Settle: r.Settle.Seconds(), Timeout: r.Timeout.Seconds(),
+		Reason: r.Reason(), Machines: []machine{}, Unread: []unread{}, Settle: r.Settle.Seconds(), Timeout: r.Timeout.Seconds(),
 		Calls: r.Calls, Elapsed: r.Took.Round(100 * time.Millisecond).Seconds()}
 	if r.Cause != "" || r.Result.Outcome == Undecided {
 		c := r.Cause
@@ -279,12 +290,15 @@ func JSON(r Report) ([]byte, error) {
 		jm := machine{ID: m.ID, Name: m.Name, Region: m.Region, State: m.State, Release: m.Release, From: m.From,
 			Status: m.Status, Crash: m.Crash.Kind.String(), Reason: m.Reason, NewestCrash: opt(m.Crash.NewestCrash),
 			FirstCrash: opt(m.FirstCrash), ExitCodes: m.ExitCodes(), Checks: checks{m.ChecksPassing, m.Checks},
-			Looks: []look{}}
+			Looks: []look{}, Unread: m.Unread}
 		for _, l := range m.Looks {
 			jm.Looks = append(jm.Looks, look{At: clock(l.At), State: l.State, NewestCrash: opt(l.NewestCrash),
 				VisibleCrashes: l.VisibleCrashes, Kind: l.Kind.String()})
 		}
 		d.Machines = append(d.Machines, jm)
+	}
+	for _, u := range r.Result.Unread {
+		d.Unread = append(d.Unread, unread{Machine: u.ID, Why: u.Why})
 	}
 	if l := r.Logs; l != nil {
 		d.Logs = &logs{Machine: l.Machine, At: clock(l.At), Lines: append([]string{}, l.Lines...), Error: l.Err}

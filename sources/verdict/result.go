@@ -154,6 +154,10 @@ type Machine struct {
 	ChecksPassing, Checks int
 	// Reason says why it has its status, in one sentence.
 	Reason string
+	// Unread says what of its entry the last listing could not read (or
+	// that the listing skipped it, or that it names no release while not
+	// steady); "" when nothing. An unread machine was not looked at then.
+	Unread string
 }
 
 // ExitCodes are the exit codes of Crashes, newest first.
@@ -191,6 +195,10 @@ type Result struct {
 	// Rollout: machines moved between releases while the judge watched, or
 	// they run more than one release: a deploy is (or was) under way.
 	Rollout bool
+	// Unread is what the listing held that could not be read and could
+	// hide a failure of the release; while it is not empty the outcome is
+	// Failed (a failure seen stands) or CannotJudge, never Live.
+	Unread []Unread
 }
 
 // Machine finds a machine of the result by its (display) id.

@@ -64,7 +64,7 @@ func (s *Source) Verdict(ctx context.Context, app string, o VerdictOptions) (rep
 		if err != nil {
 			return stop(err)
 		}
-		rep.Result = j.Observe(l.Machines, s.Now())
+		rep.Result = j.ObserveListing(judgeListing(l), s.Now())
 		r := rep.Result
 		switch r.Outcome {
 		case verdict.Failed:
@@ -78,6 +78,9 @@ func (s *Source) Verdict(ctx context.Context, app string, o VerdictOptions) (rep
 			return rep
 		case verdict.CannotJudge:
 			rep.Cause, rep.Detail = verdict.CauseNothingToJudge, r.Reason
+			if len(r.Unread) > 0 {
+				rep.Cause = verdict.CauseBadAnswer
+			}
 			return rep
 		}
 		switch {
@@ -96,6 +99,12 @@ func (s *Source) Verdict(ctx context.Context, app string, o VerdictOptions) (rep
 			return rep
 		}
 	}
+}
+
+// judgeListing is a listing as the judge reads it: what the answer held,
+// and what it held that could not be read.
+func judgeListing(l fly.Listing) verdict.Listing {
+	return verdict.Listing{Machines: l.Machines, Skipped: l.Skipped, Partial: l.Partial}
 }
 
 // awaitSettled long-polls each machine until it is started, stopped or

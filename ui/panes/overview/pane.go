@@ -309,6 +309,8 @@ func (p *Pane) crashCell(r snapshot.OrgRow) string {
 	switch {
 	case r.Looping > 0 || r.GaveUp > 0:
 		return t.Fail.Render("✗ " + crashWords(r))
+	case r.Unread > 0: // what the listing held unread could hide a crash loop
+		return t.Unknown.Render(fmt.Sprintf("? %d unread", r.Unread))
 	case r.Watching > 0:
 		return t.Warn.Render(fmt.Sprintf("! %d crashed", r.Watching))
 	}
