@@ -90,6 +90,21 @@ func (s *Sim) Prewarm(d time.Duration) error {
 	return nil
 }
 
+// AdvanceTo lives a frozen platform (Options.Frozen) through to platform
+// time t at once, and holds it there: a one-shot look that needs a second
+// look a settle later (status --demo on a machine that crashed once) takes
+// it at a fixed platform time, so the same seed prints the same figures. A
+// time already passed does nothing; it fails on a platform whose clock runs.
+func (s *Sim) AdvanceTo(t time.Time) error {
+	if !s.opts.Frozen {
+		return fmt.Errorf("flysim: AdvanceTo on a platform whose clock runs")
+	}
+	if t.After(s.now()) {
+		s.sched.FastForward(t)
+	}
+	return nil
+}
+
 // PushImage adds an image tagged tag to app's repository, as `fly deploy`
 // pushes one before it updates the machines, and returns its reference for
 // a machine config ("registry.fly.io/<image>:<tag>"). A later push of the
