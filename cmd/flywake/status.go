@@ -21,6 +21,10 @@ func newStatusCmd(g *globalFlags) *cobra.Command {
 every app the token can see) and prints what the panes show: machine states
 and their alerts (crash loops, unreachable hosts), cold starts from a day of
 logs, swap, bytecode cache, crash-loop verdicts and edge-versus-origin errors.
+One look cannot tell a crash loop from one crash: when a machine crashed
+since its release, status looks again once the next look is due, up to four
+times (about 20 s), as the dashboard does; a machine still undecided after
+them says so.
 It never changes a machine; probes run only on machines that are already
 started. With --json, stdout holds only JSON, in the shape documented in
 sources/status/doc.go: structured fields, RFC 3339 timestamps, null for

@@ -61,6 +61,11 @@ func (k CrashKind) Level() Level {
 	}
 }
 
+// LookingAgain ends a Watching verdict's reason: the next look tells a
+// crash loop from one crash. A one-shot look that ends without it (status)
+// says so instead.
+const LookingAgain = "; looking again"
+
 // CrashLoopReason is the sentence a deploy fails with when the machine kept crashing.
 const CrashLoopReason = "the machine has crashed repeatedly since the deploy and is still restarting"
 
@@ -144,7 +149,7 @@ func (t *CrashTracker) Look(m *fly.Machine, releaseSince, now time.Time) CrashVe
 		v.Reason = fmt.Sprintf("crashed %s ago, nothing new since the previous look", roundDuration(now.Sub(newest)))
 	default:
 		v.Kind = Watching
-		v.Reason = fmt.Sprintf("crashed %s ago, since the deploy; looking again", roundDuration(now.Sub(newest)))
+		v.Reason = fmt.Sprintf("crashed %s ago, since the deploy%s", roundDuration(now.Sub(newest)), LookingAgain)
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package status
 
 import (
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
@@ -204,6 +205,11 @@ func machine(a *snapshot.App, m snapshot.Machine) Machine {
 			Verdict: m.Crash.Kind.String(), Level: m.Crash.Kind.Level(),
 			NewestCrashAt: timeOrNull(m.Crash.NewestCrash), Reason: m.Crash.Reason,
 		},
+	}
+	if m.Crash.Kind == diagnose.Watching {
+		// status does not look again once it has printed: say what the
+		// one look could not tell.
+		out.Crash.Reason = strings.TrimSuffix(m.Crash.Reason, diagnose.LookingAgain) + ": one look cannot tell a crash loop from one crash, and status ended before the next"
 	}
 	if out.Alerts == nil {
 		out.Alerts = []snapshot.Alert{}

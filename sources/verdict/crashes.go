@@ -75,8 +75,9 @@ func (c Crashes) UnreadReason() string {
 	return unreadReason(c.ReleaseName(), c.Unread)
 }
 
-// WatchingReason says that one look cannot tell a crash loop from one
-// crash, naming the machines ("" when none awaits a look).
+// WatchingReason says, for a judgement that ends here (status), that one
+// look cannot tell a crash loop from one crash, naming the machines (""
+// when none awaits a look).
 func (c Crashes) WatchingReason() string {
 	if len(c.Watching) == 0 {
 		return ""
@@ -86,7 +87,7 @@ func (c Crashes) WatchingReason() string {
 		ns.add(id)
 	}
 	return words.Count(len(c.Watching), "machine", "machines") + " of " + c.ReleaseName() + " crashed since it began (" +
-		ns.String() + "): one look cannot tell a crash loop from one crash, the next look tells"
+		ns.String() + "): one look cannot tell a crash loop from one crash, and the look that would tell was not taken"
 }
 
 // ReleaseName is "release v7", or "the current release".

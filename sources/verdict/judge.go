@@ -265,7 +265,10 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		r.Outcome, r.Reason = CannotJudge, unreadReason(r.ReleaseName(), unread)
 	}
 	if r.Outcome != Undecided {
-		r.Awaiting, r.NextLook = nil, time.Time{}
+		// Nothing to long-poll for the outcome; NextLook stays: a machine
+		// that crashed once still needs its look to say what it is (the
+		// dashboard and status show each machine's verdict).
+		r.Awaiting = nil
 	}
 	return r
 }
@@ -468,6 +471,13 @@ type outKey struct {
 func (t *tracked) look(fm *fly.Machine, now time.Time) {
 	v := t.crash.Look(fm, time.Time{}, now)
 	since := t.crash.Since()
+	if failing := t.verdict.Kind; (failing == diagnose.CrashLooping || failing == diagnose.GaveUp) && t.lookCount > 0 &&
+		v.Kind != diagnose.CrashLooping && v.Kind != diagnose.GaveUp {
+		// A failure seen stands for the version: a machine given up on and
+		// then woken by a request has not crashed again yet, but it will.
+		const since = "; started since, nothing newer yet"
+		v.Kind, v.Reason = failing, strings.TrimSuffix(t.verdict.Reason, since)+since
+	}
 	t.verdict = v
 	t.lookCount++
 	t.lastLook = now

@@ -188,8 +188,9 @@ type Result struct {
 	// order, then the others.
 	Machines []Machine
 	// Awaiting are the release's machines to long-poll before looking
-	// again; NextLook is when the next look at a settled machine is due
-	// (zero: none is).
+	// again (none once the outcome is decided); NextLook is when the next
+	// look at a settled machine still being looked at is due (zero: none
+	// is), decided or not.
 	Awaiting []Await
 	NextLook time.Time
 	// Rollout: machines moved between releases while the judge watched, or

@@ -414,3 +414,28 @@ func randomStory(rng *rand.Rand) ([]taken, []string) {
 	}
 	return ls, ids
 }
+
+// A failure seen stands for the machine's version: given up on, then
+// started by a request before it crashed again, it is still given up on.
+func TestAGiveUpStandsWhenAMachineIsWoken(t *testing.T) {
+	s := newSim()
+	m := s.machine("m1", "43", "started")
+	s.crashCycle(m)
+	s.wait(2500 * time.Millisecond)
+	s.exit(m, 1, false, false)
+	m.State = "stopped"
+	j := New(Options{})
+	if got := mustMachine(t, s.observe(j), "m1"); got.Crash.Kind != diagnose.GaveUp {
+		t.Fatalf("first look: %v", got.Crash.Kind)
+	}
+	for range 2 {
+		s.wait(5 * time.Second)
+		s.event(m, "start", "started", "proxy")
+		m.State = "started"
+		r := s.observe(j)
+		if got := mustMachine(t, r, "m1"); got.Crash.Kind != diagnose.GaveUp || got.Status != StatusFailed || r.Crashes().Level() != diagnose.Fail ||
+			strings.Count(got.Crash.Reason, "started since") != 1 {
+			t.Fatalf("woken: %v %v %q", got.Crash.Kind, got.Status, got.Crash.Reason)
+		}
+	}
+}

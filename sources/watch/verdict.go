@@ -156,6 +156,12 @@ func (s *Source) awaitSettled(ctx context.Context, app string, ms []verdict.Awai
 // clock is read again every platformPoll: at --speed 16 a 5 s settle
 // ends after a third of a second, not after 5.
 func (s *Source) untilPlatform(ctx context.Context, t time.Time) error {
+	if s.AdvanceTo != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return s.AdvanceTo(t)
+	}
 	for {
 		d := t.Sub(s.Now())
 		if d <= 0 {

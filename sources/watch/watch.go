@@ -25,6 +25,11 @@ type Source struct {
 	Now func() time.Time
 	// Markers recognise boot phases in logs (nil: diagnose.DefaultMarkers()).
 	Markers []diagnose.Marker
+	// AdvanceTo, when set, is how a platform whose clock stands still until
+	// told (status --demo's frozen instant) reaches a later time: a wait
+	// for the platform's clock tells it instead, so the looks a judgement
+	// needs are taken there too, at fixed platform times.
+	AdvanceTo func(t time.Time) error
 }
 
 // LogHistory is how far back the first logs fetch reaches.
@@ -140,10 +145,11 @@ func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error)
 	// One look cannot tell a crash loop from a single crash: the verdict
 	// compares the newest crash's time between looks, so look again once
 	// the next look is due (a look needs the machine settled, hence a few
-	// tries) — unless the platform's clock stood still over the listing
-	// (status --demo looks at a frozen instant): there another look learns
-	// nothing.
-	frozen := !s.Now().After(before)
+	// tries, at most four settles: bounded like verdict's --timeout) —
+	// unless the platform's clock stands still and cannot be told to move:
+	// there another look learns nothing. What is still unsettled after the
+	// tries says so (its crash verdict is "watching").
+	frozen := !s.Now().After(before) && s.AdvanceTo == nil
 	for try := 0; try < 4 && a.Watching() && !frozen; try++ {
 		wait := min(max(a.Rollout.NextLook.Sub(s.Now()), time.Second), verdict.DefaultSettle)
 		if err := s.untilPlatform(ctx, s.Now().Add(wait)); err != nil {
