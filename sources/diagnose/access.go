@@ -100,16 +100,3 @@ func isHostName(tok string) bool {
 	return strings.IndexFunc(last, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
 }
 
-// AccessLines extracts the request lines of an app's logs (provider "app").
-func AccessLines(lines []LogLine) []AccessLine {
-	var out []AccessLine
-	for _, l := range lines {
-		if l.Provider != "app" {
-			continue
-		}
-		if a, ok := ParseAccessLine(l.Time, l.Message); ok {
-			out = append(out, a)
-		}
-	}
-	return out
-}

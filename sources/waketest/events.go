@@ -28,7 +28,6 @@ type Phase string
 
 const (
 	PhaseSleeping   Phase = "sleeping"   // putting targets to sleep
-	PhaseWarming    Phase = "warming"    // starting stopped targets so they can be suspended
 	PhaseFiring     Phase = "firing"     // requests in flight
 	PhaseCollecting Phase = "collecting" // reading the platform's side after the burst
 	PhaseDone       Phase = "done"

@@ -290,6 +290,3 @@ func fatalWays(k *keys.KeyMap, back returnTo) string {
 	}
 	return s
 }
-
-// isFatal: errors no retry can fix; the user has to act.
-func isFatal(err error) bool { return watch.IsFatal(err) }

@@ -10,7 +10,6 @@ import (
 // owns its glyph so text reports draw the same mark as the screen.
 var (
 	GlyphPass = diagnose.Pass.Glyph()
-	GlyphWarn = diagnose.Warn.Glyph()
 	GlyphFail = diagnose.Fail.Glyph()
 )
 

@@ -6,9 +6,8 @@ import "github.com/flywake/flywake/ui/components/cell"
 type Align = cell.Align
 
 const (
-	AlignLeft   = cell.Left
-	AlignRight  = cell.Right
-	AlignCenter = cell.Center
+	AlignLeft  = cell.Left
+	AlignRight = cell.Right
 )
 
 // Column describes one column. Width is the minimum in cells; Flex is the
