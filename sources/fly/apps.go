@@ -19,6 +19,9 @@ func (c *Client) ListApps(ctx context.Context, org string) ([]App, error) {
 	for i := range apps {
 		cleanApp(&apps[i])
 	}
+	if c.tap != nil {
+		c.tap.AppsListed(org, apps)
+	}
 	return apps, nil
 }
 

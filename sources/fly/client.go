@@ -59,6 +59,7 @@ type Client struct {
 	apiHC   *http.Client // for Prometheus
 	apiBase *url.URL
 	netT    *http.Transport
+	tap     Tap // nil: none
 }
 
 // New builds a client; it does no network I/O.

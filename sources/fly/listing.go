@@ -35,5 +35,9 @@ func (c *Client) List(ctx context.Context, app string) (Listing, error) {
 	for _, k := range got.partial {
 		n += k
 	}
-	return Listing{Machines: ms, Cordoned: got.cordoned, Malformed: n, Skipped: got.skipped, Partial: got.partial}, nil
+	l := Listing{Machines: ms, Cordoned: got.cordoned, Malformed: n, Skipped: got.skipped, Partial: got.partial}
+	if c.tap != nil {
+		c.tap.Listed(app, l)
+	}
+	return l, nil
 }

@@ -16,5 +16,8 @@ func (c *Client) Logs(ctx context.Context, app, nextToken, instance, region stri
 		return nil, "", c.fail(ctx, call{op: "read logs of " + app, scope: appScope, app: app}, err)
 	}
 	redactDecoded(ctx, &entries) // a JSON escape no longer hides the token
+	if c.tap != nil && instance == "" && region == "" {
+		c.tap.Logged(app, entries)
+	}
 	return entries, next, nil
 }

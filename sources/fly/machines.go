@@ -45,6 +45,9 @@ func (c *Client) GetMachine(ctx context.Context, app, id string) (*Machine, erro
 		return nil, c.fail(ctx, k, err)
 	}
 	redactDecoded(ctx, m)
+	if c.tap != nil && m != nil {
+		c.tap.Got(app, m)
+	}
 	return m, nil
 }
 
@@ -135,6 +138,9 @@ func (c *Client) Exec(ctx context.Context, app, id, cmd string, timeout time.Dur
 		return nil, c.fail(ctx, k, err)
 	}
 	redactDecoded(ctx, res)
+	if c.tap != nil && res != nil {
+		c.tap.Executed(app, id, cmd, *res)
+	}
 	return res, nil
 }
 

@@ -66,9 +66,22 @@ type logsMeta struct {
 	} `json:"url"`
 }
 
+// Lines is where the API reads lines: a Store, or anything else that
+// keeps them (a recording replayed: sources/replay).
+type Lines interface {
+	// Query returns up to limit lines of app after (exclusive) the given
+	// time that match the filters, in time order.
+	Query(app string, after time.Time, instance, region string, limit int) []Line
+	// Tail returns the newest limit lines of app since the given time, in
+	// time order.
+	Tail(app string, since time.Time, instance, region string, limit int) []Line
+}
+
 // API serves GET /api/v1/apps/{app}/logs from a Store.
 type API struct {
 	Store *Store
+	// Lines, when set, is read instead of Store.
+	Lines Lines
 	Now   func() time.Time
 	// PageSize is the most lines one page returns after a next_token.
 	PageSize int
@@ -92,9 +105,14 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	now := a.Now()
 	var lines []Line
-	if hasToken {
+	switch {
+	case hasToken && a.Lines != nil:
+		lines = page(a.Lines.Query, appName, after, instance, region, a.PageSize)
+	case hasToken:
 		lines = a.Store.page(appName, after, instance, region, a.PageSize)
-	} else {
+	case a.Lines != nil:
+		lines = a.Lines.Tail(appName, now.Add(-logsTailWindow), instance, region, logsTailLines)
+	default:
 		lines = a.Store.Tail(appName, now.Add(-logsTailWindow), instance, region, logsTailLines)
 	}
 
@@ -122,10 +140,16 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (l *Store) page(app string, after time.Time, instance, region string, limit int) []Line {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return page(l.query, app, after, instance, region, limit)
+}
+
+// page is Store.page over any query.
+func page(query func(app string, after time.Time, instance, region string, limit int) []Line,
+	app string, after time.Time, instance, region string, limit int) []Line {
 	if limit < 1 {
 		limit = 1
 	}
-	lines := l.query(app, after, instance, region, limit)
+	lines := query(app, after, instance, region, limit)
 	if len(lines) < limit {
 		return lines
 	}
@@ -137,7 +161,7 @@ func (l *Store) page(app string, after time.Time, instance, region string, limit
 	// Everything at `last` or later, in order: its first inPage lines at
 	// `last` are the ones this page already holds.
 	for batch := limit + inPage; ; batch *= 2 {
-		more := l.query(app, last.Add(-time.Nanosecond), instance, region, batch)
+		more := query(app, last.Add(-time.Nanosecond), instance, region, batch)
 		same := 0
 		for same < len(more) && more[same].Time.Equal(last) {
 			same++

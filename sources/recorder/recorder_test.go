@@ -1,0 +1,124 @@
+package recorder
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
+	"github.com/flywake/flywake/sources/record"
+	"github.com/flywake/flywake/sources/replay"
+	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/watch"
+)
+
+// record runs the recorder on src into path until done says it has what
+// the test needs (or a minute passes).
+func recordUntil(t *testing.T, src *watch.Source, path, app string, org bool, done func(record.Stats) bool) record.Stats {
+	t.Helper()
+	w, err := record.Create(path, record.Options{Org: src.Org, Scope: "test", Now: src.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Client.SetTap(&Tap{W: w, Now: src.Now})
+	defer src.Client.SetTap(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	go func() { ended <- Run(ctx, Config{Source: src, App: app, Org: org, Writer: w}) }()
+	deadline := time.Now().Add(time.Minute)
+	for !done(w.Stats()) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(1200 * time.Millisecond) // the facts in flight reach a commit
+	cancel()
+	<-ended
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st := w.Stats()
+	if !done(st) {
+		t.Fatalf("the recorder did not get there in a minute: %+v", st)
+	}
+	return st
+}
+
+// replaySource opens path as a platform at its clock and a client to it.
+func replaySource(t *testing.T, path string, at time.Time) (*replay.Platform, *watch.Source) {
+	t.Helper()
+	rec, err := record.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rec.Close() })
+	_, end := rec.Span()
+	clock := replay.NewClock(at, end, false)
+	p := replay.New(rec, clock, replay.Options{})
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	c, err := fly.New(context.Background(), fly.Config{FlapsURL: p.URL(), APIURL: p.URL(), Token: p.Token()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return p, &watch.Source{Client: c, Org: p.Org(), Now: clock.Now}
+}
+
+// figures are what the panes show of an app, as text to compare.
+func figures(a *snapshot.App, now time.Time) []string {
+	var out []string
+	for _, m := range a.Machines {
+		out = append(out, fmt.Sprintf("machine %s %s %s events=%d", m.ID, m.State, m.Release, len(m.Events)))
+	}
+	sort.Strings(out)
+	cs := a.ColdStarts(now)
+	out = append(out, fmt.Sprintf("cold boots %d p50 %s p95 %s max %s crash restarts %d", cs.Served, cs.P50, cs.P95, cs.Max, cs.CrashRestarts),
+		"swap: "+a.Swap().Line, "bytecode: "+a.BytecodeVerdict().Line)
+	if a.Metrics != nil {
+		d, tot := snapshot.Died(a.Metrics.Edge24h, a.Metrics.App24h)
+		d1, tot1 := snapshot.Died(a.Metrics.Edge1h, a.Metrics.App1h)
+		out = append(out, fmt.Sprintf("edge vs app: 24h %.0f of %.0f, 1h %.0f of %.0f", d, tot, d1, tot1))
+	}
+	out = append(out, fmt.Sprintf("traffic minutes %d", len(a.Traffic.Minutes)))
+	return out
+}
+
+// A recording of an instant, replayed at that instant, gives the same
+// figures the live platform gives: machines, boots, swap, bytecode, the
+// edge against the app, the traffic's minutes.
+func TestReplayAtAnInstantShowsWhatTheLivePlatformShowed(t *testing.T) {
+	p := simtest.Start(t, flysim.Options{Seed: 1, Frozen: true})
+	src := &watch.Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
+	app := flysim.DemoScaleToZero
+	path := filepath.Join(t.TempDir(), "rec.db")
+	recordUntil(t, src, path, app, false, func(s record.Stats) bool {
+		return s.States >= 10 && s.Logs > 1000 && s.Probes >= 3 && s.Counts > 100
+	})
+	now := p.Sim.Clock().Now()
+	live := collectApp(t, src, app)
+	_, rsrc := replaySource(t, path, now)
+	replayed := collectApp(t, rsrc, app)
+	want, got := figures(live, now), figures(replayed, now)
+	t.Logf("live:\n  %s", strings.Join(want, "\n  "))
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("the replay differs from the live platform:\nlive:\n  %s\nreplay:\n  %s", strings.Join(want, "\n  "), strings.Join(got, "\n  "))
+	}
+}
+
+func collectApp(t *testing.T, src *watch.Source, app string) *snapshot.App {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, err := src.Collect(ctx, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
