@@ -98,11 +98,13 @@ func TestReplayAtAnInstantShowsWhatTheLivePlatformShowed(t *testing.T) {
 	src := &watch.Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
 	app := flysim.DemoScaleToZero
 	path := filepath.Join(t.TempDir(), "rec.db")
-	recordUntil(t, src, path, app, false, func(s record.Stats) bool {
-		return s.States >= 10 && s.Logs > 1000 && s.Probes >= 3 && s.Counts > 100
-	})
 	now := p.Sim.Clock().Now()
 	live := collectApp(t, src, app)
+	// Until the recorder has read the day's logs to their end (a page at a
+	// time, as the dashboard does), its probes and a day of counters.
+	recordUntil(t, src, path, app, false, func(s record.Stats) bool {
+		return s.States >= 10 && s.Logs >= len(live.Logs()) && s.Probes >= 3 && s.Counts > 100
+	})
 	_, rsrc := replaySource(t, path, now)
 	replayed := collectApp(t, rsrc, app)
 	want, got := figures(live, now), figures(replayed, now)
