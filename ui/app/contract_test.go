@@ -325,3 +325,21 @@ func TestEveryPaneDimsStaleData(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPaneEmbedsTheSharedBase: the size, the stale flag and the
+// default Capturing are pane.Base's, in every tile and overlay, so none
+// keeps a copy of them that could drift.
+func TestEveryPaneEmbedsTheSharedBase(t *testing.T) {
+	m := New(Config{App: fixtureApp, Theme: theme.New(true)})
+	base := reflect.TypeOf(pane.Base{})
+	for _, p := range m.allPanes() {
+		typ := reflect.TypeOf(p)
+		for typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		f, ok := typ.FieldByName("Base")
+		if !ok || !f.Anonymous || f.Type != base {
+			t.Errorf("%s (%s) does not embed pane.Base", p.ID(), typ)
+		}
+	}
+}

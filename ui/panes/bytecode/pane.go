@@ -16,6 +16,7 @@ import (
 
 // Pane is the Bytecode pane. Build it with New.
 type Pane struct {
+	pane.Base
 	theme *theme.Theme
 	keys  keys.KeyMap
 
@@ -23,9 +24,6 @@ type Pane struct {
 	lines  []line      // derived in SetData
 	screen []string    // lines wrapped to the width
 	view   scroll.View // scrolls screen
-
-	width, height int
-	stale         bool
 }
 
 var (
@@ -61,21 +59,18 @@ func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
 // SetSize is the size View draws at. The root sizes every pane after
 // every message; the lines depend only on the data and the width.
 func (p *Pane) SetSize(width, height int) {
-	width, height = max(width, 0), max(height, 0)
-	if width == p.width && height == p.height {
+	if w, h := p.Size(); max(width, 0) == w && max(height, 0) == h {
 		return
 	}
-	p.width, p.height = width, height
+	p.Base.SetSize(width, height)
 	p.relayout()
 }
 
-// SetStale dims the pane: the probes behind it may be old.
-func (p *Pane) SetStale(stale bool) { p.stale = stale }
-
 // relayout wraps the lines to the width and keeps the scroll in range.
 func (p *Pane) relayout() {
-	p.screen = layoutLines(p.lines, p.width)
-	p.view.SetSize(p.width, p.height)
+	w, h := p.Size()
+	p.screen = layoutLines(p.lines, w)
+	p.view.SetSize(w, h)
 	p.view.SetLines(p.screen)
 }
 
@@ -84,7 +79,7 @@ func (p *Pane) Height(width int) int { return max(len(layoutLines(p.lines, width
 
 // Keys: scrolling, when the sections are taller than the pane.
 func (p *Pane) Keys() []key.Binding {
-	if len(p.screen) <= p.height {
+	if _, h := p.Size(); len(p.screen) <= h {
 		return nil
 	}
 	return []key.Binding{pane.Arrows(&p.keys, "scroll")}
@@ -124,12 +119,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 // them.
 func (p *Pane) Below() (int, bool) { return p.view.Below(), true }
 
-// Capturing is always false: the pane takes no text input.
-func (p *Pane) Capturing() bool { return false }
-
 // View renders exactly the SetSize width×height cells.
 func (p *Pane) View(focused bool, now time.Time) string {
-	width, height := p.width, p.height
+	width, height := p.Size()
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -137,7 +129,7 @@ func (p *Pane) View(focused bool, now time.Time) string {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), width, height)
 	}
 	out := p.view.View()
-	if p.stale {
+	if p.Stale() {
 		return pane.Dim(p.theme, out)
 	}
 	return out

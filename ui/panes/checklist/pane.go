@@ -17,6 +17,7 @@ import (
 
 // Pane is the pre-deploy checklist pane. Build it with New.
 type Pane struct {
+	pane.Base
 	theme *theme.Theme
 	keys  keys.KeyMap
 	label lipgloss.Style // "fix" and other labels: bold, readable without colour
@@ -43,9 +44,6 @@ type Pane struct {
 	follow bool // keep the cursor's item in view
 	page   int  // body lines a page moves, from the size
 	total  int  // body lines at the width, from relayout
-
-	width, height int
-	stale         bool
 }
 
 var (
@@ -94,12 +92,9 @@ func (p *Pane) CanClose() bool { return true }
 
 // SetSize is the size View draws at.
 func (p *Pane) SetSize(width, height int) {
-	p.width, p.height = max(width, 0), max(height, 0)
+	p.Base.SetSize(width, height)
 	p.relayout()
 }
-
-// SetStale dims the items: the evidence behind them may be old.
-func (p *Pane) SetStale(stale bool) { p.stale = stale }
 
 // Height is every line of the walkthrough: the items with what is
 // expanded, the progress and the summary line.
@@ -213,6 +208,3 @@ func (p *Pane) moveTo(i int) {
 	p.cursorID = p.items[i].ID
 	p.follow = true
 }
-
-// Capturing is always false: the pane takes no text input.
-func (p *Pane) Capturing() bool { return false }

@@ -23,12 +23,13 @@ func bodyHeight(height int) int {
 // relayout scrolls the body for the size: so the current item is in view
 // while following the cursor, and never past the end.
 func (p *Pane) relayout() {
-	if p.width <= 0 || len(p.items) == 0 {
+	w, h := p.Size()
+	if w <= 0 || len(p.items) == 0 {
 		return
 	}
-	lines, spans := p.body(p.width, false)
+	lines, spans := p.body(w, false)
 	p.total = len(lines)
-	bodyH := bodyHeight(p.height)
+	bodyH := bodyHeight(h)
 	p.page = max(bodyH-1, 1)
 	if i := p.indexOf(p.cursorID); p.follow && i >= 0 {
 		p.offset = scroll.Reveal(p.offset, spans[i].start, spans[i].end, bodyH, len(lines))
@@ -38,17 +39,18 @@ func (p *Pane) relayout() {
 
 // Below is the item lines past the bottom of the view; pgdn brings them.
 func (p *Pane) Below() (int, bool) {
-	if p.width <= 0 || len(p.items) == 0 {
+	w, h := p.Size()
+	if w <= 0 || len(p.items) == 0 {
 		return 0, true
 	}
-	return max(p.total-p.offset-bodyHeight(p.height), 0), true
+	return max(p.total-p.offset-bodyHeight(h), 0), true
 }
 
 // View renders exactly the SetSize width×height cells: the progress line
 // on top, the items (scrolled so the current one is in view) and the
 // summary at the bottom. Below three lines only the items are drawn.
 func (p *Pane) View(focused bool, _ time.Time) string {
-	width, height := p.width, p.height
+	width, height := p.Size()
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -67,7 +69,7 @@ func (p *Pane) View(focused bool, _ time.Time) string {
 		out = append(out, p.summary(width))
 	}
 	view := cell.Block(strings.Join(out, "\n"), width, height)
-	if p.stale {
+	if p.Stale() {
 		return pane.Dim(p.theme, view)
 	}
 	return view

@@ -15,6 +15,7 @@ import (
 
 // Pane is the Cold starts pane. Build it with New.
 type Pane struct {
+	pane.Base
 	theme  *theme.Theme
 	keys   keys.KeyMap
 	phases []lipgloss.Style // per legend index, built once
@@ -28,9 +29,6 @@ type Pane struct {
 	offset int // first history row on screen
 	page   int // history rows on screen, from the size
 	lay    laidOut
-
-	width, height int
-	stale         bool
 }
 
 // ID is the cold starts pane's ID.
@@ -74,12 +72,9 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 
 // SetSize is the size View draws at.
 func (p *Pane) SetSize(width, height int) {
-	p.width, p.height = max(width, 0), max(height, 0)
+	p.Base.SetSize(width, height)
 	p.relayout()
 }
-
-// SetStale dims the pane: the logs behind it may be behind.
-func (p *Pane) SetStale(stale bool) { p.stale = stale }
 
 // Keys: the history's cursor moves when there is a history.
 func (p *Pane) Keys() []key.Binding {
@@ -122,9 +117,6 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	p.relayout()
 	return nil
 }
-
-// Capturing is always false: the pane takes no text input.
-func (p *Pane) Capturing() bool { return false }
 
 // styleOf is the style of one phase in the bar and legend.
 func (p *Pane) styleOf(e *legendEntry) lipgloss.Style {

@@ -39,13 +39,14 @@ type laidOut struct {
 // cursor on screen. A pane too short for it all keeps the history's title,
 // header and one row, then the summary, then the legend.
 func (p *Pane) relayout() {
-	p.lay.summary = cell.WrapAll(p.summaryLines(p.width), p.width, 2)
+	w, h := p.Size()
+	p.lay.summary = cell.WrapAll(p.summaryLines(w), w, 2)
 	p.lay.legend = nil
 	if len(p.d.history) > 0 {
-		p.lay.legend = cell.Wrap(p.legendLine(p.d.history[p.cursor]), p.width, 2)
+		p.lay.legend = cell.Wrap(p.legendLine(p.d.history[p.cursor]), w, 2)
 	}
-	p.lay.live = min(len(p.d.live), liveRoom(p.height))
-	avail := max(p.height-p.lay.live, 0)
+	p.lay.live = min(len(p.d.live), liveRoom(h))
+	avail := max(h-p.lay.live, 0)
 	p.lay.summaryShown = min(len(p.lay.summary), max(avail-historyChrome-1, 0))
 	rest := max(avail-p.lay.summaryShown-historyChrome, 0)
 	p.lay.legendShown = min(len(p.lay.legend), max(rest-1, 0))
@@ -79,14 +80,14 @@ func (p *Pane) Height(width int) int {
 // View renders exactly the SetSize width×height cells.
 func (p *Pane) View(focused bool, now time.Time) string {
 	out := p.view(focused, now)
-	if p.stale {
+	if p.Stale() {
 		return pane.Dim(p.theme, out)
 	}
 	return out
 }
 
 func (p *Pane) view(focused bool, now time.Time) string {
-	width, height := p.width, p.height
+	width, height := p.Size()
 	if width <= 0 || height <= 0 {
 		return ""
 	}

@@ -30,7 +30,7 @@ func (m *Model) Keys() []key.Binding {
 	}
 	out = append(out, m.actionKeys(k)...)
 	out = append(out, pane.Pair(k.SortNext, k.SortReverse, "sort"), k.Copy)
-	if left, right := m.table.ColumnsOff(m.width); left+right > 0 {
+	if left, right := m.columnsOff(); left+right > 0 {
 		out = append(out, pane.Pair(k.Left, k.Right, "columns"))
 	}
 	return out

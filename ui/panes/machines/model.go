@@ -15,6 +15,7 @@ import (
 
 // Model is the Machines pane. Use it through a pointer (New returns one).
 type Model struct {
+	pane.Base
 	ctx    pane.Context
 	table  table.Model
 	styles *styles
@@ -33,9 +34,6 @@ type Model struct {
 	detail   *detail   // non-nil while drilled into one machine
 	describe *describe // non-nil while describing one machine (over the detail, if open)
 	asked    int       // describe requests made, so a late answer is told from the current one
-	width    int
-	height   int
-	stale    bool
 }
 
 // ID is the machines pane's ID; the root addresses its replies with it.
@@ -66,20 +64,21 @@ func (m *Model) Capturing() bool {
 
 // SetStale dims every row: the data is the last good listing, not a fresh one.
 func (m *Model) SetStale(stale bool) {
-	m.stale = stale
+	m.Base.SetStale(stale)
 	m.table.SetDim(stale)
 }
 
 // SetSize tells the pane the body size it will be drawn at.
 func (m *Model) SetSize(width, height int) {
-	m.width, m.height = max(width, 0), max(height, 0)
-	m.table.SetHeight(m.tableHeight(m.height))
-	m.filter.Width = max(m.width-2, 1)
+	m.Base.SetSize(width, height)
+	width, height = m.Size()
+	m.fitTable()
+	m.filter.Width = max(width-2, 1)
 	if m.detail != nil {
-		m.detail.setSize(m.width, m.height)
+		m.detail.setSize(width, height)
 	}
 	if m.describe != nil {
-		m.describe.setSize(m.width, m.height, m.ctx.Theme)
+		m.describe.setSize(width, height, m.ctx.Theme)
 	}
 	m.clampScroll()
 }
@@ -117,6 +116,12 @@ func (m *Model) topLines(h int) int {
 }
 
 func (m *Model) tableHeight(h int) int { return max(h-m.topLines(h), 0) }
+
+// fitTable gives the table the lines the top leaves it.
+func (m *Model) fitTable() {
+	_, h := m.Size()
+	m.table.SetHeight(m.tableHeight(h))
+}
 
 // InDetail reports whether a machine's detail view is open.
 func (m *Model) InDetail() bool { return m.detail != nil }
@@ -159,7 +164,7 @@ func (m *Model) setRows() {
 		m.clampScroll()
 	}
 	m.table.SetRows(rows)
-	m.table.SetHeight(m.tableHeight(m.height))
+	m.fitTable()
 }
 
 // Update handles keys while focused and the replies to its requests. s/S/Z
@@ -232,7 +237,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(km, k.Filter):
 		cmd := m.filter.Focus()
-		m.table.SetHeight(m.tableHeight(m.height))
+		m.fitTable()
 		return cmd
 	case key.Matches(km, k.Back):
 		m.filter.SetValue("")
@@ -240,7 +245,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 	case key.Matches(km, k.Enter) && selected:
 		m.detail = newDetail(id, actionHint(k))
 		m.detail.refresh(m.app, m.ctx.Theme, m.now)
-		m.detail.setSize(m.width, m.height)
+		m.detail.setSize(m.Size())
 	case key.Matches(km, k.Describe) && selected:
 		return m.openDescribe(id)
 	case key.Matches(km, k.Copy) && selected:
@@ -258,7 +263,7 @@ func (m *Model) key(km tea.KeyMsg) tea.Cmd {
 		m.table.SetScroll(m.table.Scroll() - 1)
 		m.clampScroll()
 	case key.Matches(km, k.Right):
-		if _, right := m.table.ColumnsOff(m.width); right > 0 {
+		if _, right := m.columnsOff(); right > 0 {
 			m.table.SetScroll(m.table.Scroll() + 1)
 		}
 	default:
@@ -295,13 +300,19 @@ func (m *Model) Sorting() (string, bool) {
 	return tableColumns(m.shape)[m.sort.col].Title, m.sort.desc
 }
 
+// columnsOff is how many columns the pane's width leaves out on each side.
+func (m *Model) columnsOff() (left, right int) {
+	w, _ := m.Size()
+	return m.table.ColumnsOff(w)
+}
+
 // clampScroll keeps the sideways scroll where it shows something: it
 // scrolls back while the columns on the left fit again without pushing
 // any out on the right (the pane grew, or columns emptied).
 func (m *Model) clampScroll() {
 	for s := m.table.Scroll(); s > 0; s-- {
 		m.table.SetScroll(s - 1)
-		if _, right := m.table.ColumnsOff(m.width); right > 0 {
+		if _, right := m.columnsOff(); right > 0 {
 			m.table.SetScroll(s)
 			return
 		}
@@ -313,7 +324,8 @@ func (m *Model) clampScroll() {
 func (m *Model) openDescribe(id string) tea.Cmd {
 	m.asked++
 	m.describe = newDescribe(id, m.asked, m.ctx.Themed())
-	m.describe.setSize(m.width, m.height, m.ctx.Theme)
+	width, height := m.Size()
+	m.describe.setSize(width, height, m.ctx.Theme)
 	r := DescribeRequest{MachineID: id, Req: m.asked}
 	return func() tea.Msg { return r }
 }
@@ -353,8 +365,9 @@ func (m *Model) mouse(msg tea.MouseMsg) {
 	case step != 0:
 		m.table.Move(step)
 	case msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress:
-		top := m.topLines(m.height)
-		if r, ok := m.table.RowAt(msg.Y-top, m.tableHeight(m.height)); ok {
+		_, h := m.Size()
+		top := m.topLines(h)
+		if r, ok := m.table.RowAt(msg.Y-top, m.tableHeight(h)); ok {
 			m.table.Select(r.ID)
 		}
 	}
@@ -384,5 +397,5 @@ func (m *Model) updateFilter(km tea.KeyMsg) tea.Cmd {
 
 func (m *Model) stopFiltering() {
 	m.filter.Blur()
-	m.table.SetHeight(m.tableHeight(m.height))
+	m.fitTable()
 }

@@ -14,14 +14,14 @@ import (
 // it, while the data is stale.
 func (m *Model) View(focused bool, now time.Time) string {
 	out := m.view(now)
-	if m.stale && out != "" {
+	if m.Stale() && out != "" {
 		return pane.Dim(m.ctx.Theme, out)
 	}
 	return out
 }
 
 func (m *Model) view(now time.Time) string {
-	width, height := m.width, m.height
+	width, height := m.Size()
 	if width <= 0 || height <= 0 {
 		return ""
 	}

@@ -18,6 +18,7 @@ import (
 
 // Pane is the Swap pane. Build it with New.
 type Pane struct {
+	pane.Base
 	theme  *theme.Theme
 	keys   keys.KeyMap
 	table  table.Model
@@ -29,9 +30,6 @@ type Pane struct {
 	lines  []string // the verdict and the cost line
 	head   []string // lines, wrapped to the width when there is room
 	shown  int      // of head, the lines on screen (the table keeps its first lines)
-
-	width, height int
-	stale         bool
 }
 
 var (
@@ -77,13 +75,13 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 
 // SetSize is the size View draws at.
 func (p *Pane) SetSize(width, height int) {
-	p.width, p.height = max(width, 0), max(height, 0)
+	p.Base.SetSize(width, height)
 	p.relayout()
 }
 
 // SetStale dims the verdict and the rows: they are the last good listing's.
 func (p *Pane) SetStale(stale bool) {
-	p.stale = stale
+	p.Base.SetStale(stale)
 	p.table.SetDim(stale)
 }
 
@@ -91,19 +89,21 @@ func (p *Pane) SetStale(stale bool) {
 // two sentences always wrap, never cut: their ends ("it only blocks
 // suspend") are the point.
 func (p *Pane) relayout() {
-	p.head = cell.WrapAll(p.lines, p.width, 2)
-	p.shown = table.HeadRoom(len(p.head), p.height, p.table.Len())
-	p.table.SetHeight(p.height - p.shown)
+	w, h := p.Size()
+	p.head = cell.WrapAll(p.lines, w, 2)
+	p.shown = table.HeadRoom(len(p.head), h, p.table.Len())
+	p.table.SetHeight(h - p.shown)
 }
 
 // Below is the head's lines cut for the table's first lines (no key
 // scrolls them: a bigger box shows them), or the rows a table too short
 // for its position line leaves out.
 func (p *Pane) Below() (int, bool) {
+	_, h := p.Size()
 	if cut := len(p.head) - p.shown; cut > 0 {
-		return cut + p.table.Unshown(p.height-p.shown), false
+		return cut + p.table.Unshown(h-p.shown), false
 	}
-	return p.table.Unshown(p.height - p.shown), true
+	return p.table.Unshown(h - p.shown), true
 }
 
 // Height is the wrapped head, then a row per machine with the table's
@@ -124,13 +124,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// Capturing is always false: the pane takes no text input.
-func (p *Pane) Capturing() bool { return false }
-
 // View renders exactly the SetSize width×height cells: the verdict, the
 // cost, the table.
 func (p *Pane) View(focused bool, now time.Time) string {
-	width, height := p.width, p.height
+	width, height := p.Size()
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -138,7 +135,7 @@ func (p *Pane) View(focused bool, now time.Time) string {
 		return cell.Block(p.theme.Dim.Render("waiting for the machine list…"), width, height)
 	}
 	head := cell.Block(strings.Join(p.head[:p.shown], "\n"), width, p.shown)
-	if p.stale {
+	if p.Stale() {
 		head = pane.Dim(p.theme, head)
 	}
 	rest := height - p.shown

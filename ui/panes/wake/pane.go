@@ -57,6 +57,7 @@ type Options struct {
 
 // Pane is the wake test overlay. Build it with New.
 type Pane struct {
+	pane.Base
 	theme *theme.Theme
 	keys  keys.KeyMap
 	bold  lipgloss.Style
@@ -95,8 +96,6 @@ type Pane struct {
 	notice    string
 
 	body scroll.View // the setup's and the result's lines, from settle
-
-	width, height int
 }
 
 var _ pane.Overlay = (*Pane)(nil)
@@ -133,21 +132,22 @@ func (p *Pane) Report() *waketest.Report { return p.report }
 // SavedPath is where the last report was saved ("" until it is).
 func (p *Pane) SavedPath() string { return p.savedPath }
 
-// SetData is unused: the test reads the machines itself, once per plan,
-// so the targets shown are exactly the ones the confirmation names.
+// SetData is unused, and the pane never dims: the test reads the machines
+// itself, once per plan, so the targets shown are exactly the ones the
+// confirmation names.
 func (p *Pane) SetData(*snapshot.App, time.Time) {}
 
 // SetSize is the size View draws at.
 func (p *Pane) SetSize(width, height int) {
-	p.width, p.height = max(width, 0), max(height, 0)
+	p.Base.SetSize(width, height)
 	p.settle()
 }
 
-// SetStale changes nothing: the test reads the machines itself.
-func (p *Pane) SetStale(bool) {}
-
 // Height: the wake test is an overlay and takes the body it is given.
-func (p *Pane) Height(int) int { return p.height }
+func (p *Pane) Height(int) int {
+	_, h := p.Size()
+	return h
+}
 
 // Capturing is true while the pane needs every key: the y/N question, and
 // a run (q must not quit past a half-done test; esc aborts it first).

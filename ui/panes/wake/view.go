@@ -15,32 +15,34 @@ import (
 
 // View draws the current stage in exactly the SetSize width×height cells.
 func (p *Pane) View(_ bool, _ time.Time) string {
-	if p.width <= 0 || p.height <= 0 {
+	width, height := p.Size()
+	if width <= 0 || height <= 0 {
 		return ""
 	}
 	lines, hint, scrolls := p.frame()
-	return p.compose(lines, hint, scrolls, p.width, p.height)
+	return p.compose(lines, hint, scrolls, width, height)
 }
 
 // settle hands the scrolling stages' lines to the body's viewport, sized
 // to the lines above the notice and hint; Update, Open and SetSize end
 // with it, so View finds them in place.
 func (p *Pane) settle() {
-	if p.width <= 0 || p.height <= 0 {
+	width, height := p.Size()
+	if width <= 0 || height <= 0 {
 		return
 	}
 	lines, _, scrolls := p.frame()
 	if !scrolls {
 		lines = nil
 	}
-	p.body.SetSize(p.width, max(p.height-p.footerLines(), 0))
+	p.body.SetSize(width, max(height-p.footerLines(), 0))
 	p.body.SetLines(lines)
 }
 
 // frame is the current stage's body lines and key hint, and whether the
 // body scrolls.
 func (p *Pane) frame() (lines []string, hint string, scrolls bool) {
-	width, height := p.width, p.height
+	width, height := p.Size()
 	hint = p.hints(p.stageKeys(true)...)
 	switch p.stage {
 	case StageReadOnly:
