@@ -10,6 +10,9 @@ import (
 // flywake check against each demo app gives the verdicts its story implies
 // and the documented exit code; the JSON has the documented shape.
 func TestCheckDemoApps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four demo platforms, one per app (the check script covers three): skipped under -short")
+	}
 	tests := []struct {
 		app      string
 		wantCode int

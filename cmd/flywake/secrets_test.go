@@ -55,6 +55,9 @@ func assertNoSecret(t *testing.T, where, text string) {
 // Every headless command, in every format, with the canary as the demo
 // platform's token; the wake test's saved result too.
 func TestSecretsStayOutOfCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten runs of status, check and wake on the demo: skipped under -short")
+	}
 	state := isolateEnv(t)
 	runs := [][]string{
 		{"status", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero},

@@ -75,6 +75,9 @@ func withoutWallClock(t *testing.T, doc []byte) []byte {
 // same bytes apart from wall-clock fields — every app's machines, boots,
 // p50/p95/max, event ages and edge counts — and another seed does not.
 func TestStatusSeedReproducible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three demo platforms with a day of history each: skipped under -short")
+	}
 	run := func(seed string, more ...string) []byte {
 		t.Helper()
 		out, errOut, code := runFlywake(t, nil, append([]string{"status", "--demo", "--seed", seed, "--speed", "50", "--json"}, more...)...)
