@@ -12,6 +12,7 @@ import (
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/watch"
 )
 
 func newCheckCmd(g *globalFlags) *cobra.Command {
@@ -68,7 +69,7 @@ machine is running does not count.`,
 				return nil
 			},
 			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
-				a, err := p.source.Collect(ctx, p.app)
+				a, err := p.source.Collect(ctx, p.app, watch.Feeds()...)
 				if err != nil {
 					return err // the report says why, with what the project answers
 				}

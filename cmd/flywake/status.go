@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/status"
+	"github.com/flywake/flywake/sources/watch"
 )
 
 func newStatusCmd(g *globalFlags) *cobra.Command {
@@ -47,7 +48,7 @@ what is not known.`,
 				}
 				report := status.Report{GeneratedAt: time.Now().UTC(), Org: p.source.Org, Demo: p.demo, Apps: []status.App{}}
 				for _, app := range apps {
-					a, err := p.source.Collect(ctx, app)
+					a, err := p.source.Collect(ctx, app, watch.Feeds()...)
 					if err != nil {
 						return fmt.Errorf("%s: %w", app, err)
 					}

@@ -23,7 +23,7 @@ func collect(t *testing.T, src *Source, app string) *snapshot.App {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	a, err := src.Collect(ctx, app)
+	a, err := src.Collect(ctx, app, Feeds()...)
 	if err != nil {
 		t.Fatalf("collect %s: %v", app, err)
 	}
@@ -94,5 +94,24 @@ func TestDemoCrashLoopVerdict(t *testing.T) {
 		if len(m.Events) > 5 {
 			t.Errorf("machine %s shows %d events; the platform keeps 5", m.ID, len(m.Events))
 		}
+	}
+}
+
+// status and check fetch what they print: the logs and the four instant
+// edge/origin queries, not the Traffic pane's per-minute day (its range
+// queries are the dashboard's only).
+func TestCollectFetchesWhatStatusPrints(t *testing.T) {
+	sim, src := startDemo(t, 1)
+	sim.ResetAPICalls()
+	a := collect(t, src, flysim.DemoTuned)
+	calls := sim.APICalls()
+	if n := calls["prom:"+sim.Org()]; n != 4 {
+		t.Errorf("%d Prometheus calls (%v), want the 4 edge/origin queries", n, calls)
+	}
+	if !a.LogsRead || a.Metrics == nil || a.Metrics.Err != "" {
+		t.Errorf("what status prints is missing: logs read %v, metrics %+v", a.LogsRead, a.Metrics)
+	}
+	if !a.Traffic.At.IsZero() || len(a.Traffic.Minutes) > 0 {
+		t.Errorf("the Traffic pane's day was fetched: %d minutes", len(a.Traffic.Minutes))
 	}
 }

@@ -53,10 +53,14 @@ type Result struct {
 	Err error
 }
 
-// Feeds is the registry: every feed the dashboard polls and Collect reads,
-// in the order Collect reads them.
+// Feeds is the registry of the feeds every surface reads: the dashboard
+// polls them, and status and check print from them (boots, crash restarts
+// and proxy errors from the logs; edge versus origin). A feed only one
+// tile reads (the Traffic pane's day of per-minute counters) is registered
+// beside that tile, in ui/app/registry.go, so the headless commands never
+// fetch it.
 func Feeds() []Feed {
-	return []Feed{LogsFeed(), EdgeOriginFeed(), TrafficFeed()}
+	return []Feed{LogsFeed(), EdgeOriginFeed()}
 }
 
 // Logs pacing: every LogsEvery while lines arrive or machines move (boot
@@ -129,9 +133,9 @@ func EdgeOriginFeed() Feed {
 	}
 }
 
-// collectFeeds runs every registered feed once into a.
-func (s *Source) collectFeeds(ctx context.Context, a *snapshot.App) {
-	for _, f := range Feeds() {
+// collectFeeds runs each feed once into a.
+func (s *Source) collectFeeds(ctx context.Context, a *snapshot.App, feeds []Feed) {
+	for _, f := range feeds {
 		fctx, cancel := context.WithTimeout(ctx, f.Timeout)
 		r := f.Fetch(fctx, s, Query{App: a.Name})
 		cancel()

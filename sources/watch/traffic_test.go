@@ -11,11 +11,16 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
-// collectTraffic is Collect (which runs every feed, the traffic one too)
-// and the pane's summary.
+// collectTraffic is Collect with the traffic feed too (the dashboard's, which
+// status and check do not fetch) and the pane's summary.
 func collectTraffic(t *testing.T, src *Source, app string) (*snapshot.App, snapshot.TrafficSummary) {
 	t.Helper()
-	a := collect(t, src, app)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, err := src.Collect(ctx, app, append(Feeds(), TrafficFeed())...)
+	if err != nil {
+		t.Fatalf("collect %s: %v", app, err)
+	}
 	if a.Traffic.Err != "" || len(a.Traffic.Minutes) == 0 {
 		t.Fatalf("%s: traffic fetch: %q, %d minutes", app, a.Traffic.Err, len(a.Traffic.Minutes))
 	}

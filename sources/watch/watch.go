@@ -134,7 +134,10 @@ func (s *Source) EdgeOrigin(ctx context.Context, app string) snapshot.EdgeOrigin
 // Collect takes one complete look at app for the headless commands: machines,
 // every registered feed once (a day of logs, the metrics, …) and every probe
 // a started machine allows.
-func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error) {
+//
+// It fetches the feeds given, and no other: status and check pass Feeds,
+// what they print.
+func (s *Source) Collect(ctx context.Context, app string, feeds ...Feed) (*snapshot.App, error) {
 	a := snapshot.New(s.Org, app, s.Markers)
 	before := s.Now()
 	l, err := s.Machines(ctx, app)
@@ -160,7 +163,7 @@ func (s *Source) Collect(ctx context.Context, app string) (*snapshot.App, error)
 		}
 		a.ApplyListing(l, s.Now())
 	}
-	s.collectFeeds(ctx, a)
+	s.collectFeeds(ctx, a, feeds)
 	for _, req := range a.ProbesDue(s.Now()) {
 		a.ApplyProbe(req, s.Probe(ctx, app, req), s.Now())
 	}

@@ -33,11 +33,11 @@ func collectDemo(t *testing.T) (map[string]*snapshot.App, Config) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			a, err := src.Collect(ctx, name)
+			a, err := src.Collect(ctx, name, dashboardFeeds()...)
 			// The crash app's verdict needs a crash between two looks: look
 			// again until its banner is up.
 			for err == nil && name == flysim.DemoCrash && !a.CrashLoops().Any() && ctx.Err() == nil {
-				a, err = src.Collect(ctx, name)
+				a, err = src.Collect(ctx, name, dashboardFeeds()...)
 			}
 			if err != nil {
 				t.Errorf("collect %s: %v", name, err)

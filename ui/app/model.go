@@ -125,7 +125,7 @@ func newModel(parent context.Context, cfg Config) Model {
 	}
 	ctx, cancel := context.WithCancel(parent)
 	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel,
-		sched: watch.NewScheduler(watch.Feeds(), watch.OrgFeeds()), wake: &wakeTimer{}}
+		sched: watch.NewScheduler(dashboardFeeds(), watch.OrgFeeds()), wake: &wakeTimer{}}
 	org, markers := "", []diagnose.Marker(nil)
 	if cfg.Source != nil {
 		org, markers = cfg.Source.Org, cfg.Source.Markers

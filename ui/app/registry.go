@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/backlog"
 	"github.com/flywake/flywake/ui/panes/bytecode"
@@ -31,6 +32,19 @@ func buildPanes(ctx pane.Context) []pane.Pane {
 		backlog.New(ctx),
 	}
 }
+
+// tileFeeds are the feeds only a tile reads, registered beside it: the
+// dashboard polls them with watch.Feeds, the ones every surface reads;
+// status and check, which print no tile, never fetch them.
+func tileFeeds() []watch.Feed {
+	return []watch.Feed{
+		watch.TrafficFeed(), // traffic
+	}
+}
+
+// dashboardFeeds are every feed the dashboard polls, in the order the
+// header names them when they fail.
+func dashboardFeeds() []watch.Feed { return append(watch.Feeds(), tileFeeds()...) }
 
 // TileTitles are the tiles' titles in tab order, as the registry builds
 // them: the end-to-end tests name and count the panes by them.
