@@ -51,6 +51,29 @@ type App struct {
 	// also gives each machine its crash verdict (Machine.Crash).
 	Rollout verdict.Result
 	judge   *verdict.Judge
+
+	// slots hold the data of the sources that keep it in a slot declared
+	// beside their Apply (see slot), by slot.
+	slots map[any]any
+}
+
+// A slot is a place in App for one data source's data, declared in the
+// source's own file beside its Apply and its reader (volumes.go): adding
+// a data source then does not touch App.
+type slot[T any] struct{ name string } // not empty: each slot's address differs
+
+// get is the slot's data in a (the zero value before the first set).
+func (s *slot[T]) get(a *App) T {
+	v, _ := a.slots[s].(T)
+	return v
+}
+
+// set puts v in the slot.
+func (s *slot[T]) set(a *App, v T) {
+	if a.slots == nil {
+		a.slots = map[any]any{}
+	}
+	a.slots[s] = v
 }
 
 // Probe is one exec probe's outcome, remembered with the key it answers
