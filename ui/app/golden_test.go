@@ -101,7 +101,7 @@ func quietClient(t *testing.T) *fly.Client {
 }
 
 // fedRoot is the root model after one full round of replies (listing, logs,
-// probes, metrics) for the fixture, sent through Update as the commands'
+// probes, volumes, metrics) for the fixture, sent through Update as the commands'
 // replies would be. The commands Update returns are dropped, not run: the
 // frame depends on the data and t0 only, never on timing.
 func fedRoot(t *testing.T, fx fixtureData, client *fly.Client, noColor bool, w, h int) Model {
@@ -116,6 +116,7 @@ func fedRoot(t *testing.T, fx fixtureData, client *fly.Client, noColor bool, w, 
 	for _, p := range fx.probes {
 		m = send(m, probeReply(m, p.req, p.res))
 	}
+	m = send(m, volumesReply(t, m, fx))
 	return send(m, metricsReply(t, m, fx))
 }
 

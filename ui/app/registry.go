@@ -16,6 +16,7 @@ import (
 	"github.com/flywake/flywake/ui/panes/overview"
 	"github.com/flywake/flywake/ui/panes/swap"
 	"github.com/flywake/flywake/ui/panes/traffic"
+	"github.com/flywake/flywake/ui/panes/volumes"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -29,6 +30,7 @@ func buildPanes(ctx pane.Context) []pane.Pane {
 		traffic.New(ctx),
 		swap.New(ctx),
 		bytecode.New(ctx),
+		volumes.New(ctx),
 		backlog.New(ctx),
 	}
 }
@@ -39,6 +41,7 @@ func buildPanes(ctx pane.Context) []pane.Pane {
 func tileFeeds() []watch.Feed {
 	return []watch.Feed{
 		watch.TrafficFeed(), // traffic
+		watch.VolumesFeed(), // volumes
 	}
 }
 

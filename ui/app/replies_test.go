@@ -1,6 +1,9 @@
 package app
 
 import (
+	"fmt"
+	"testing"
+
 	tea "github.com/charmbracelet/bubbletea"
 	fly "github.com/superfly/fly-go"
 
@@ -66,4 +69,17 @@ func dueNow(m Model, kind watch.Kind, cmd tea.Cmd) bool {
 		return busy && cmd != nil
 	}
 	return cmd != nil
+}
+
+// volumesReply answers the volumes feed: one 1 GB volume "data" on each
+// of the fixture's first two machines, and one not attached.
+func volumesReply(tb testing.TB, m Model, fx fixtureData) watch.Reply {
+	var vs []fly.Volume
+	for i, fm := range fx.machines[:min(2, len(fx.machines))] {
+		id := fm.ID
+		vs = append(vs, fly.Volume{ID: fmt.Sprintf("vol_%016d", i), Name: "data", State: "created", Region: fm.Region, SizeGb: 1, AttachedMachine: &id})
+	}
+	vs = append(vs, fly.Volume{ID: "vol_spare000000000", Name: "spare", State: "created", Region: "ams", SizeGb: 3})
+	list := snapshot.ConvertVolumes(vs)
+	return feedReply(tb, m, "volumes", "", func(a *snapshot.App) { a.ApplyVolumes(list, nil, t0) })
 }
