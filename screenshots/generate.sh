@@ -84,14 +84,15 @@ shot() {
 }
 
 demo="--demo --seed 1 -a sleepy-api"
-# The tab order: Machines, Cold starts, Traffic, Swap, Bytecode, Backlog.
-shot dashboard-160x48      160 48 "" "$demo"                 "started"
+# The tab order: Machines, Cold starts, Traffic, Swap, Bytecode, Volumes, Backlog.
+shot dashboard-160x48      160 48 "" "$demo"                 "started" "until:cold boots (24 h)"
 shot machines-80x24         80 24 "" "$demo"                 "started"
 shot coldstarts-80x24       80 24 "" "$demo"                 "started" Tab
 shot traffic-120x40        120 40 "" "$demo"                 "started" Tab Tab f "until:scanner"
 shot swap-80x24             80 24 "" "$demo"                 "started" Tab Tab Tab
 shot bytecode-80x24         80 24 "" "$demo"                 "started" Tab Tab Tab Tab
-shot backlog-120x40        120 40 "" "--demo --seed 1 -a backlog-web" "started" Tab Tab Tab Tab Tab f "until:CLOSE_WAIT"
+shot volumes-120x40        120 40 "" "--demo --seed 1 -a backlog-web" "started" Tab Tab Tab Tab Tab f "until:attached to"
+shot backlog-120x40        120 40 "" "--demo --seed 1 -a backlog-web" "started" Tab Tab Tab Tab Tab Tab f "until:CLOSE_WAIT"
 shot drilldown-80x24        80 24 "" "$demo"                 "started" Enter
 shot describe-120x40       120 40 "" "$demo"                 "started" d "until:config"
 shot crashloop-160x48      160 48 "" "--demo --seed 1 -a crashy-api" "crash"

@@ -88,7 +88,10 @@ func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
 		rows = append(rows, p.row(a, v))
 	}
 	p.table.SetRows(rows)
-	p.lines = []string{summary(a, vs.List)}
+	p.lines = nil
+	if !vs.At.IsZero() { // a summary of no list would claim there are no volumes
+		p.lines = append(p.lines, summary(a, vs.List))
+	}
 	if vs.Err != "" {
 		p.lines = append(p.lines, p.theme.Warn.Render("could not list the volumes: "+vs.Err))
 	}
@@ -152,9 +155,13 @@ func (p *Pane) relayout() {
 }
 
 // Height is the wrapped summary, then a row per volume with the table's
-// header and position line.
+// header and position line (none without volumes: the summary says so).
 func (p *Pane) Height(width int) int {
-	return len(cell.WrapAll(p.lines, width, 2)) + max(p.table.Len(), 1) + 2
+	head := len(cell.WrapAll(p.lines, width, 2))
+	if p.table.Total() == 0 {
+		return max(head, 1)
+	}
+	return head + p.table.Len() + 2
 }
 
 // Keys: none beyond moving the cursor, which the help lists.
@@ -183,7 +190,7 @@ func (p *Pane) View(focused bool, now time.Time) string {
 		head = pane.Dim(p.theme, cell.Block(head, width, min(len(p.head), height)))
 	}
 	rest := height - len(p.head)
-	if rest <= 0 {
+	if rest <= 0 || p.table.Total() == 0 {
 		return cell.Block(head, width, height)
 	}
 	return cell.Block(head, width, len(p.head)) + "\n" + p.table.View(width, rest)

@@ -60,6 +60,13 @@ func TestVolumesTile(t *testing.T) {
 		t.Errorf("a failed fetch: the last good list and why:\n%s", v)
 	}
 
+	never := snapshot.New("org", "app", nil)
+	never.ApplyVolumes(nil, errors.New("HTTP 503: try later"), t0)
+	p.SetData(never, t0)
+	if v := view(p); !strings.Contains(v, "could not list the volumes") || strings.Contains(v, "no volumes") {
+		t.Errorf("a first fetch that failed claims to know:\n%s", v)
+	}
+
 	p.SetData(appWith(), t0)
 	if v := view(p); !strings.Contains(v, "no volumes: each machine's root file system starts from the image") {
 		t.Errorf("an app without volumes:\n%s", v)
