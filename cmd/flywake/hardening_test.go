@@ -12,6 +12,7 @@ import (
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/flysim/simtest"
+	"github.com/flywake/flywake/sources/repo"
 )
 
 // startSim runs flysim on 127.0.0.1 and points the real-platform path of
@@ -181,5 +182,39 @@ func TestWakeDoesNotPromptOnDevNull(t *testing.T) {
 	_, errOut, code := runFlywake(t, null, "wake", "--demo", "-a", "snappy-api")
 	if code == 0 || strings.Contains(errOut, "Continue?") || !strings.Contains(errOut, "pass --yes") {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// A key file that is a FIFO held the dashboard before its first frame,
+// waiting for a writer: it is refused at once, named, and nothing starts.
+func TestDashboardRefusesAFIFOKeyFile(t *testing.T) {
+	config := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(config, "flywake"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(config, "flywake", "keys.toml")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", config)
+	done := make(chan struct{})
+	var errOut string
+	var code int
+	go func() {
+		defer close(done)
+		_, errOut, code = runFlywake(t, nil, "--demo", "-a", "sleepy-api")
+	}()
+	select {
+	case <-done:
+	case <-time.After(repo.LoadTimeout + 5*time.Second):
+		t.Fatalf("the dashboard still waits on the FIFO key file after %s", repo.LoadTimeout+5*time.Second)
+	}
+	for _, want := range []string{"reading the key file " + path + ": is a named pipe (FIFO)", "nothing was started"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
 	}
 }

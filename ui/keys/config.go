@@ -48,17 +48,34 @@ func File(getenv func(string) string, home string) string {
 
 // Load is Default with the rebindings of the key file at path. No file
 // there is no rebinding; a file that cannot be read, or holds any problem,
-// is an error naming each one (the key map is then of no use).
+// is an error naming each one (the key map is then of no use). It is read
+// as project files are (readKeyFile): a FIFO or a device there is refused
+// rather than waited on, and a read that hangs ends at repo.LoadTimeout.
 func Load(path string) (KeyMap, error) {
 	k := Default()
-	data, err := os.ReadFile(path)
+	data, err := readKeyFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return k, nil
 	case err != nil:
-		return k, fmt.Errorf("reading the key file: %w", err)
+		var fe *repo.FileError
+		if errors.As(err, &fe) {
+			err = errors.New(fe.Msg) // the path is said once, here
+		}
+		return k, fmt.Errorf("reading the key file %s: %w", path, err)
 	}
 	return k, k.Rebind(data, path)
+}
+
+// readKeyFile reads the key file with repo.ReadFile, the one bounded read
+// of a single file (no blocking open, regular files only, the read limit,
+// LoadTimeout), in the directory the file is really in: a key file linked
+// from a dotfiles checkout is read where the link leads.
+func readKeyFile(path string) ([]byte, error) {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	return repo.ReadFile(filepath.Dir(path), filepath.Base(path))
 }
 
 // LoadUser is Load of the user's key file (File). Without a home directory

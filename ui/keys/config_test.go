@@ -4,10 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/ui/uitest"
 )
 
@@ -225,6 +228,24 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// A key file that is a FIFO used to hold the dashboard before its first
+// frame, waiting for a writer: it is refused at once, naming what it is.
+func TestLoadRefusesAFIFO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.toml")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := Load(path)
+	if took := time.Since(start); took >= repo.LoadTimeout {
+		t.Errorf("Load took %s: the FIFO was waited on", took)
+	}
+	want := "reading the key file " + path + ": is a named pipe (FIFO), not a regular file; not read"
+	if err == nil || err.Error() != want {
+		t.Errorf("Load of a FIFO: %v, want %q", err, want)
+	}
+}
+
 // The README's "Keys can be rebound" names every action and its example
 // file is a good one.
 func TestREADMEKeyFile(t *testing.T) {
@@ -253,5 +274,29 @@ func TestREADMEKeyFile(t *testing.T) {
 	}
 	if !matches(k.Stop, "X") || matches(k.Stop, "S") || matches(k.Down, "j") {
 		t.Error("the README's example does not do what its comments say")
+	}
+}
+
+// A key file linked from elsewhere (a dotfiles checkout) is read where the
+// link leads; a link to nothing is an error, not the default keys.
+func TestLoadFollowsALinkedKeyFile(t *testing.T) {
+	dotfiles, config := t.TempDir(), t.TempDir()
+	target := filepath.Join(dotfiles, "flywake-keys.toml")
+	if err := os.WriteFile(target, []byte("zoom = \"F\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(config, "keys.toml")
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	if k, err := Load(path); err != nil || !matches(k.Zoom, "F") {
+		t.Errorf("a linked key file: %v, zoom %v", err, k.Zoom.Keys())
+	}
+	dangling := filepath.Join(config, "dangling.toml")
+	if err := os.Symlink("gone.toml", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dangling); err == nil || !strings.Contains(err.Error(), "gone.toml, which does not exist") {
+		t.Errorf("a key file linked to nothing: %v, want the link named", err)
 	}
 }
