@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -64,10 +65,49 @@ func (r *Report) Save(dir string, now time.Time) (string, error) {
 	for i := 2; fileExists(path); i++ {
 		path = filepath.Join(dir, fmt.Sprintf("%s-%d.json", base, i))
 	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return "", fmt.Errorf("saving the wake test: %w", err)
+	if err := writeFile(path, b); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is a temporary file's: the directory is named instead
+		}
+		return "", fmt.Errorf("saving the wake test in %s: %w; nothing was written (earlier results are kept)", dir, err)
 	}
 	return path, nil
+}
+
+// writeFile writes data to path all or nothing: into a temporary file in
+// path's directory, synced, then renamed to path, so a full disk or a crash
+// leaves the whole file or none (os.WriteFile left a 0-byte result that
+// LoadLast then took for the newest). The file is 0600, as os.CreateTemp
+// makes it.
+func writeFile(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	if d, derr := os.Open(dir); derr == nil { // the rename itself outlives a crash
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
 }
 
 // LoadLast reads the newest saved report of app in dir; (nil, "", nil) when
