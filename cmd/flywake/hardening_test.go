@@ -218,3 +218,26 @@ func TestDashboardRefusesAFIFOKeyFile(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 }
+
+// A command that could not read an answer makes no second attempt at it, so
+// its message promises none (the error said "…; retrying" as the dashboard
+// exited, from text meant for the dashboard, whose header says when it
+// retries).
+func TestHeadlessCommandsPromiseNoRetry(t *testing.T) {
+	sim := startSim(t)
+	sim.SetFault("list", flysim.Fault{Malformed: true})
+	dir := writeProject(t, map[string]string{"fly.toml": "app = 'x'\n"})
+	for _, args := range [][]string{
+		{"status", "-a", flysim.DemoScaleToZero},
+		{"status", "-a", flysim.DemoScaleToZero, "--json"},
+		{"check", "-a", flysim.DemoScaleToZero, "--dir", dir},
+	} {
+		out, errOut, code := runFlywake(t, nil, args...)
+		if code == 0 || !strings.Contains(out+errOut, "the API answered something that is not JSON") {
+			t.Errorf("%v: exit %d, want the unreadable answer named; stdout:\n%s\nstderr:\n%s", args, code, out, errOut)
+		}
+		if strings.Contains(out+errOut, "retrying") {
+			t.Errorf("%v promises a retry it does not make:\n%s%s", args, out, errOut)
+		}
+	}
+}

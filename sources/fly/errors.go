@@ -109,7 +109,7 @@ type ErrBadAnswer struct {
 }
 
 func (e ErrBadAnswer) Error() string {
-	return fmt.Sprintf("%s: the API answered %s — a proxy or an API change may be in the way; retrying", e.Op, e.What)
+	return fmt.Sprintf("%s: the API answered %s — a proxy or an API change may be in the way", e.Op, e.What)
 }
 func (ErrBadAnswer) Is(target error) bool { _, ok := target.(ErrBadAnswer); return ok }
 
