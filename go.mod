@@ -19,6 +19,7 @@ require (
 	github.com/superfly/fly-go v0.5.0
 	github.com/vektah/gqlparser/v2 v2.5.32
 	github.com/yuin/goldmark v1.4.13
+	golang.org/x/sys v0.49.0
 	gopkg.in/yaml.v2 v2.4.0
 	modernc.org/sqlite v1.62.0
 	mvdan.cc/sh/v3 v3.14.1
@@ -80,7 +81,6 @@ require (
 	golang.org/x/exp v0.0.0-20260312153236-7ab1446f8b90 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.36.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	modernc.org/libc v1.80.1 // indirect

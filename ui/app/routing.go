@@ -44,6 +44,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m.updateKey(msg)
+	case tea.ResumeMsg: // back from a suspend (see suspender): bubbletea v1.3.10 leaves the mouse off
+		return m, tea.EnableMouseCellMotion
 	case tea.MouseMsg:
 		cmd := m.onMouse(msg)
 		return m, cmd

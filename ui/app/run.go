@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,7 +34,8 @@ func CheckTerminal() error {
 // restores the terminal on every exit, panics in Update, View and commands
 // included (its panic catching stays on); Run then returns an error.
 // SIGINT, SIGHUP, SIGQUIT and SIGTERM end it the same way, and so does the
-// terminal going away (see watchTerminal).
+// terminal going away (see watchTerminal); Run then returns a *StoppedError,
+// so the process exits non-zero. SIGTSTP suspends it (see suspender).
 func Run(ctx context.Context, cfg Config) error {
 	if err := CheckTerminal(); err != nil {
 		return err
@@ -45,23 +47,25 @@ func Run(ctx context.Context, cfg Config) error {
 	m := newModel(ctx, cfg)
 	defer m.cancel()
 	in := &ttyInput{File: os.Stdin, gone: make(chan struct{})}
+	sus := newSuspender()
 	// bubbletea's own signal handler is off: in v1.3.10 it sends its quit
 	// with a blocking send that ignores the program's end, so a SIGTERM that
 	// also reached watchTerminal (or came as the program was quitting) left
 	// that send, and with it bubbletea's shutdown, waiting forever — a
 	// dashboard that outlived its terminal, ignoring every later signal
 	// (charmbracelet/bubbletea#1806). watchTerminal handles all of them.
-	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in), tea.WithoutSignalHandler())
-	stop := watchTerminal(prog, in.gone, os.Stdout, giveUp(os.Stdin, os.Stdout, os.Stderr))
+	prog := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithInput(in),
+		tea.WithoutSignalHandler(), tea.WithFilter(sus.filter))
+	stop := watchTerminal(prog, in.gone, os.Stdout, sus, giveUp(os.Stdin, os.Stdout, os.Stderr))
 	final, err := prog.Run()
-	stop()
+	stopped := stop()
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):
 		return fmt.Errorf("flywake hit an internal error and stopped (the terminal was restored): %w", err)
 	case err != nil && ctx.Err() != nil:
 		return nil // interrupted from outside: not a failure of the dashboard
-	case err != nil && errors.Is(err, tea.ErrProgramKilled):
-		return nil // stopped by watchTerminal: a signal, or the terminal went away
+	case err != nil && errors.Is(err, tea.ErrProgramKilled) && stopped != nil:
+		return stopped // by watchTerminal: a signal, or the terminal went away
 	case err != nil:
 		return err
 	}
@@ -69,6 +73,43 @@ func Run(ctx context.Context, cfg Config) error {
 		return fm.fatal
 	}
 	return nil
+}
+
+// StoppedError is how the dashboard ended when it was stopped rather than
+// quit: by a signal, or by its terminal going away. Its exit code is the
+// shell's for a process ended by that signal, 128+signal (a terminal gone
+// without a SIGHUP counts as one), so a script can tell it from a quit.
+type StoppedError struct {
+	Signal syscall.Signal // 0: the terminal went away without one
+}
+
+func (e *StoppedError) Error() string {
+	if e.Signal == 0 {
+		return "the dashboard's terminal went away; it stopped"
+	}
+	return fmt.Sprintf("the dashboard was stopped by %s", signalName(e.Signal))
+}
+
+// ExitCode is 128 plus the signal's number.
+func (e *StoppedError) ExitCode() int {
+	if e.Signal == 0 {
+		return 128 + int(syscall.SIGHUP)
+	}
+	return 128 + int(e.Signal)
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return fmt.Sprintf("signal %d", int(s))
 }
 
 // stopGrace is how long a stopped program may take to end before the
@@ -83,36 +124,48 @@ const ttyCheckEvery = 2 * time.Second
 // cursor hidden), and when the terminal goes away without a SIGHUP: input at
 // its end (gone) or out no longer answering as a terminal. A SIGHUP ignored
 // at start (nohup) stays ignored; the terminal check still ends the
-// dashboard when it is gone. See endProgram for how it stops.
-func watchTerminal(prog *tea.Program, gone <-chan struct{}, out *os.File, giveUp func()) (stop func()) {
+// dashboard when it is gone. See endProgram for how it stops. It also runs
+// sus: a SIGTSTP suspends prog. stop ends the watch and says why prog was
+// stopped (nil: it was not).
+func watchTerminal(prog *tea.Program, gone <-chan struct{}, out *os.File, sus *suspender, giveUp func(code int)) (stop func() *StoppedError) {
 	sigs := make(chan os.Signal, 1)
 	watched := []os.Signal{os.Interrupt, syscall.SIGQUIT, syscall.SIGTERM}
 	if !signal.Ignored(syscall.SIGHUP) {
 		watched = append(watched, syscall.SIGHUP)
 	}
 	signal.Notify(sigs, watched...)
+	sus.arm()
 	done := make(chan struct{})
+	var why atomic.Pointer[StoppedError]
 	go func() {
 		tick := time.NewTicker(ttyCheckEvery)
 		defer tick.Stop()
 		for {
+			var stopped StoppedError
 			select {
 			case <-done:
 				return
-			case <-sigs:
+			case s := <-sigs:
+				stopped.Signal, _ = s.(syscall.Signal)
 			case <-gone:
 			case <-tick.C:
 				if _, _, err := term.GetSize(out.Fd()); err == nil {
 					continue
 				}
+			case <-sus.tstp:
+				sus.onTSTP(prog)
+				continue
 			}
-			endProgram(prog, done, giveUp, stopGrace)
+			why.Store(&stopped)
+			endProgram(prog, done, func() { giveUp(stopped.ExitCode()) }, stopGrace)
 			return
 		}
 	}()
-	return func() {
+	return func() *StoppedError {
 		signal.Stop(sigs)
+		sus.disarm()
 		close(done)
+		return why.Load()
 	}
 }
 
@@ -134,10 +187,10 @@ func endProgram(prog *tea.Program, done <-chan struct{}, giveUp func(), wait tim
 // giveUp ends the process when the program could not be stopped: it puts the
 // terminal back as bubbletea would have (alternate screen off, cursor shown,
 // mouse and bracketed paste off, the input's mode restored) — a write that
-// does not finish in a moment is abandoned — and exits 1.
-func giveUp(in, out, errOut *os.File) func() {
+// does not finish in a moment is abandoned — and exits with code.
+func giveUp(in, out, errOut *os.File) func(code int) {
 	state, stateErr := term.GetState(in.Fd())
-	return func() {
+	return func(code int) {
 		wrote := make(chan struct{})
 		go func() {
 			defer close(wrote)
@@ -153,7 +206,7 @@ func giveUp(in, out, errOut *os.File) func() {
 		case <-wrote:
 		case <-time.After(200 * time.Millisecond):
 		}
-		os.Exit(1)
+		os.Exit(code)
 	}
 }
 
