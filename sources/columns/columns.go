@@ -95,7 +95,7 @@ func (c Column) Cell(a *snapshot.App, m *snapshot.Machine, now time.Time) string
 
 // AgeText is the age of at as of now, words.Missing when at is unknown.
 func AgeText(at, now time.Time) string {
-	if at.IsZero() {
+	if !words.Datable(at) {
 		return words.Missing
 	}
 	return words.Duration(now.Sub(at))

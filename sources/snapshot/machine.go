@@ -12,6 +12,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/verdict"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // Machine is one machine as every pane, verdict and command reads it: plain
@@ -164,7 +165,7 @@ func newMachine(fm *fly.Machine) Machine {
 		}
 		ch := Check{Name: line(c.Name), Status: line(string(c.Status)), Output: sanitize.Line(c.Output)}
 		if c.UpdatedAt != nil {
-			ch.UpdatedAt = *c.UpdatedAt
+			ch.UpdatedAt = datable(*c.UpdatedAt)
 		}
 		m.Checks = append(m.Checks, ch)
 	}
@@ -172,7 +173,7 @@ func newMachine(fm *fly.Machine) Machine {
 		if e == nil {
 			continue
 		}
-		ev := Event{Type: line(e.Type), Status: line(e.Status), Source: line(e.Source), At: diagnose.EventTime(e), Crash: diagnose.IsCrash(e)}
+		ev := Event{Type: line(e.Type), Status: line(e.Status), Source: line(e.Source), At: datable(diagnose.EventTime(e)), Crash: diagnose.IsCrash(e)}
 		if e.Request != nil {
 			ev.RestartCount = e.Request.RestartCount
 		}
@@ -275,6 +276,15 @@ func cleanAll(ss []string) []string {
 func parseTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
+		return time.Time{}
+	}
+	return datable(t)
+}
+
+// datable is t, or the zero time (unknown) when it is no date at all
+// (words.Datable): an event at the end of int64 milliseconds.
+func datable(t time.Time) time.Time {
+	if !words.Datable(t) {
 		return time.Time{}
 	}
 	return t

@@ -40,7 +40,8 @@
 //	      "checks": [{"name": "servicecheck-00-http-8080", "status": "passing",
 //	                  "level": "pass", "updated_at": "…"}],
 //	      "newest_event": {"type": "stop", "status": "stopped", "source": "flyd",
-//	                       "at": "…"},   // null: no events listed
+//	                       "at": "…"},   // null: no events listed; at null: the
+//	                                     // platform's time is missing or no date
 //	      "crash": {"verdict": "steady", // steady | watching | crash-looping | gave up | unknown
 //	                "level": "pass", "newest_crash_at": null, "reason": "…"},
 //	      "alerts": [{"kind": "host_unreachable", "level": "warn", "text": "host unreachable"}]

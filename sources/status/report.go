@@ -7,6 +7,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // Report is the whole of `flywake status --json`.
@@ -90,10 +91,10 @@ type Check struct {
 
 // Event is the machine's newest event.
 type Event struct {
-	Type   string    `json:"type"`
-	Status string    `json:"status"`
-	Source string    `json:"source"`
-	At     time.Time `json:"at"`
+	Type   string     `json:"type"`
+	Status string     `json:"status"`
+	Source string     `json:"source"`
+	At     *time.Time `json:"at"` // null: the platform's time for it is missing or no date (words.Datable)
 }
 
 // Crash is the machine's crash-loop verdict.
@@ -239,7 +240,7 @@ func machine(a *snapshot.App, m snapshot.Machine) Machine {
 		out.Checks = append(out.Checks, Check{Name: c.Name, Status: c.Status, Level: diagnose.CheckLevel(c.Status), UpdatedAt: timeOrNull(c.UpdatedAt)})
 	}
 	if e, ok := m.NewestEvent(); ok {
-		out.NewestEvent = &Event{Type: e.Type, Status: e.Status, Source: e.Source, At: e.At.UTC()}
+		out.NewestEvent = &Event{Type: e.Type, Status: e.Status, Source: e.Source, At: timeOrNull(e.At)}
 	}
 	return out
 }
@@ -276,8 +277,11 @@ func orNull(s string) *string {
 	return &s
 }
 
+// timeOrNull is every time status writes: null when it is unknown, missing
+// or no date at all (words.Datable), so one odd timestamp never fails the
+// command.
 func timeOrNull(t time.Time) *time.Time {
-	if t.IsZero() {
+	if !words.Datable(t) {
 		return nil
 	}
 	u := t.UTC()

@@ -357,3 +357,52 @@ func TestLongFieldsAreBounded(t *testing.T) {
 		t.Errorf("the long name's start is not printed:\n%.2000s", text.String())
 	}
 }
+
+// A platform event timestamp at the end of int64 milliseconds (and one as
+// far before 1970) is no time at all: status --json failed outright on it
+// (a time past the year 9999 has no RFC 3339 form). Such a time is
+// unknown, null in JSON; the text's age falls back to the machine's
+// updated_at as for an event without a time (it read "0s", an age from
+// the far future), and every other field stands.
+func TestOddTimestampsAreUnknown(t *testing.T) {
+	listing := `[{"id": "7f7f7f7f7f7f7f", "name": "odd-times", "state": "stopped", "region": "ams",
+	  "created_at": "2026-03-01T10:00:00Z", "updated_at": "2026-03-01T11:00:00Z",
+	  "config": {"metadata": {"fly_release_version": "19", "fly_process_group": "app"}},
+	  "events": [
+	    {"id": "01F", "type": "exit", "status": "stopped", "source": "flyd", "timestamp": 9223372036854775807,
+	     "request": {"exit_event": {"exit_code": 1, "requested_stop": false, "exited_at": "2026-03-01T11:00:00Z"}}},
+	    {"id": "01P", "type": "start", "status": "started", "source": "flyd", "timestamp": -9223372036854775808}
+	  ]}]`
+	var ms []*fly.Machine
+	if err := json.Unmarshal([]byte(listing), &ms); err != nil {
+		t.Fatal(err)
+	}
+	a := snapshot.New("odd-org", "odd-api", nil)
+	a.ApplyMachines(ms, observed)
+	app := BuildApp(a, observed)
+	b, err := json.Marshal(Report{GeneratedAt: observed, Org: "odd-org", Apps: []App{app}})
+	if err != nil {
+		t.Fatalf("status --json fails on odd timestamps: %v", err)
+	}
+	m := app.Machines[0]
+	if m.NewestEvent == nil || m.NewestEvent.Type != "exit" || m.NewestEvent.At != nil {
+		t.Errorf("newest event %+v, want the exit with an unknown (null) time", m.NewestEvent)
+	}
+	if m.Crash.NewestCrashAt != nil {
+		t.Errorf("newest crash at %v, want unknown", m.Crash.NewestCrashAt)
+	}
+	if !strings.Contains(string(b), `"at":null`) || strings.Contains(string(b), "292") {
+		t.Errorf("JSON:\n%s", b)
+	}
+	var text strings.Builder
+	Report{GeneratedAt: observed, Org: "odd-org", Apps: []App{app}}.WriteText(&text)
+	row := ""
+	for _, l := range strings.Split(text.String(), "\n") {
+		if strings.Contains(l, "odd-times") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, " 1h00m ") {
+		t.Errorf("the machine's age is not the hour since its updated_at:\n%s", text.String())
+	}
+}

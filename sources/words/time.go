@@ -32,13 +32,26 @@ func two(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
+// Datable reports whether t is a time flywake writes as a date: set, and
+// within the years an RFC 3339 timestamp holds (0001 to 9999). Platform
+// event times are int64 milliseconds, which reach the year 292,278,994 and
+// as far before 1970: such a time is as unknown as a missing one, never a
+// date (encoding/json cannot even write it).
+func Datable(t time.Time) bool {
+	if t.IsZero() {
+		return false
+	}
+	y := t.UTC().Year()
+	return y >= 1 && y <= 9999
+}
+
 // Clock is t's time of day in UTC ("21:39:21") when it falls on now's UTC
 // day, and with its date otherwise ("Nov 29 21:39:21"; "2025-11-29 21:39:21"
 // in another year), so a time from yesterday never reads as today's.
 func Clock(t, now time.Time) string {
 	t, now = t.UTC(), now.UTC()
 	switch {
-	case t.IsZero():
+	case !Datable(t):
 		return Missing
 	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
 		return t.Format("15:04:05")

@@ -221,7 +221,11 @@ func socketCounts(by map[string]int) string {
 func eventLines(m snapshot.Machine, now time.Time) []string {
 	var out []string
 	for _, e := range m.Events {
-		line := fmt.Sprintf("  %s  %s/%s/%s  %s ago", words.Clock(e.At, now), e.Type, e.Status, e.Source, cell.Duration(now.Sub(e.At)))
+		ago := words.Missing // no time, or none that is a date (words.Datable)
+		if words.Datable(e.At) {
+			ago = cell.Duration(now.Sub(e.At)) + " ago"
+		}
+		line := fmt.Sprintf("  %s  %s/%s/%s  %s", words.Clock(e.At, now), e.Type, e.Status, e.Source, ago)
 		if e.ExitCode != 0 || e.OOMKilled {
 			line += fmt.Sprintf("  exit %d", e.ExitCode)
 			if e.OOMKilled {
