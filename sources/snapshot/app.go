@@ -39,7 +39,10 @@ type App struct {
 	Bytecode map[string]Probe[diagnose.BytecodeReport] // by image digest
 	Sockets  map[string]Probe[map[string]int]          // by machine id: TCP state → count
 	Metrics  *EdgeOrigin
-	Traffic  Traffic // per-minute edge and app counters (ApplyTraffic)
+	// Sample is what a headless look's probes covered (SampleProbes); nil
+	// where every machine is probed over time (the dashboard).
+	Sample  *ProbeSample
+	Traffic Traffic // per-minute edge and app counters (ApplyTraffic)
 
 	access       []diagnose.AccessLine // the app's access lines, oldest first (noteLogs)
 	proxyErrs    []diagnose.LogLine    // the proxy's error lines, oldest first

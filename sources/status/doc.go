@@ -86,10 +86,15 @@
 //	                                     // only when both counts match); [] when the query failed
 //	    },
 //	    "backlog": {"level": "fail", "line": "no hard limit: …"}, // the Backlog pane's verdict
-//	    "crash": {"level": "warn", "line": "…"} // the release's crash judgement (the banner's and
+//	    "crash": {"level": "warn", "line": "…"}, // the release's crash judgement (the banner's and
 //	                                     // verdict's): fail a crash loop or give-up; unknown what
 //	                                     // could hide one could not be read; warn a crash awaits
 //	                                     // the look that tells; pass; n/a no machine of the release
+//	    "probes": {                      // which machines the exec probes ran on; null: none ran
+//	      "started": 500, "probed": 4,   // a sample of the started machines (the only ones probed):
+//	      "groups": 2, "per_group": 2,   // per process group and image, its first per_group by id
+//	      "exec_calls": 9, "exec_limit": 16, // at most 16 per app and 48 per command
+//	      "capped": false}               // true: exec_limit ran out before the sample did
 //	  }]
 //	}
 package status

@@ -40,6 +40,9 @@ type App struct {
 	// (something that could hide one could not be read), warn (a machine
 	// crashed once and the look that tells was not taken), pass.
 	Crash Verdict `json:"crash"`
+	// Probes is which machines the exec probes (swap, sockets, bytecode)
+	// ran on: a sample; null when the look ran none.
+	Probes *snapshot.ProbeSample `json:"probes"`
 
 	table textTable // the machines table WriteText prints; not part of the JSON
 }
@@ -169,6 +172,7 @@ func BuildApp(a *snapshot.App, now time.Time) App {
 		ColdStarts: coldStarts(a, now),
 		Swap:       verdict(a.Swap()), Bytecode: verdict(a.BytecodeVerdict()),
 		Backlog: verdict(a.BacklogVerdict()), Crash: verdict(a.CrashVerdict()),
+		Probes: a.Sample,
 	}
 	for _, m := range a.Machines {
 		out.Machines = append(out.Machines, machine(a, m))

@@ -38,6 +38,8 @@ func oddApp(t *testing.T) *snapshot.App {
 	a := snapshot.New("odd-org", "odd-api", nil)
 	a.ApplyMachines(ms, observed)
 	a.ApplyEdgeOrigin(snapshot.EdgeOrigin{At: observed, Err: "Prometheus: HTTP 503: unavailable"})
+	_, sample := a.SampleProbes(a.ProbesDue(observed), snapshot.SamplePerGroup, 16) // as Collect samples (the probes not run)
+	a.Sample = &sample
 	return a
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/words"
 )
 
@@ -40,6 +41,9 @@ func (a App) WriteText(w io.Writer) {
 	if cs.Summary != "" {
 		fmt.Fprintf(w, "    %s\n", cs.Summary)
 	}
+	if p := a.Probes; p != nil {
+		fmt.Fprintf(w, "  probes: %s\n", probesLine(*p))
+	}
 	fmt.Fprintf(w, "  swap     [%s] %s\n", a.Swap.Level, a.Swap.Line)
 	fmt.Fprintf(w, "  bytecode [%s] %s\n", a.Bytecode.Level, a.Bytecode.Line)
 	fmt.Fprintf(w, "  backlog  [%s] %s\n", a.Backlog.Level, a.Backlog.Line)
@@ -72,6 +76,20 @@ func (a App) WriteText(w io.Writer) {
 				count(e.Edge1h), count(e.App1h), count(e.Died1h), count(e.TooLate1h))
 		}
 	}
+}
+
+// probesLine says which machines the probes behind the swap, backlog and
+// bytecode lines ran on.
+func probesLine(p snapshot.ProbeSample) string {
+	if p.Started == 0 {
+		return "none: no started machine to probe"
+	}
+	s := fmt.Sprintf("%d of %s (up to %d per process group and image), %s",
+		p.Probed, words.Count(p.Started, "started machine", "started machines"), p.PerGroup, words.Count(p.Execs, "exec call", "exec calls"))
+	if p.Capped {
+		s += fmt.Sprintf("; the sample was cut at %s", words.Count(p.Limit, "exec call", "exec calls"))
+	}
+	return s
 }
 
 func secs(f *float64) string {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
@@ -16,7 +17,8 @@ import (
 	"github.com/flywake/flywake/sources/verdict"
 )
 
-// Source is one platform (real Fly, or flysim) as the dashboard reaches it.
+// Source is one platform (real Fly, or flysim) as the dashboard reaches it:
+// one per command.
 type Source struct {
 	Client *fly.Client
 	Org    string
@@ -30,7 +32,18 @@ type Source struct {
 	// for the platform's clock tells it instead, so the looks a judgement
 	// needs are taken there too, at fixed platform times.
 	AdvanceTo func(t time.Time) error
+
+	execs atomic.Int64 // exec probes Collect ran, over every app
 }
+
+// Collect's exec probes are a sample (snapshot.SampleProbes): at most
+// MaxLookExecs calls per app, and MaxCommandExecs over every app one
+// command looks at (status without -a), run one after another within
+// the command's deadline.
+const (
+	MaxLookExecs    = 16
+	MaxCommandExecs = 48
+)
 
 // LogHistory is how far back the first logs fetch reaches.
 const LogHistory = 24 * time.Hour
@@ -132,8 +145,8 @@ func (s *Source) EdgeOrigin(ctx context.Context, app string) snapshot.EdgeOrigin
 }
 
 // Collect takes one complete look at app for the headless commands: machines,
-// every registered feed once (a day of logs, the metrics, …) and every probe
-// a started machine allows.
+// every registered feed once (a day of logs, the metrics, …) and the probes
+// of a sample of the started machines (a.Sample says which).
 //
 // It fetches the feeds given, and no other: status and check pass Feeds,
 // what they print.
@@ -164,8 +177,12 @@ func (s *Source) Collect(ctx context.Context, app string, feeds ...Feed) (*snaps
 		a.ApplyListing(l, s.Now())
 	}
 	s.collectFeeds(ctx, a, feeds)
-	for _, req := range a.ProbesDue(s.Now()) {
+	limit := min(MaxLookExecs, MaxCommandExecs-int(s.execs.Load()))
+	probes, sample := a.SampleProbes(a.ProbesDue(s.Now()), snapshot.SamplePerGroup, limit)
+	s.execs.Add(int64(len(probes)))
+	for _, req := range probes {
 		a.ApplyProbe(req, s.Probe(ctx, app, req), s.Now())
 	}
+	a.Sample = &sample
 	return a, nil
 }
