@@ -47,7 +47,7 @@ func firstData(s string) bool {
 	return strings.Contains(s, "sleepy-api") && regexp.MustCompile(`[●○] (started|stopped)`).MatchString(s)
 }
 
-// SIGHUP, SIGQUIT and SIGTERM end the dashboard promptly with the terminal
+// SIGINT, SIGHUP, SIGQUIT and SIGTERM end the dashboard promptly with the terminal
 // restored: alternate screen off, cursor shown (SIGHUP and SIGQUIT used to
 // kill it with both left as the dashboard had them), and exit as a process
 // ended by the signal does, 128+signal (it used to exit 0, as from q).
@@ -57,7 +57,7 @@ func TestSignalsRestoreTheTerminal(t *testing.T) {
 		t.Skip("needs /proc to find the process")
 	}
 	bin := buildFlywake(t)
-	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			tm := newTmux(t, tmuxPath, 100, 30, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 30", shellQuote(bin)))
 			tm.waitFor(t, "first data", 20*time.Second, firstData)
