@@ -135,6 +135,41 @@ func (r *faultRecorder) waitFor(t *testing.T, within time.Duration, what string,
 	}
 }
 
+// waitFirst waits until a frame recorded at or after wall time since
+// satisfies ok, and returns the first such frame: one the newest-frame poll
+// of waitFor could have missed on a loaded machine (a failure's frame
+// already followed by the next one), and whose wall time is when it was
+// drawn, not when the test looked.
+func (r *faultRecorder) waitFirst(t *testing.T, within time.Duration, what string, since time.Time, ok func(f faultFrame) bool) faultFrame {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	seen := 0 // frames already looked at
+	for {
+		r.mu.Lock()
+		frames := r.frames[seen:]
+		r.mu.Unlock()
+		for _, f := range frames {
+			if !f.wall.Before(since) && ok(f) {
+				return f
+			}
+		}
+		seen += len(frames)
+		if time.Now().After(deadline) {
+			f := r.last()
+			t.Fatalf("waited %s for %s; last header %q (failing %v, fatal %v)", within, what, f.header, f.failing, f.fatal)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// faultPatience is how long a fault test waits for a step that must come
+// before it calls the dashboard stuck. It is no timing claim (those are
+// asserted apart, outside -race): under the race detector on a loaded
+// machine, a reset listing's retries and the event loop's redraws take
+// many times as long as alone, and a tighter wait failed a dashboard that
+// worked.
+const faultPatience = time.Minute
+
 // recorded wraps the root model so every Update is seen.
 type recorded struct {
 	Model
@@ -214,9 +249,9 @@ func (rig *faultRig) stop(t *testing.T) {
 		if err != nil {
 			t.Errorf("the dashboard ended with %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(faultPatience): // q waits behind every reply queued for the event loop
 		rig.prog.Kill()
-		t.Error("the dashboard did not quit within 10 s of q")
+		t.Errorf("the dashboard did not quit within %s of q", faultPatience)
 	}
 	rig.prog = nil
 	rig.rec.mu.Lock()
@@ -287,7 +322,7 @@ func TestDashboardRidesOutListFaults(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			rig := startFaultRig(t, 10)
-			good := rig.rec.waitFor(t, 20*time.Second, "the first listing", fresh)
+			good := rig.rec.waitFor(t, faultPatience, "the first listing", fresh)
 
 			faultAt := time.Now()
 			if c.pause {
@@ -298,13 +333,13 @@ func TestDashboardRidesOutListFaults(t *testing.T) {
 				rig.sim.SetFault("list", c.fault)
 			}
 			rig.prog.Send(runes("r"))
-			first := rig.rec.waitFor(t, 10*time.Second, "the stale notice", func(f faultFrame) bool {
+			first := rig.rec.waitFirst(t, faultPatience, "the stale notice", faultAt, func(f faultFrame) bool {
 				return f.failing && strings.Contains(f.header, "stale · ") && strings.Contains(f.header, "retrying in")
 			})
 			// Retries double: the second failure waits twice as long.
 			second := first
 			if c.doubling {
-				second = rig.rec.waitFor(t, 15*time.Second, "a second, longer back-off", func(f faultFrame) bool {
+				second = rig.rec.waitFirst(t, faultPatience, "a second, longer back-off", first.wall, func(f faultFrame) bool {
 					return f.failing && f.failDelay > first.failDelay
 				})
 				if second.failDelay != 2*watch.RetryFirst {
@@ -335,7 +370,7 @@ func TestDashboardRidesOutListFaults(t *testing.T) {
 			} else {
 				rig.sim.ClearFaults()
 			}
-			back := rig.rec.waitFor(t, watch.ListSteady+5*time.Second, "fresh data after the fault", func(f faultFrame) bool {
+			back := rig.rec.waitFirst(t, faultPatience, "fresh data after the fault", clearedWall, func(f faultFrame) bool {
 				return fresh(f) && f.listedAt.After(clearedPlat)
 			})
 			recovery := back.wall.Sub(clearedWall)
