@@ -151,9 +151,9 @@ func TestSuspendFromOutsideAndForeground(t *testing.T) {
 		// One key, read at once: tab moves the focus (cooked mode would
 		// hold it for a newline and echo it).
 		tm.key(t, "Tab")
-		tm.waitFor(t, fmt.Sprintf("resume %d: tab read as a key", round), 5*time.Second, contains("Cold starts · 2/6"))
+		tm.waitFor(t, fmt.Sprintf("resume %d: tab read as a key", round), 5*time.Second, contains("Cold starts · 2/"))
 		tm.key(t, "BTab")
-		tm.waitFor(t, fmt.Sprintf("resume %d: back to the machines", round), 5*time.Second, contains("Machines · 1/6"))
+		tm.waitFor(t, fmt.Sprintf("resume %d: back to the machines", round), 5*time.Second, contains("Machines · 1/"))
 	}
 	tm.key(t, "q")
 	for deadline := time.Now().Add(5 * time.Second); running(pid); time.Sleep(20 * time.Millisecond) {
@@ -194,7 +194,7 @@ func TestSuspendWithoutJobControlLeavesTheDashboardRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.key(t, "Tab")
-	tm.waitFor(t, "tab read as a key", 5*time.Second, contains("Cold starts · 2/6"))
+	tm.waitFor(t, "tab read as a key", 5*time.Second, contains("Cold starts · 2/"))
 	time.Sleep(300 * time.Millisecond) // let what the dashboard wrote reach the file
 	b, err := os.ReadFile(written)
 	if err != nil {
