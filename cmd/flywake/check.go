@@ -43,12 +43,12 @@ Exit status: 0 nothing warns or fails (unknown and n/a don't count),
 1 warnings (an unknown fly.toml key is one) — or a usage error (an unknown
 flag, a --format it does not write), which prints the usage instead of a
 report — 2 failures, 3 could not check: auth, unknown app, an API that
-failed (the Machines API, or the logs or Prometheus an item needs), an
-answer it could not read, a --dir that is missing or unreadable, or a
-project file an item needs that could not be read (over 1 MB, a directory,
-a FIFO, unreadable). A failure wins: 2 even when something else could not
-be read. An item unknown only because no
-machine is running does not count.`,
+failed (the Machines API and its exec probes, or the logs or Prometheus an
+item needs), an answer it could not read (a machine entry skipped could be
+the crash loop), a --dir that is missing or unreadable, or a project file
+an item needs that could not be read (over 1 MB, a directory, a FIFO,
+unreadable). A failure wins: 2 even when something else could not be
+read. An item unknown only because no machine is running does not count.`,
 		Args: cobra.NoArgs,
 		RunE: g.runE(command{
 			name: "check", cannotRun: checklist.ExitCannotCheck, needs: oneApp, timeout: 3 * time.Minute,

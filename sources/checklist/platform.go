@@ -15,6 +15,7 @@ const (
 	InputMachines Input = "machines"
 	InputLogs     Input = "logs"    // the logs API: boot history
 	InputMetrics  Input = "metrics" // Prometheus: edge and app response counts
+	InputExec     Input = "exec"    // the exec probes: the image's bytecode, the socket tables
 )
 
 // Unread is an input that could not be read, and why.
@@ -29,10 +30,10 @@ var itemInputs = map[string][]Input{
 	IDColdStart:    {InputLogs},
 	IDReleaseWork:  {InputLogs},
 	IDEdgeOrigin:   {InputMetrics},
-	IDBytecode:     nil,
+	IDBytecode:     {InputExec},
 	IDSleepWake:    nil,
 	IDCrashLoop:    nil,
-	IDConcurrency:  nil,
+	IDConcurrency:  {InputExec},
 	IDHealthChecks: nil,
 }
 
@@ -42,6 +43,7 @@ var inputNames = map[Input]string{
 	InputMachines: "the machines (Machines API)",
 	InputLogs:     "the boot logs (logs API)",
 	InputMetrics:  "the edge and app response counts (Prometheus)",
+	InputExec:     "the exec probes (Machines API exec)",
 }
 
 // withUnread is the rule for every item an API failure left unanswered: an

@@ -32,6 +32,8 @@ func TestAnAPIThatFailedCannotPass(t *testing.T) {
 			[]string{IDEdgeOrigin}, ExitCannotCheck, diagnose.CauseAuth, "could not check the edge and app response counts (Prometheus): refused (401)", IDColdStart},
 		{"the machines could not be listed", Evidence{Unread: map[Input]Unread{InputMachines: {Cause: diagnose.CauseUnknownApp, Detail: `app "x" not found`}}},
 			IDs, ExitCannotCheck, diagnose.CauseUnknownApp, `could not check the machines (Machines API): app "x" not found`, ""},
+		{"the exec probes failed with the API", withUnreadInputs(tunedRuntime(), map[Input]Unread{InputExec: {Cause: diagnose.CauseRateLimited, Detail: "the socket tables: 429"}}),
+			[]string{IDBytecode, IDConcurrency}, ExitCannotCheck, diagnose.CauseRateLimited, "could not check the exec probes (Machines API exec): the socket tables: 429", IDHealthChecks},
 		{"a failure read elsewhere wins", withUnreadInputs(scaleToZeroRuntime(), map[Input]Unread{InputMetrics: down}),
 			[]string{IDEdgeOrigin}, ExitFailures, diagnose.CauseAPIDown, "could not check the edge and app response counts", IDBytecode},
 	}

@@ -86,6 +86,10 @@ type Probe[T any] struct {
 	At    time.Time
 	Value T
 	Err   string // the probe ran but failed; Value is zero
+	// APIFailed is why, when the API failed rather than the machine
+	// (auth, api_down, rate_limited, bad_answer): what the probe would
+	// have read could not be checked. "" otherwise.
+	APIFailed diagnose.Cause
 }
 
 // MaxLogLines bounds the logs kept per app (a day of the demo's busiest app

@@ -84,6 +84,9 @@ func (a *App) Evidence(now time.Time, project *repo.Project, projectErrs []error
 	if eo := a.Metrics; eo != nil && eo.Err != "" {
 		ev.Unread[checklist.InputMetrics] = checklist.Unread{Cause: orError(eo.Cause), Detail: eo.Err}
 	}
+	if u, ok := a.execUnread(); ok {
+		ev.Unread[checklist.InputExec] = u
+	}
 	if eo := a.Metrics; eo != nil && eo.Err == "" {
 		ev.EdgeOrigin = &checklist.EdgeOrigin{
 			Hour:   &checklist.StatusCounts{Edge: eo.Edge1h, App: eo.App1h},
@@ -176,6 +179,30 @@ func (a *App) checkStatuses() *checklist.HealthChecks {
 	}
 	h.Source = "check status on " + words.Count(machines, "started machine", "started machines")
 	return h
+}
+
+// execUnread is the exec API's failure when a probe failed because the API
+// did and no probe of the same kind read anything: the image probe and
+// the socket tables the checklist reads.
+func (a *App) execUnread() (checklist.Unread, bool) {
+	var u checklist.Unread
+	failed := func(kind string, ok bool, cause diagnose.Cause, err string) {
+		if !ok && cause != "" && u.Cause == "" {
+			u = checklist.Unread{Cause: cause, Detail: kind + ": " + err}
+		}
+	}
+	if _, p, ok := a.BytecodeFor(); ok {
+		failed("the bytecode probe", p.Err == "", p.APIFailed, p.Err)
+	}
+	read, cause, err := false, diagnose.Cause(""), ""
+	for _, p := range a.Sockets {
+		read = read || p.Err == ""
+		if p.APIFailed != "" && cause == "" {
+			cause, err = p.APIFailed, p.Err
+		}
+	}
+	failed("the socket tables", read, cause, err)
+	return u, u.Cause != ""
 }
 
 func orError(c diagnose.Cause) diagnose.Cause {

@@ -41,11 +41,13 @@ type ProbeRequest struct {
 	Key     string
 }
 
-// ExecResult is what an exec returned (Err: the call itself failed).
+// ExecResult is what an exec returned (Err: the call itself failed, with
+// Cause when the API failed rather than the machine: auth, api_down, …).
 type ExecResult struct {
 	Stdout, Stderr string
 	ExitCode       int
 	Err            error
+	Cause          diagnose.Cause
 }
 
 // SocketRefresh is how often a running machine's socket table is re-read.
@@ -117,7 +119,7 @@ func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
 			v, err := diagnose.ParseMeminfo(res.Stdout)
 			p.Value, p.Err = v, errText(err)
 		} else {
-			p.Err = execError(res)
+			p.Err, p.APIFailed = execError(res), apiFailed(res)
 		}
 		a.Meminfo[req.Machine] = p
 	case ProbeSockets:
@@ -126,7 +128,7 @@ func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
 			socks, err := diagnose.ParseProcNetTCP(res.Stdout)
 			p.Value, p.Err = diagnose.CountStates(socks), errText(err)
 		} else {
-			p.Err = execError(res)
+			p.Err, p.APIFailed = execError(res), apiFailed(res)
 		}
 		clean := make(map[string]int, len(p.Value))
 		for state, n := range p.Value {
@@ -140,10 +142,20 @@ func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
 			v, err := diagnose.ParseBytecodeProbe(res.Stdout, res.ExitCode, res.Stderr)
 			p.Value, p.Err = cleanBytecode(v), errText(err)
 		} else {
-			p.Err = execError(res)
+			p.Err, p.APIFailed = execError(res), apiFailed(res)
 		}
 		a.Bytecode[req.Key] = p
 	}
+}
+
+// apiFailed is the cause of an exec the API failed, "" when the API
+// answered (a machine that stopped meanwhile, a command that failed).
+func apiFailed(res ExecResult) diagnose.Cause {
+	switch res.Cause {
+	case diagnose.CauseAuth, diagnose.CauseAPIDown, diagnose.CauseRateLimited, diagnose.CauseBadAnswer:
+		return res.Cause
+	}
+	return ""
 }
 
 func execError(res ExecResult) string {

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -50,5 +51,24 @@ func TestEverySurfaceKnowsWhatTheListingSkipped(t *testing.T) {
 				t.Errorf("unread %d, could_not_read %v, cause %q", row.Unread, item.CouldNotRead, item.Cause)
 			}
 		})
+	}
+}
+
+// An exec probe the API failed (not the machine) is what the checklist
+// could not check; one the machine failed (it stopped meanwhile) is not.
+func TestAProbeTheAPIFailedIsUnread(t *testing.T) {
+	for _, tc := range []struct {
+		cause  diagnose.Cause
+		unread bool
+	}{{diagnose.CauseAPIDown, true}, {diagnose.CauseAuth, true}, {diagnose.CauseError, false}, {"", false}} {
+		a := New("org", "app", nil)
+		a.ApplyListing(flyapi.Listing{Machines: []*fly.Machine{machine("a", "started", "d", t0)}}, t0)
+		for _, req := range a.ProbesDue(t0) {
+			a.ApplyProbe(req, ExecResult{Err: errors.New("exec failed"), Cause: tc.cause}, t0)
+		}
+		_, got := a.Evidence(t0, nil, nil).Unread[checklist.InputExec]
+		if got != tc.unread {
+			t.Errorf("cause %q: exec unread %v, want %v", tc.cause, got, tc.unread)
+		}
 	}
 }

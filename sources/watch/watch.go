@@ -103,7 +103,7 @@ const ProbeTimeout = 10 * time.Second
 func (s *Source) Probe(ctx context.Context, app string, req snapshot.ProbeRequest) snapshot.ExecResult {
 	res, err := s.Client.Exec(ctx, app, req.Machine, req.Kind.Command(), ProbeTimeout)
 	if err != nil {
-		return snapshot.ExecResult{Err: err}
+		return snapshot.ExecResult{Err: err, Cause: CauseOf(err)}
 	}
 	return snapshot.ExecResult{Stdout: res.StdOut, Stderr: res.StdErr, ExitCode: int(res.ExitCode)}
 }
