@@ -99,4 +99,3 @@ func isHostName(tok string) bool {
 	last := tok[strings.LastIndexByte(tok, '.')+1:]
 	return strings.IndexFunc(last, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
 }
-

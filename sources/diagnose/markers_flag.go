@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // ParseMarker reads a user's phase marker, "NAME=REGEX": a line of the app's
@@ -15,6 +17,10 @@ func ParseMarker(spec string, releaseWork bool) (Marker, error) {
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || expr == "" {
 		return Marker{}, fmt.Errorf("phase marker %q: want NAME=REGEX, e.g. 'warm cache=warming .* cache'", spec)
+	}
+	if sanitize.Line(name) != name {
+		// The name is drawn in the cold-start pane and written in reports.
+		return Marker{}, fmt.Errorf("phase marker %q: the name has characters that are not plain text", sanitize.Line(name))
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {

@@ -17,6 +17,7 @@ func TestParseMarker(t *testing.T) {
 		{"=regex", true, ""},
 		{"name=", true, ""},
 		{"bad=(", true, ""},
+		{"\x1b[2Jwarm=warming", true, ""}, // the name is drawn: it must be plain text
 	}
 	for _, tt := range tests {
 		m, err := ParseMarker(tt.spec, true)

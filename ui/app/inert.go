@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/flywake/flywake/ui/components/cell"
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/ui/pane"
 )
 
@@ -22,7 +22,7 @@ func (m *Model) inertKey(p pane.Pane, msg tea.KeyMsg, overlay bool) string {
 	if claims(p, msg) || p.Capturing() || m.isNavigation(msg) {
 		return ""
 	}
-	name := cell.Sanitize(msg.String())
+	name := sanitize.Line(msg.String())
 	if m.cfg.ReadOnly || k.IsReadOnly() {
 		for _, b := range k.Dangerous() {
 			if matchesKeys(msg, b) {

@@ -4,8 +4,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/watch"
-	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
@@ -281,7 +281,7 @@ func (m Model) updateFatalKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Command):
 		return m.openSwitcher()
 	}
-	return m, m.setNotice(noticeInfo, cell.Sanitize(msg.String())+" does nothing here — "+fatalWays(m.keys, m.back))
+	return m, m.setNotice(noticeInfo, sanitize.Line(msg.String())+" does nothing here — "+fatalWays(m.keys, m.back))
 }
 
 // fatalWays names the keys out of an error only the user can fix.

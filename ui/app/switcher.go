@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
@@ -103,7 +104,7 @@ func (s *switcher) choice() (string, bool) {
 	if !s.known() {
 		return typed, true // it cannot be checked: try it, and come back if it is not there
 	}
-	s.refusal = "no app or command matches “" + cell.Sanitize(typed) + "” — backspace to change it, esc to stay"
+	s.refusal = "no app or command matches “" + sanitize.Line(typed) + "” — backspace to change it, esc to stay"
 	return "", false
 }
 
@@ -133,7 +134,7 @@ func (s *switcher) hint(width int, highlight func(string) string) string {
 	}
 	ms := s.matches()
 	if len(ms) == 0 {
-		return "no app or command starts with or holds “" + cell.Sanitize(s.value()) + "”"
+		return "no app or command starts with or holds “" + sanitize.Line(s.value()) + "”"
 	}
 	pick := min(s.pick, len(ms)-1)
 	room := width - 12 // the marks and "+N more"

@@ -2,7 +2,6 @@ package theme
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -107,14 +106,14 @@ func buildStates(p palette, t *Theme) map[string]StateLook {
 }
 
 // State returns the look for a Fly machine state, matched exactly as
-// diagnose.Classify matches it; an unknown state shows "?" with its raw word
-// (cleaned of control characters and capped in length), so new platform
-// states are visible rather than hidden.
+// diagnose.Classify matches it; an unknown state shows "?" with its own
+// word (already inert: it comes from the model) capped in length, so new
+// platform states are visible rather than hidden.
 func (t *Theme) State(state string) StateLook {
 	if look, ok := t.states[state]; ok {
 		return look
 	}
-	word := cleanWord(state)
+	word := capWord(state)
 	if word == "" {
 		word = "unknown"
 	}
@@ -125,15 +124,9 @@ func (t *Theme) State(state string) StateLook {
 // push a table apart.
 const maxWordCells = 24
 
-// cleanWord keeps printable characters only: the value comes from outside.
-func cleanWord(s string) string {
-	s = ansi.Strip(s)
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsPrint(r) {
-			return r
-		}
-		return -1
-	}, strings.TrimSpace(s))
+// capWord trims s and cuts it to maxWordCells.
+func capWord(s string) string {
+	s = strings.TrimSpace(s)
 	if ansi.StringWidth(s) > maxWordCells {
 		s = ansi.Truncate(s, maxWordCells, "…")
 	}

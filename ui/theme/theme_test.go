@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
@@ -96,7 +97,7 @@ func TestStateGlyphs(t *testing.T) {
 		{"migrated", "·", "migrated"},
 		{"hibernating", "?", "hibernating"},
 		{"", "?", "unknown"},
-		{"evil\x1b[31m\nstate", "?", "evilstate"},
+		{sanitize.Field("evil\x1b[31m\nstate"), "?", "evil␛[31m state"}, // as the model keeps it
 		{strings.Repeat("x", 100), "?", strings.Repeat("x", 23) + "…"},
 	}
 	for _, c := range cases {

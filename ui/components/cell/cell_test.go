@@ -61,22 +61,6 @@ func TestBlock(t *testing.T) {
 	}
 }
 
-func TestSanitize(t *testing.T) {
-	cases := map[string]string{
-		"plain":                "plain",
-		"a\nb\tc\rd":           "a b c d",
-		"bell\x07 and del\x7f": "bell and del",
-		"\x1b[31mred\x1b[0m":   "\x1b[31mred\x1b[0m",
-		"nul\x00byte":          "nulbyte",
-		"日本語\n":                "日本語 ",
-	}
-	for in, want := range cases {
-		if got := Sanitize(in); got != want {
-			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestThousands(t *testing.T) {
 	cases := map[int]string{
 		0: "0", 7: "7", 999: "999", 1000: "1,000", 12345: "12,345", 1000000: "1,000,000",

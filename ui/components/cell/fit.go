@@ -97,41 +97,6 @@ func Block(s string, w, h int) string {
 	return b.String()
 }
 
-// Sanitize fits text onto one line: newlines and tabs become spaces and
-// other C0 controls are dropped; ESC is kept so the UI's own styling
-// survives. It is layout, not the security boundary: text from outside (the
-// platform, a project) is already inert when it reaches the UI, made so
-// where it enters the model (sources/sanitize), so nothing here needs to
-// strip escape sequences.
-func Sanitize(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < 0x20 && c != 0x1b) || c == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case r == 0x1b:
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			// dropped
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // OneLine folds s onto one line: every run of white space (newlines
 // included) becomes one space. Error texts go on one-line notices with it.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -28,7 +28,6 @@ func BoxNote(t *theme.Theme, title, note string, focused bool, body string, w, h
 	if focused {
 		shape, border, titleStyle = t.FocusedBorderShape, t.FocusedBorder, t.PaneTitleFocused
 	}
-	title = cell.Sanitize(title)
 	if h == 1 || w < 2 {
 		// No room for a frame: show what we can of the title.
 		return cell.Block(titleStyle.Render(ansi.Truncate(title, w, cell.Ellipsis)), w, h)
@@ -65,7 +64,6 @@ func BoxNote(t *theme.Theme, title, note string, focused bool, body string, w, h
 		}
 	}
 	b.WriteByte('\n')
-	note = cell.Sanitize(note)
 	if nw := ansi.StringWidth(note); note != "" && nw+4 <= inner {
 		b.WriteString(border.Render(shape.BottomLeft + strings.Repeat(shape.Bottom, inner-nw-3)))
 		b.WriteString(" " + titleStyle.Render(note) + " ")

@@ -43,7 +43,6 @@ func joinSegments(t *theme.Theme, segs []string, sep string) string {
 		if s == "" {
 			continue
 		}
-		s = cell.Sanitize(s)
 		if !strings.Contains(s, "\x1b[") {
 			s = t.Header.Render(s)
 		}

@@ -32,7 +32,7 @@ func Histogram(buckets []Bucket, width, height int) string {
 	}
 	labelW, countW, peak := 0, 0, 0
 	for _, bk := range shown {
-		labelW = max(labelW, ansi.StringWidth(cell.Sanitize(bk.Label)))
+		labelW = max(labelW, ansi.StringWidth(bk.Label))
 		countW = max(countW, len(cell.Thousands(max(bk.Count, 0))))
 		peak = max(peak, bk.Count)
 	}
@@ -47,7 +47,7 @@ func Histogram(buckets []Bucket, width, height int) string {
 	for _, bk := range shown {
 		var b strings.Builder
 		if labelW > 0 {
-			b.WriteString(cell.Fit(cell.Sanitize(bk.Label), labelW, cell.Right))
+			b.WriteString(cell.Fit(bk.Label, labelW, cell.Right))
 			b.WriteByte(' ')
 		}
 		b.WriteString(cell.Cut(bar(bk.Count, peak, barW), max(barW, 0)))

@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/scroll"
 )
 
@@ -200,7 +199,7 @@ func (m *Model) Flash(ids []string) {
 // SetFilter shows only rows with a cell containing q (case-insensitive,
 // styling ignored). Filtering runs here, once per change, never in View.
 func (m *Model) SetFilter(q string) {
-	q = strings.ToLower(cell.Sanitize(q))
+	q = strings.ToLower(q)
 	if q == m.filter {
 		return
 	}

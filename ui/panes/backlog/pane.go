@@ -126,7 +126,7 @@ func (p *Pane) headLines(width int) []string {
 		return nil
 	}
 	look := p.theme.Level(p.verdict.Level)
-	lines := wrap(look.Style, look.Render()+" ", cell.Sanitize(p.verdict.Line), width)
+	lines := wrap(look.Style, look.Render()+" ", p.verdict.Line, width)
 	if p.limits != "" {
 		lines = append(lines, wrap(p.theme.Text, "", p.limits, width)...)
 	}

@@ -73,7 +73,7 @@ func imageLines(t *theme.Theme, img image, withVerdict bool) []line {
 		}
 		return out
 	case img.Probe.Err != "":
-		return append(out, wrapped(t.Level(diagnose.Unknown).Render()+" probe failed: "+cell.Sanitize(img.Probe.Err)))
+		return append(out, wrapped(t.Level(diagnose.Unknown).Render()+" probe failed: "+img.Probe.Err))
 	}
 	r := img.Probe.Value
 	v := diagnose.BytecodeVerdict(r)
@@ -93,7 +93,7 @@ func imageLines(t *theme.Theme, img image, withVerdict bool) []line {
 	}
 	out = append(out, wrapped(dontWriteLine(r)))
 	if withVerdict {
-		out = append(out, wrapped(lookFor(t, v, false).Render()+" "+cell.Sanitize(v.Line)))
+		out = append(out, wrapped(lookFor(t, v, false).Render()+" "+v.Line))
 	}
 	for _, fix := range fixes(r, v) {
 		out = append(out, wrapped(t.Warn.Render("fix")+" "+fix))
@@ -125,7 +125,7 @@ func treeLines(t *theme.Theme, r diagnose.BytecodeReport) []line {
 	trees := []struct {
 		name string
 		tree diagnose.BytecodeTree
-	}{{"site-packages", r.SitePackages}, {"app " + cell.Sanitize(r.App.Dir), r.App}}
+	}{{"site-packages", r.SitePackages}, {"app " + r.App.Dir, r.App}}
 	for _, tr := range trees {
 		tree := tr.tree
 		name := strings.TrimSpace(tr.name)
@@ -146,11 +146,7 @@ func foreignTags(t diagnose.BytecodeTree) string {
 	if len(t.ForeignTags) == 0 {
 		return "built for another Python"
 	}
-	tags := make([]string, len(t.ForeignTags))
-	for i, tag := range t.ForeignTags {
-		tags[i] = cell.Sanitize(tag)
-	}
-	return "built for " + strings.Join(tags, ", ")
+	return "built for " + strings.Join(t.ForeignTags, ", ")
 }
 
 func dontWriteLine(r diagnose.BytecodeReport) string {
@@ -172,10 +168,10 @@ func fixes(r diagnose.BytecodeReport, v diagnose.Verdict) []string {
 	if spLow || appLow {
 		spDir, appDir := "<site-packages>", "<app dir>"
 		if sp.Dir != "" {
-			spDir = cell.Sanitize(sp.Dir)
+			spDir = sp.Dir
 		}
 		if app.Dir != "" {
-			appDir = cell.Sanitize(app.Dir)
+			appDir = app.Dir
 		}
 		out = append(out, fmt.Sprintf(compileFix, spDir, appDir))
 	}
@@ -196,5 +192,5 @@ func orUnknown(s string) string {
 	if s == "" {
 		return "?"
 	}
-	return cell.Sanitize(s)
+	return s
 }

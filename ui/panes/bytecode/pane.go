@@ -94,7 +94,7 @@ func buildLines(t *theme.Theme, a *snapshot.App) []line {
 	v := a.BytecodeVerdict()
 	_, main, probed := a.BytecodeFor()
 	notPython := probed && main.Err == "" && main.Value.NotPython
-	head := lookFor(t, v, notPython).Render() + " " + cell.Sanitize(v.Line)
+	head := lookFor(t, v, notPython).Render() + " " + v.Line
 	if notPython {
 		head = lookFor(t, v, true).Render() + " not a Python image: no bytecode to cache"
 	}

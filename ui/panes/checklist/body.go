@@ -40,12 +40,12 @@ func (p *Pane) body(width int, focused bool) ([]string, []span) {
 // files' findings, each listed once with its line.
 func (p *Pane) preamble(width int) []string {
 	var out []string
-	for _, l := range hanging("  ", clean(p.report.SubjectLine(false)), width) {
+	for _, l := range hanging("  ", p.report.SubjectLine(false), width) {
 		out = append(out, p.theme.Dim.Render(l))
 	}
 	for _, f := range p.report.Findings {
-		look, src := p.theme.Level(f.Status), clean(f.Source())
-		ls := hanging("  "+look.Glyph+" ", src+"  "+clean(f.Text), width)
+		look, src := p.theme.Level(f.Status), f.Source()
+		ls := hanging("  "+look.Glyph+" ", src+"  "+f.Text, width)
 		if rest, ok := strings.CutPrefix(ls[0], "  "+look.Glyph+" "+src); ok {
 			ls[0] = "  " + look.Style.Render(look.Glyph) + " " + p.theme.Dim.Render(src) + rest
 		}
@@ -72,7 +72,7 @@ func (p *Pane) head(i int, it checklist.Item, width int, cursor, highlight, open
 	if room <= 0 {
 		return cell.Fit(prefix, width, cell.Left)
 	}
-	title := ansi.Truncate(clean(it.Title), room, cell.Ellipsis)
+	title := ansi.Truncate(it.Title, room, cell.Ellipsis)
 	rest := room - ansi.StringWidth(title)
 	if highlight {
 		title = p.theme.Selected.Render(title)
@@ -133,7 +133,7 @@ func (p *Pane) detail(it checklist.Item, width int) []string {
 		add(note...)
 	}
 	if it.Fix != "" {
-		fix := hanging("fix ", clean(it.Fix), w)
+		fix := hanging("fix ", it.Fix, w)
 		fix[0] = p.label.Render("fix") + strings.TrimPrefix(fix[0], "fix")
 		add(fix...)
 	}
@@ -143,8 +143,8 @@ func (p *Pane) detail(it checklist.Item, width int) []string {
 // fact is one piece of evidence with its source in dim: at the end of the
 // last line when it fits there, else on lines of its own.
 func (p *Pane) fact(f checklist.Fact, w int) []string {
-	lines := hanging("· ", clean(f.Text), w)
-	src := clean(f.Source)
+	lines := hanging("· ", f.Text, w)
+	src := f.Source
 	if src == "" {
 		return lines
 	}
@@ -207,13 +207,6 @@ func wrapWords(text string, w int) []string {
 		}
 	}
 	return append(lines, line)
-}
-
-// clean makes outside text (file contents quoted as evidence) safe to
-// draw: escape sequences and control characters go, so a Dockerfile line
-// can never move the cursor or clear the screen.
-func clean(s string) string {
-	return cell.Sanitize(ansi.Strip(s))
 }
 
 // waitNote says why an item waits for a running machine; partial when the

@@ -123,8 +123,8 @@ func (p *Pane) liveLines(width, height int, now time.Time) []string {
 			kind = "crash restart"
 		}
 		look := p.theme.State(state)
-		line := fmt.Sprintf("%s %s %s · %s", look.Render(), cell.Sanitize(b.Machine),
-			p.theme.Warn.Render(seconds(b.Elapsed(now))), cell.Sanitize(currentPhase(b)))
+		line := fmt.Sprintf("%s %s %s · %s", look.Render(), b.Machine,
+			p.theme.Warn.Render(seconds(b.Elapsed(now))), currentPhase(b))
 		if long := line + " · " + kind; ansi.StringWidth(long) <= width {
 			line = long // the kind goes first when narrow: the state's word says it too
 		}
@@ -285,7 +285,7 @@ func (p *Pane) historyRow(r historyRow, c columns, selected bool) string {
 	case bootAbandoned:
 		total = "no serve"
 	}
-	gutter, id := " ", cell.Fit(cell.Sanitize(r.Machine), c.id, cell.Left)
+	gutter, id := " ", cell.Fit(r.Machine, c.id, cell.Left)
 	if selected {
 		gutter, id = "›", p.theme.Selected.Render(id)
 	}
@@ -322,12 +322,12 @@ func (p *Pane) legendLine(r historyRow) string {
 		if s.StillGoing {
 			d = "≥" + d // still going: at least this long
 		}
-		parts = append(parts, p.styleOf(s.Entry).Render(string(s.Entry.Letter))+" "+cell.Sanitize(s.Name)+" "+d)
+		parts = append(parts, p.styleOf(s.Entry).Render(string(s.Entry.Letter))+" "+s.Name+" "+d)
 		shown[s.Entry] = true
 	}
 	for _, e := range p.d.legend {
 		if !shown[e] {
-			parts = append(parts, p.styleOf(e).Render(string(e.Letter))+" "+cell.Sanitize(e.Name))
+			parts = append(parts, p.styleOf(e).Render(string(e.Letter))+" "+e.Name)
 		}
 	}
 	return strings.Join(parts, " · ")

@@ -68,7 +68,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	}
 	rows, facts := buildRows(p.theme, p.states, a, &p.rows)
 	v := diagnose.SwapVerdict(facts)
-	p.lines = []string{p.theme.Level(v.Level).Render() + " " + cell.Sanitize(v.Line), costLine(a)}
+	p.lines = []string{p.theme.Level(v.Level).Render() + " " + v.Line, costLine(a)}
 	p.table.SetRows(rows)
 	p.relayout()
 }

@@ -33,7 +33,7 @@ func screen(t *theme.Theme, s snapshot.TrafficSummary, width int) []string {
 // and the layout keeps them on screen (Needs).
 func screenLines(t *theme.Theme, s snapshot.TrafficSummary, width int) (out []string, keep int) {
 	add := func(style lipgloss.Style, lead, text string) {
-		out = append(out, wrap(style, lead, cell.Sanitize(text), width)...)
+		out = append(out, wrap(style, lead, text, width)...)
 	}
 
 	level, verdicts := lossVerdict(s)

@@ -42,7 +42,7 @@ func (p *Pane) liveLines(width, height int) []string {
 	if l.runs > 1 {
 		head += t.Dim.Render(fmt.Sprintf(" (%d of %d)", l.runIndex, l.runs))
 	}
-	head += " · " + cell.Sanitize(phase)
+	head += " · " + phase
 	clock := ""
 	if l.firing {
 		clock = t.Dim.Render("+" + waketest.FormatMS(l.clockMS))
@@ -104,7 +104,7 @@ func (p *Pane) statusLine(m map[string]int) string {
 		if okStatus(c.key) {
 			style = t.Pass
 		}
-		s += " " + style.Render(cell.Sanitize(c.key)+"×"+cell.Thousands(c.n))
+		s += " " + style.Render(c.key+"×"+cell.Thousands(c.n))
 	}
 	return s
 }
@@ -134,7 +134,7 @@ func (p *Pane) timelineLines(l *live, width, height int) []string {
 	lines := []string{t.TableHeader.Render("WAKE TIMELINE") + t.Dim.Render(" since the first request")}
 	idW := 0
 	for _, tr := range l.tracks {
-		idW = max(idW, ansi.StringWidth(cell.Sanitize(tr.id)))
+		idW = max(idW, ansi.StringWidth(tr.id))
 	}
 	// Whole ids when the chains fit beside them; else a short prefix
 	// (unique enough to tell the app's machines apart) so the words stay.
@@ -153,7 +153,7 @@ func (p *Pane) timelineLines(l *live, width, height int) []string {
 		if ansi.StringWidth(chain) > width-idW-1 {
 			chain = p.chain(tr, true)
 		}
-		lines = append(lines, cell.Fit(cell.Sanitize(tr.id), idW, cell.Left)+" "+chain)
+		lines = append(lines, cell.Fit(tr.id, idW, cell.Left)+" "+chain)
 	}
 	if hidden := len(l.tracks) - len(shown); hidden > 0 && height > 1 {
 		lines = append(lines, t.Dim.Render(fmt.Sprintf("… %d more machines", hidden)))

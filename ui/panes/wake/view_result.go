@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/waketest"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
@@ -28,7 +29,7 @@ func (p *Pane) resultLines(width int) []string {
 	}
 	head := p.bold.Render("Wake test of "+r.App) + t.Dim.Render(fmt.Sprintf(" · %s · release %s · %s%s",
 		r.Mode, words.Release(r.Release), r.URL, r.Path))
-	lines := wrap(cell.Sanitize(head), width)
+	lines := wrap(head, width)
 	if !r.Representative {
 		lines = append(lines, t.Fail.Render("NOT REPRESENTATIVE: every request was pinned with fly-force-instance-id"))
 	}
@@ -79,7 +80,7 @@ func (p *Pane) resultLines(width int) []string {
 		}
 	}
 	for _, w := range r.Warnings {
-		ws := indentWrap(cell.Sanitize("warning: "+w), width, 2)
+		ws := indentWrap("warning: "+w, width, 2)
 		ws[0] = t.Warn.Render("!") + ws[0][1:]
 		lines = append(lines, ws...)
 	}
@@ -98,16 +99,16 @@ func (p *Pane) comparisonLines(r *waketest.Report, prefix string, width int) []s
 	}
 	var lines []string
 	for _, why := range because {
-		lines = append(lines, wrap(p.theme.Fail.Render("NOT COMPARABLE: ")+cell.Sanitize(prefix+why), width)...)
+		lines = append(lines, wrap(p.theme.Fail.Render("NOT COMPARABLE: ")+prefix+why, width)...)
 	}
 	if fix != "" {
-		lines = append(lines, wrap(p.theme.Warn.Render("to compare them: ")+cell.Sanitize(fix), width)...)
+		lines = append(lines, wrap(p.theme.Warn.Render("to compare them: ")+fix, width)...)
 	}
 	return lines
 }
 
 func indentNote(p *Pane, s string, width int) []string {
-	ws := indentWrap(cell.Sanitize(s), width, 2)
+	ws := indentWrap(s, width, 2)
 	ws[0] = p.theme.Dim.Render("·") + ws[0][1:]
 	return ws
 }
@@ -124,11 +125,11 @@ func (p *Pane) machineLines(r *waketest.Report, width int) []string {
 		lines = append(lines, t.TableHeader.Render("MACHINES")+t.Dim.Render(" "+string(run.Mode)+" run, since the first request"))
 		idW := 0
 		for _, m := range run.Machines {
-			idW = max(idW, ansi.StringWidth(cell.Sanitize(m.ID)))
+			idW = max(idW, ansi.StringWidth(m.ID))
 		}
 		for _, m := range run.Machines {
 			ws := indentWrap(p.machineText(m), width, idW+2)
-			ws[0] = cell.Fit(cell.Sanitize(m.ID), idW, cell.Left) + ws[0][idW:]
+			ws[0] = cell.Fit(m.ID, idW, cell.Left) + ws[0][idW:]
 			lines = append(lines, ws...)
 		}
 		lines = append(lines, "")
@@ -152,14 +153,14 @@ func (p *Pane) machineText(m waketest.MachineRun) string {
 		}
 		parts = append(parts, s)
 	case m.SleepError != "":
-		parts = append(parts, t.Fail.Render("did not sleep: "+cell.Sanitize(m.SleepError)))
+		parts = append(parts, t.Fail.Render("did not sleep: "+m.SleepError))
 	default:
 		parts = append(parts, t.Dim.Render("not put to sleep"))
 	}
 	if m.StartedMS >= 0 {
 		wake := "started"
 		if m.Wake != "" {
-			wake = cell.Sanitize(m.Wake) + ", started"
+			wake = m.Wake + ", started"
 		}
 		parts = append(parts, t.State("started").Style.Render(wake+" "+waketest.FormatMS(m.StartedMS)))
 	}
@@ -182,7 +183,7 @@ func (p *Pane) leftLines(r *waketest.Report) []string {
 		}
 		for _, m := range r.Runs[i].Machines {
 			if m.Target {
-				lines = append(lines, "  "+cell.Sanitize(m.ID)+"  "+t.State(m.After).Render())
+				lines = append(lines, "  "+m.ID+"  "+t.State(m.After).Render())
 			}
 		}
 		break
@@ -198,7 +199,8 @@ func (p *Pane) savedLine(width int) []string {
 	case p.saveErr != nil:
 		return wrap(t.Fail.Render(theme.GlyphFail+" could not save the result: ")+p.errLine(p.saveErr), width)
 	case p.savedPath != "":
-		return wrap(t.Dim.Render("saved ")+cell.Sanitize(p.savedPath), width)
+		// The path is the environment's (the state directory), not the model's.
+		return wrap(t.Dim.Render("saved ")+sanitize.Line(p.savedPath), width)
 	}
 	return nil
 }
@@ -225,7 +227,7 @@ func (p *Pane) tableLines(runs []waketest.Run, header []string, width int) []str
 		wrapped := make([][]string, len(cells))
 		tall := 1
 		for i, c := range cells {
-			wrapped[i] = wrap(cell.Sanitize(c), colW)
+			wrapped[i] = wrap(c, colW)
 			tall = max(tall, len(wrapped[i]))
 		}
 		for j := 0; j < tall; j++ {

@@ -41,7 +41,7 @@ func (p *Pane) setupLines(width int) []string {
 	field("mode", p.modeChooser()+t.Dim.Render("  ←/→ or 1 2 3"))
 	field("requests", " "+p.requestsText())
 	if p.plan != nil {
-		field("path", " "+cell.Sanitize(p.plan.Path)+t.Dim.Render(" at "+p.plan.URL+", through the edge"))
+		field("path", " "+p.plan.Path+t.Dim.Render(" at "+p.plan.URL+", through the edge"))
 	}
 	timeout := " " + seconds(p.timeout()) + " per request, platform time"
 	if p.base.Speed > 1 {
@@ -130,7 +130,7 @@ func (p *Pane) targetLines(plan *waketest.Plan, width int) []string {
 		t.Dim.Render(fmt.Sprintf("  %d machines to %s", len(plan.Targets), strings.TrimSuffix(verb(plan.Setup.Mode), ","))))
 	idW := len("MACHINE")
 	for _, tg := range plan.Targets {
-		idW = max(idW, ansi.StringWidth(cell.Sanitize(tg.ID)))
+		idW = max(idW, ansi.StringWidth(tg.ID))
 	}
 	const stateW, regionW = 12, 6
 	row := func(id, state, region, suspend string) string {
@@ -142,9 +142,9 @@ func (p *Pane) targetLines(plan *waketest.Plan, width int) []string {
 		look := t.State(tg.State)
 		suspend := t.Level(diagnose.Pass).Style.Render(theme.GlyphPass + " can suspend")
 		if !tg.CanSuspend {
-			suspend = t.Level(diagnose.Fail).Style.Render(theme.GlyphFail + " blocked: " + cell.Sanitize(strings.Join(tg.Blockers, ", ")))
+			suspend = t.Level(diagnose.Fail).Style.Render(theme.GlyphFail + " blocked: " + strings.Join(tg.Blockers, ", "))
 		}
-		lines = append(lines, row(cell.Sanitize(tg.ID), look.Render(), cell.Sanitize(tg.Region), suspend))
+		lines = append(lines, row(tg.ID, look.Render(), tg.Region, suspend))
 	}
 	if len(plan.Kept) > 0 {
 		lines = append(lines, wrap(t.Dim.Render("kept running (min_machines_running): "+strings.Join(plan.Kept, ", ")), width)...)
@@ -157,8 +157,8 @@ func (p *Pane) confirmLines(width int) []string {
 	t := p.theme
 	plan := p.plan
 	v := verb(plan.Setup.Mode)
-	q := prompt.Question{Text: cell.Sanitize(fmt.Sprintf("%s %d machines of %s: %s?", strings.ToUpper(v[:1])+v[1:], len(plan.Targets),
-		plan.Setup.App, strings.Join(plan.TargetIDs(), ", ")))}
+	q := prompt.Question{Text: fmt.Sprintf("%s %d machines of %s: %s?", strings.ToUpper(v[:1])+v[1:], len(plan.Targets),
+		plan.Setup.App, strings.Join(plan.TargetIDs(), ", "))}
 	lines := q.Lines(t, width)
 	lines = append(lines, "")
 	lines = append(lines, wrap(fmt.Sprintf("Then %s requests go at once to %s%s through the edge, the way users arrive; "+
@@ -181,7 +181,7 @@ func (p *Pane) warningLines(plan *waketest.Plan, width int) []string {
 	}
 	var lines []string
 	for _, w := range warnings {
-		ws := indentWrap(cell.Sanitize(w), width, 2)
+		ws := indentWrap(w, width, 2)
 		ws[0] = p.theme.Warn.Render("!") + ws[0][1:]
 		lines = append(lines, ws...)
 	}
