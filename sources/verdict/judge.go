@@ -163,7 +163,7 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		case id == "":
 			anonymous++
 		case t == nil:
-			unread = append(unread, Unread{ID: sanitize.Field(id), Why: "has an entry in the answer that could not be decoded"})
+			unread = append(unread, Unread{ID: sanitize.Field(id), Why: "its entry in the answer could not be decoded"})
 		case t.gen != j.gen:
 			t.unreadGen = j.gen
 		}
@@ -293,7 +293,7 @@ func unreadReason(rel string, us []Unread) string {
 		case u.ID == "":
 			anon++
 		case len(named) < shown:
-			named = append(named, u.ID+" "+u.Why)
+			named = append(named, u.ID+": "+u.Why)
 		default:
 			more++
 		}
@@ -312,7 +312,7 @@ func unreadReason(rel string, us []Unread) string {
 // listing before left it, unread.
 func (t *tracked) rememberedOut() Machine {
 	m := t.out
-	m.Unread = "is not in the last answer, which held entries it could not read"
+	m.Unread = "not in the last answer, which held entries that could not be read"
 	if t.unread != "" {
 		m.Unread += " (before that: " + t.unread + ")"
 	}
