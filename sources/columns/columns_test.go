@@ -6,21 +6,21 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/snapshot/machine"
 	"github.com/flywake/flywake/sources/words"
 )
 
 var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func TestCells(t *testing.T) {
-	bare := snapshot.Machine{ID: "m1", State: "stopped"}
-	full := snapshot.Machine{
+	bare := snapshot.Machine{Machine: machine.Machine{ID: "m1", State: "stopped"}}
+	full := snapshot.Machine{Machine: machine.Machine{
 		ID: "m2", Name: "quiet-moon", State: "started", Region: "ams", ProcessGroup: "app", Release: "19",
 		ImageDigest: "sha256:0123456789abcdef", HostStatus: "unreachable",
 		Checks: []snapshot.Check{{Status: "passing"}, {Status: "critical"}},
 		Events: []snapshot.Event{{Type: "start", Status: "started", Source: "flyd", At: now.Add(-24*time.Hour - 12*time.Minute - time.Second)}},
 		Config: &snapshot.Config{Autostop: "suspend"},
-		Crash:  diagnose.CrashVerdict{Kind: diagnose.CrashLooping},
-	}
+	}, Crash: diagnose.CrashVerdict{Kind: diagnose.CrashLooping}}
 	cases := []struct {
 		m    snapshot.Machine
 		col  int
@@ -47,7 +47,7 @@ func TestCells(t *testing.T) {
 			t.Errorf("%s %s: %q, want %q", c.m.ID, Machines()[c.col].Title, got, c.want)
 		}
 	}
-	updated := snapshot.Machine{UpdatedAt: now.Add(-90 * time.Second)}
+	updated := snapshot.Machine{Machine: machine.Machine{UpdatedAt: now.Add(-90 * time.Second)}}
 	if got := Machines()[Age].Cell(nil, &updated, now); got != "1m30s" {
 		t.Errorf("an age without events counts from the update: %q", got)
 	}
@@ -55,9 +55,9 @@ func TestCells(t *testing.T) {
 
 func TestOrders(t *testing.T) {
 	ms := map[string]*snapshot.Machine{
-		"a": {ID: "a", State: "started", Phase: diagnose.Awake, Release: "9", Events: []snapshot.Event{{At: now.Add(-time.Hour)}}},
-		"b": {ID: "b", State: "failed", Phase: diagnose.Troubled, Release: "10", Events: []snapshot.Event{{At: now.Add(-time.Minute)}}},
-		"c": {ID: "c", State: "stopped", Phase: diagnose.Asleep, Release: "10", Crash: diagnose.CrashVerdict{Kind: diagnose.GaveUp}},
+		"a": {Machine: machine.Machine{ID: "a", State: "started", Phase: diagnose.Awake, Release: "9", Events: []snapshot.Event{{At: now.Add(-time.Hour)}}}},
+		"b": {Machine: machine.Machine{ID: "b", State: "failed", Phase: diagnose.Troubled, Release: "10", Events: []snapshot.Event{{At: now.Add(-time.Minute)}}}},
+		"c": {Machine: machine.Machine{ID: "c", State: "stopped", Phase: diagnose.Asleep, Release: "10"}, Crash: diagnose.CrashVerdict{Kind: diagnose.GaveUp}},
 	}
 	cases := []struct {
 		col  int

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot/machine"
 )
 
 func TestAlerts(t *testing.T) {
@@ -13,12 +14,12 @@ func TestAlerts(t *testing.T) {
 		m    Machine
 		want []Alert
 	}{
-		{"healthy", Machine{HostStatus: "ok", Crash: diagnose.CrashVerdict{Kind: diagnose.Steady}}, nil},
+		{"healthy", Machine{Machine: machine.Machine{HostStatus: "ok"}, Crash: diagnose.CrashVerdict{Kind: diagnose.Steady}}, nil},
 		{"unreported host", Machine{}, nil},
-		{"host unreachable", Machine{HostStatus: "unreachable"},
+		{"host unreachable", Machine{Machine: machine.Machine{HostStatus: "unreachable"}},
 			[]Alert{{"host_unreachable", diagnose.Warn, "host unreachable"}}},
-		{"host unknown", Machine{HostStatus: "unknown"}, []Alert{{"host_unknown", diagnose.Warn, "host unknown"}}},
-		{"crash-looping on a lost host: the crash first", Machine{HostStatus: "unreachable", Crash: diagnose.CrashVerdict{Kind: diagnose.CrashLooping}},
+		{"host unknown", Machine{Machine: machine.Machine{HostStatus: "unknown"}}, []Alert{{"host_unknown", diagnose.Warn, "host unknown"}}},
+		{"crash-looping on a lost host: the crash first", Machine{Machine: machine.Machine{HostStatus: "unreachable"}, Crash: diagnose.CrashVerdict{Kind: diagnose.CrashLooping}},
 			[]Alert{{"crash_loop", diagnose.Fail, "crash-loop"}, {"host_unreachable", diagnose.Warn, "host unreachable"}}},
 		{"gave up", Machine{Crash: diagnose.CrashVerdict{Kind: diagnose.GaveUp}}, []Alert{{"gave_up", diagnose.Fail, "gave up"}}},
 		{"crashed once", Machine{Crash: diagnose.CrashVerdict{Kind: diagnose.Watching}}, []Alert{{"crashed", diagnose.Warn, "crashed"}}},

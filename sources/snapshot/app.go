@@ -10,6 +10,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	flyapi "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/snapshot/machine"
 	"github.com/flywake/flywake/sources/verdict"
 )
 
@@ -54,6 +55,7 @@ type App struct {
 	// also gives each machine its crash verdict (Machine.Crash).
 	Rollout verdict.Result
 	judge   *verdict.Judge
+	judged  []*machine.Machine // the judge's view of the last listing, reused
 
 	// slots hold the data of the sources that keep it in a slot declared
 	// beside their Apply (see slot), by slot.
@@ -127,7 +129,6 @@ func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
 // does it in the listing's command instead of in Update.
 type Converted struct {
 	machines  []Machine
-	raw       []*fly.Machine // what the release's judge looks at, aligned with machines
 	malformed int
 	skipped   []string       // entries skipped whole: the id when one names it
 	partial   map[string]int // by id: nulls dropped from a machine kept
@@ -137,8 +138,18 @@ type Converted struct {
 // counting) null or id-less ones and any id listed twice.
 func Convert(l flyapi.Listing) Converted {
 	n := len(l.Machines)
-	c := Converted{machines: make([]Machine, 0, n), raw: make([]*fly.Machine, 0, n), malformed: l.Malformed,
-		skipped: slices.Clone(l.Skipped), partial: l.Partial}
+	c := Converted{machines: make([]Machine, 0, n), malformed: l.Malformed}
+	// The judge keys what it could not read by the machines' ids as the
+	// model has them: made inert like every other.
+	for _, id := range l.Skipped {
+		c.skipped = append(c.skipped, sanitize.Field(id))
+	}
+	if len(l.Partial) > 0 {
+		c.partial = make(map[string]int, len(l.Partial))
+		for id, n := range l.Partial {
+			c.partial[sanitize.Field(id)] += n
+		}
+	}
 	seen := make(map[string]bool, len(l.Machines))
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
@@ -146,7 +157,7 @@ func Convert(l flyapi.Listing) Converted {
 			c.skipped = append(c.skipped, "")
 			continue
 		}
-		m := newMachine(fm)
+		m := Machine{Machine: machine.FromFly(fm)}
 		if seen[m.ID] {
 			continue // listed twice: the first one stands
 		}
@@ -154,9 +165,22 @@ func Convert(l flyapi.Listing) Converted {
 		m.Cordoned = l.Cordoned[fm.ID]
 		m.content = rowHash(&m) // the crash verdict is mixed in on apply
 		c.machines = append(c.machines, m)
-		c.raw = append(c.raw, fm)
 	}
 	return c
+}
+
+// Judged is the listing as the release's judge reads it: the plain
+// machines, and what the answer held that could not be read.
+func (c Converted) Judged() verdict.Listing { return c.judged(nil) }
+
+// judged is Judged with the machine list appended to buf[:0] (the model
+// reuses one between listings).
+func (c Converted) judged(buf []*machine.Machine) verdict.Listing {
+	ms := buf[:0]
+	for i := range c.machines {
+		ms = append(ms, &c.machines[i].Machine)
+	}
+	return verdict.Listing{Machines: ms, Skipped: c.skipped, Partial: c.partial}
 }
 
 // Machines are the converted machines, in listing order.
@@ -168,7 +192,9 @@ func (c Converted) Machines() []Machine { return c.machines }
 func (a *App) ApplyConverted(c Converted, now time.Time) {
 	out := c.machines
 	a.Malformed = c.malformed
-	a.Rollout = a.judge.ObserveListing(verdict.Listing{Machines: c.raw, Skipped: c.skipped, Partial: c.partial}, now)
+	l := c.judged(a.judged)
+	a.judged = l.Machines
+	a.Rollout = a.judge.ObserveListing(l, now)
 	for i := range out {
 		m := &out[i]
 		if jm := a.judge.At(i); jm != nil {

@@ -14,7 +14,7 @@ import (
 
 var t0 = time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
 
-func machine(id, state, digest string, startedAt time.Time) *fly.Machine {
+func flyMachine(id, state, digest string, startedAt time.Time) *fly.Machine {
 	return &fly.Machine{
 		ID: id, State: state, InstanceID: "01INST" + id, ImageRef: fly.MachineImageRef{Digest: digest},
 		Config: &fly.MachineConfig{Metadata: map[string]string{"fly_release_version": "7"}},
@@ -24,13 +24,13 @@ func machine(id, state, digest string, startedAt time.Time) *fly.Machine {
 
 func TestApplyMachinesHashesWhatARowShows(t *testing.T) {
 	a := New("org", "app", nil)
-	a.ApplyMachines([]*fly.Machine{machine("a", "started", "d1", t0), machine("b", "stopped", "d1", t0)}, t0)
+	a.ApplyMachines([]*fly.Machine{flyMachine("a", "started", "d1", t0), flyMachine("b", "stopped", "d1", t0)}, t0)
 	first := map[string]uint64{}
 	for _, m := range a.Machines {
 		first[m.ID] = m.Hash
 	}
 	// An hour later, nothing a row shows has changed for a; b is starting.
-	a.ApplyMachines([]*fly.Machine{machine("a", "started", "d1", t0), machine("b", "starting", "d1", t0)}, t0.Add(time.Hour))
+	a.ApplyMachines([]*fly.Machine{flyMachine("a", "started", "d1", t0), flyMachine("b", "starting", "d1", t0)}, t0.Add(time.Hour))
 	for _, m := range a.Machines {
 		if changed := m.Hash != first[m.ID]; changed != (m.ID == "b") {
 			t.Errorf("%s: hash changed = %v", m.ID, changed)
@@ -39,7 +39,7 @@ func TestApplyMachinesHashesWhatARowShows(t *testing.T) {
 	if !a.Transitioning() {
 		t.Error("a starting machine is a transition")
 	}
-	renamed := machine("a", "started", "d1", t0)
+	renamed := flyMachine("a", "started", "d1", t0)
 	renamed.Name = "other"
 	a.ApplyMachines([]*fly.Machine{renamed}, t0.Add(2*time.Hour))
 	if a.Machines[0].Hash == first["a"] {
@@ -87,7 +87,7 @@ func TestProbesDue(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := New("org", "app", nil)
 			a.ApplyMachines([]*fly.Machine{
-				machine("a", "started", "d1", boot1), machine("b", "stopped", "d1", boot1), machine("c", "started", "d1", boot2),
+				flyMachine("a", "started", "d1", boot1), flyMachine("b", "stopped", "d1", boot1), flyMachine("c", "started", "d1", boot2),
 			}, t0)
 			tt.setup(a)
 			var got []string
@@ -156,9 +156,9 @@ func TestDied(t *testing.T) {
 // platform added later by name, whatever the listing's order.
 func TestStateCountsInLifeOrder(t *testing.T) {
 	a := New("org", "app", nil)
-	a.ApplyMachines([]*fly.Machine{machine("a", "stopped", "d1", t0), machine("b", "zz-new", "d1", t0),
-		machine("c", "failed", "d1", t0), machine("d", "stopped", "d1", t0), machine("e", "started", "d1", t0),
-		machine("f", "aa-new", "d1", t0)}, t0)
+	a.ApplyMachines([]*fly.Machine{flyMachine("a", "stopped", "d1", t0), flyMachine("b", "zz-new", "d1", t0),
+		flyMachine("c", "failed", "d1", t0), flyMachine("d", "stopped", "d1", t0), flyMachine("e", "started", "d1", t0),
+		flyMachine("f", "aa-new", "d1", t0)}, t0)
 	var got []string
 	for _, sc := range a.StateCounts() {
 		got = append(got, fmt.Sprintf("%s=%d", sc.State, sc.N))

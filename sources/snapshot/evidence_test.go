@@ -52,7 +52,7 @@ func TestColdStartAndReleaseWorkReadTheSameLogs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := New("org", "app", nil)
-			a.ApplyMachines([]*fly.Machine{machine("m", "started", "d1", t0)}, now)
+			a.ApplyMachines([]*fly.Machine{flyMachine("m", "started", "d1", t0)}, now)
 			if tc.logs != nil {
 				a.ApplyLogs(tc.logs)
 			}

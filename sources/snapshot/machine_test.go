@@ -53,7 +53,7 @@ func TestNewMachineIsNilSafe(t *testing.T) {
 func TestApplyListingSkipsAndCountsMalformed(t *testing.T) {
 	a := New("org", "app", nil)
 	a.ApplyListing(flyapi.Listing{Malformed: 2, Machines: []*fly.Machine{
-		nil, {ID: ""}, machine("a", "started", "d", t0), machine("a", "stopped", "d", t0),
+		nil, {ID: ""}, flyMachine("a", "started", "d", t0), flyMachine("a", "stopped", "d", t0),
 	}}, t0)
 	if len(a.Machines) != 1 || a.Machines[0].State != "started" {
 		t.Fatalf("machines = %+v", a.Machines)

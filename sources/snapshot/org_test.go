@@ -16,7 +16,7 @@ import (
 func machines(prefix, state string, n int, serving bool) []*fly.Machine {
 	var out []*fly.Machine
 	for i := range n {
-		m := machine(fmt.Sprintf("%s%d", prefix, i), state, "d1", t0)
+		m := flyMachine(fmt.Sprintf("%s%d", prefix, i), state, "d1", t0)
 		if serving {
 			m.Config.Services = []fly.MachineService{{InternalPort: 8080,
 				Concurrency: &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: 25}}}

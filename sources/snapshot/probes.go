@@ -186,3 +186,10 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+func cleanAll(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	return sanitize.Lines(append([]string(nil), ss...))
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/flywake/flywake/sources/snapshot/machine"
 )
 
 // A look's probes are a sample: each image's bytecode probe, then the
@@ -11,7 +13,7 @@ import (
 // group's first before any group's second, cut at the limit.
 func TestSampleProbes(t *testing.T) {
 	grouped := func(id, state, group, digest string) *Machine {
-		m := newMachine(machine(id, state, digest, t0))
+		m := Machine{Machine: machine.FromFly(flyMachine(id, state, digest, t0))}
 		m.ProcessGroup = group
 		return &m
 	}

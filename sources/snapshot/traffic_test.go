@@ -91,7 +91,7 @@ func TestTrafficSummary(t *testing.T) {
 func TestBacklogMachines(t *testing.T) {
 	a := New("org", "app", nil)
 	web := func(id, state string) *fly.Machine {
-		m := machine(id, state, "d1", t0)
+		m := flyMachine(id, state, "d1", t0)
 		m.Config.Services = []fly.MachineService{{InternalPort: 8080, Concurrency: &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: 25}}}
 		return m
 	}

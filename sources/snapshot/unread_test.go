@@ -35,7 +35,7 @@ func TestEverySurfaceKnowsWhatTheListingSkipped(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := New("org", "app", nil)
-			ms := []*fly.Machine{machine("a", "started", "d", t0), machine("b", "started", "d", t0)}
+			ms := []*fly.Machine{flyMachine("a", "started", "d", t0), flyMachine("b", "started", "d", t0)}
 			a.ApplyListing(flyapi.Listing{Machines: ms}, t0)
 			later := t0.Add(10 * time.Second)
 			a.ApplyListing(tc.l(ms), later)
@@ -62,7 +62,7 @@ func TestAProbeTheAPIFailedIsUnread(t *testing.T) {
 		unread bool
 	}{{diagnose.CauseAPIDown, true}, {diagnose.CauseAuth, true}, {diagnose.CauseError, false}, {"", false}} {
 		a := New("org", "app", nil)
-		a.ApplyListing(flyapi.Listing{Machines: []*fly.Machine{machine("a", "started", "d", t0)}}, t0)
+		a.ApplyListing(flyapi.Listing{Machines: []*fly.Machine{flyMachine("a", "started", "d", t0)}}, t0)
 		for _, req := range a.ProbesDue(t0) {
 			a.ApplyProbe(req, ExecResult{Err: errors.New("exec failed"), Cause: tc.cause}, t0)
 		}

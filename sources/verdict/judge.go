@@ -7,10 +7,9 @@ import (
 	"strings"
 	"time"
 
-	fly "github.com/superfly/fly-go"
-
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/snapshot/machine"
 	"github.com/flywake/flywake/sources/words"
 )
 
@@ -42,7 +41,7 @@ type Options struct {
 //  2. every later look is the first settled listing at least Settle after
 //     the previous look;
 //  3. each look compares the newest crash since the release began with the
-//     previous look's (diagnose.CrashTracker), never a count: a newer crash
+//     previous look's (CrashTracker), never a count: a newer crash
 //     than one already seen is a crash loop, a stopped machine whose last
 //     crash was not restarted was given up on;
 //  4. a machine is live after two looks with nothing new, started, and
@@ -64,7 +63,7 @@ type tracked struct {
 	from     string // the release before the latest change seen
 	instance string // the version the looks are about
 
-	crash      diagnose.CrashTracker
+	crash      CrashTracker
 	verdict    diagnose.CrashVerdict
 	looks      []Look
 	lookCount  int
@@ -101,7 +100,7 @@ func (j *Judge) Settle() time.Duration { return j.opts.Settle }
 // Listing is one machines listing as the judge reads it: the machines the
 // answer held, and what it held that could not be read.
 type Listing struct {
-	Machines []*fly.Machine
+	Machines []*machine.Machine
 	// Skipped are the entries skipped whole (null, or undecodable), one
 	// each: the machine's id when the entry names one, else "".
 	Skipped []string
@@ -111,7 +110,7 @@ type Listing struct {
 }
 
 // Observe judges a listing of ms read whole (ObserveListing).
-func (j *Judge) Observe(ms []*fly.Machine, now time.Time) Result {
+func (j *Judge) Observe(ms []*machine.Machine, now time.Time) Result {
 	return j.ObserveListing(Listing{Machines: ms}, now)
 }
 
@@ -136,7 +135,7 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		var t *tracked
 		rel := ""
 		if fm == nil || fm.ID == "" {
-			anonymous++
+			anonymous++ // a listing converted by sources/snapshot holds none
 		} else {
 			if t = j.byID[fm.ID]; t == nil {
 				t = &tracked{}
@@ -333,7 +332,7 @@ func (j *Judge) At(i int) *Machine {
 // observe takes a look at fm when one is due and says where it stands, in
 // t.out. What it says is worked out again only when something it says it
 // from changed.
-func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, dropped int, now time.Time) {
+func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dropped int, now time.Time) {
 	if t.release != "" && rel != t.release {
 		t.from = t.release
 	}
@@ -345,10 +344,6 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, droppe
 	}
 	passing, checks, oddChecks := 0, 0, 0
 	for _, c := range fm.Checks {
-		if c == nil {
-			oddChecks++
-			continue
-		}
 		checks++
 		switch c.Status {
 		case "passing":
@@ -358,7 +353,7 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, droppe
 			oddChecks++
 		}
 	}
-	t.unread = unreadOf(fm, dropped, oddChecks)
+	t.unread = unreadOf(fm, dropped+fm.Dropped, oddChecks)
 	phase := diagnose.Classify(fm.State)
 	looked := false
 	// A look needs the whole entry: one taken on a part (a crash event
@@ -375,8 +370,7 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, droppe
 	}
 	t.key = k
 	m := Machine{
-		ID: sanitize.Field(fm.ID), Name: sanitize.Field(fm.Name), Region: sanitize.Field(fm.Region),
-		State: sanitize.Field(fm.State), Release: sanitize.Field(rel), From: sanitize.Field(t.from),
+		ID: fm.ID, Name: fm.Name, Region: fm.Region, State: fm.State, Release: rel, From: t.from, // inert already
 		ChecksPassing: passing, Checks: checks,
 		Crash: t.verdict, LookCount: t.lookCount, FirstCrash: t.firstCrash,
 		// Shared, not copied: the judge only appends to them (a new array
@@ -421,7 +415,7 @@ func (j *Judge) observe(t *tracked, fm *fly.Machine, rel, release string, droppe
 
 // asIfJudged says whether t, were it a machine of the judged release,
 // would be live or idle (stopped, not crashing).
-func (t *tracked) asIfJudged(fm *fly.Machine, m Machine, settle time.Duration) bool {
+func (t *tracked) asIfJudged(fm *machine.Machine, m Machine, settle time.Duration) bool {
 	c := *t // status may mark it live: only the copy
 	st, _ := c.status(fm, m, settle)
 	return st == StatusLive || st == StatusIdle
@@ -429,16 +423,14 @@ func (t *tracked) asIfJudged(fm *fly.Machine, m Machine, settle time.Duration) b
 
 // unreadOf says what of fm's entry could not be read: dropped null
 // entries, exit events it cannot time or read, checks of no known status.
-func unreadOf(fm *fly.Machine, dropped, oddChecks int) string {
+func unreadOf(fm *machine.Machine, dropped, oddChecks int) string {
 	untimed, bare := 0, 0
 	for _, e := range fm.Events {
 		switch {
-		case e == nil:
-			dropped++
 		case e.Type != "exit":
-		case diagnose.ExitEventOf(e) == nil:
+		case !e.ExitRead:
 			bare++
-		case diagnose.EventTime(e).IsZero():
+		case e.At.IsZero():
 			untimed++
 		}
 	}
@@ -468,7 +460,7 @@ type outKey struct {
 }
 
 // look records one look at fm.
-func (t *tracked) look(fm *fly.Machine, now time.Time) {
+func (t *tracked) look(fm *machine.Machine, now time.Time) {
 	v := t.crash.Look(fm, time.Time{}, now)
 	since := t.crash.Since()
 	if failing := t.verdict.Kind; (failing == diagnose.CrashLooping || failing == diagnose.GaveUp) && t.lookCount > 0 &&
@@ -487,8 +479,8 @@ func (t *tracked) look(fm *fly.Machine, now time.Time) {
 			t.firstCrash = c.At
 		}
 	}
-	t.looks = append(t.looks, Look{At: now, State: sanitize.Field(fm.State), NewestCrash: v.NewestCrash,
-		VisibleCrashes: diagnose.VisibleCrashes(fm, since), Events: len(fm.Events), Kind: v.Kind})
+	t.looks = append(t.looks, Look{At: now, State: fm.State, NewestCrash: v.NewestCrash,
+		VisibleCrashes: VisibleCrashes(fm, since), Events: len(fm.Events), Kind: v.Kind})
 	if len(t.looks) > maxLooks {
 		t.looks = append(t.looks[:0:0], t.looks[len(t.looks)-maxLooks:]...)
 	}
@@ -502,7 +494,7 @@ func (t *tracked) look(fm *fly.Machine, now time.Time) {
 }
 
 // status says where a machine of the judged release stands.
-func (t *tracked) status(fm *fly.Machine, m Machine, settle time.Duration) (Status, string) {
+func (t *tracked) status(fm *machine.Machine, m Machine, settle time.Duration) (Status, string) {
 	if t.failed != "" {
 		return StatusFailed, t.failed + crashList(t.crashes)
 	}
@@ -514,7 +506,7 @@ func (t *tracked) status(fm *fly.Machine, m Machine, settle time.Duration) (Stat
 	if !v.NewestCrash.IsZero() && len(t.crashes) > 0 {
 		crashNote = fmt.Sprintf("; crashed at %s (%s), nothing since", clock(v.NewestCrash), describeCrash(t.crashes[0]))
 	}
-	started := fm.State == fly.MachineStateStarted
+	started := fm.State == "started"
 	switch {
 	case diagnose.IsTransient(fm.State):
 		// On its way somewhere (restarting after a crash, starting on a
@@ -684,29 +676,19 @@ func crashedOnce(ms []Machine) string {
 }
 
 // crashesSince lists fm's crashes after since, newest first.
-func crashesSince(fm *fly.Machine, since time.Time) []Crash {
+func crashesSince(fm *machine.Machine, since time.Time) []Crash {
 	var out []Crash
 	for _, e := range fm.Events {
-		if !diagnose.IsCrash(e) {
+		if !e.Crash || !e.At.After(since) {
 			continue
 		}
-		at := diagnose.EventTime(e)
-		if !at.After(since) {
-			continue
-		}
-		ee := diagnose.ExitEventOf(e)
-		out = append(out, Crash{At: at, ExitCode: ee.ExitCode, OOMKilled: ee.OOMKilled})
+		out = append(out, Crash{At: e.At, ExitCode: e.ExitCode, OOMKilled: e.OOMKilled})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].At.After(out[b].At) })
 	return out
 }
 
-func releaseOf(fm *fly.Machine) string {
-	if cfg := fm.GetConfig(); cfg != nil {
-		return cfg.Metadata[fly.MachineConfigMetadataKeyFlyReleaseVersion]
-	}
-	return ""
-}
+func releaseOf(fm *machine.Machine) string { return fm.Release }
 
 func releaseWord(rel string) string {
 	if rel == "" {

@@ -68,7 +68,7 @@ func (s *sim) crashCycle(m *fly.Machine) {
 
 func (s *sim) wait(d time.Duration) { s.clock = s.clock.Add(d) }
 
-func (s *sim) observe(j *Judge) Result { return j.Observe(s.ms, s.clock) }
+func (s *sim) observe(j *Judge) Result { return j.Observe(plain(s.ms), s.clock) }
 
 func mustMachine(t *testing.T, r Result, id string) Machine {
 	t.Helper()
@@ -394,7 +394,7 @@ func TestJudgeSanitises(t *testing.T) {
 func TestNilAndDuplicateEntries(t *testing.T) {
 	s := newSim()
 	m := s.machine("m1", "43", "started")
-	r := New(Options{}).Observe([]*fly.Machine{nil, m, {ID: ""}, m}, s.clock)
+	r := New(Options{}).Observe(plain([]*fly.Machine{nil, m, {ID: ""}, m}), s.clock)
 	if len(r.Machines) != 1 {
 		t.Fatalf("machines %+v, want m1 once", r.Machines)
 	}

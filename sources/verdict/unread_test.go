@@ -18,26 +18,26 @@ import (
 // whether it changed anything (an event hostility needs exit events).
 type hostility struct {
 	name  string
-	apply func(l *Listing, id string) bool
+	apply func(l *rawListing, id string) bool
 }
 
 // hostilities are every way an entry can be unreadable.
 var hostilities = []hostility{
-	{"null entry", func(l *Listing, id string) bool { drop(l, id); l.Skipped = append(l.Skipped, ""); return true }},
-	{"undecodable entry (soft_limit \"20\")", func(l *Listing, id string) bool {
+	{"null entry", func(l *rawListing, id string) bool { drop(l, id); l.Skipped = append(l.Skipped, ""); return true }},
+	{"undecodable entry (soft_limit \"20\")", func(l *rawListing, id string) bool {
 		drop(l, id)
 		l.Skipped = append(l.Skipped, id)
 		return true
 	}},
-	{"an entry that is null in fly-go's list", func(l *Listing, id string) bool { l.Machines[index(l, id)] = nil; return true }},
-	{"null events or checks dropped", func(l *Listing, id string) bool {
+	{"an entry that is null in fly-go's list", func(l *rawListing, id string) bool { l.Machines[index(l, id)] = nil; return true }},
+	{"null events or checks dropped", func(l *rawListing, id string) bool {
 		if l.Partial == nil {
 			l.Partial = map[string]int{}
 		}
 		l.Partial[id] = 2
 		return true
 	}},
-	{"exit events without a time", func(l *Listing, id string) bool {
+	{"exit events without a time", func(l *rawListing, id string) bool {
 		changed := false
 		for _, e := range l.Machines[index(l, id)].Events {
 			if e.Type == "exit" {
@@ -49,7 +49,7 @@ var hostilities = []hostility{
 		}
 		return changed
 	}},
-	{"exit events without their payload", func(l *Listing, id string) bool {
+	{"exit events without their payload", func(l *rawListing, id string) bool {
 		changed := false
 		for _, e := range l.Machines[index(l, id)].Events {
 			if e.Type == "exit" {
@@ -58,15 +58,15 @@ var hostilities = []hostility{
 		}
 		return changed
 	}},
-	{"no config", func(l *Listing, id string) bool { l.Machines[index(l, id)].Config = nil; return true }},
-	{"no release", func(l *Listing, id string) bool {
+	{"no config", func(l *rawListing, id string) bool { l.Machines[index(l, id)].Config = nil; return true }},
+	{"no release", func(l *rawListing, id string) bool {
 		if cfg := l.Machines[index(l, id)].Config; cfg != nil {
 			delete(cfg.Metadata, fly.MachineConfigMetadataKeyFlyReleaseVersion)
 			return true
 		}
 		return false
 	}},
-	{"checks of odd shape", func(l *Listing, id string) bool {
+	{"checks of odd shape", func(l *rawListing, id string) bool {
 		m := l.Machines[index(l, id)]
 		for _, c := range m.Checks {
 			c.Status = ""
@@ -76,17 +76,17 @@ var hostilities = []hostility{
 	}},
 }
 
-func index(l *Listing, id string) int {
+func index(l *rawListing, id string) int {
 	return slices.IndexFunc(l.Machines, func(m *fly.Machine) bool { return m != nil && m.ID == id })
 }
 
-func drop(l *Listing, id string) {
+func drop(l *rawListing, id string) {
 	l.Machines = slices.Delete(l.Machines, index(l, id), index(l, id)+1)
 }
 
 // snapshot copies the sim's machines deep, so a listing stays as it was
 // taken while the sim moves on (and a hostility alters only its copy).
-func (s *sim) snapshot() Listing {
+func (s *sim) snapshot() rawListing {
 	out := make([]*fly.Machine, len(s.ms))
 	for i, m := range s.ms {
 		c := *m
@@ -118,11 +118,11 @@ func (s *sim) snapshot() Listing {
 		}
 		out[i] = &c
 	}
-	return Listing{Machines: out}
+	return rawListing{Machines: out}
 }
 
 type taken struct {
-	l  Listing
+	l  rawListing
 	at time.Time
 }
 
@@ -131,7 +131,7 @@ func judgeAll(ls []taken) Result {
 	j := New(Options{})
 	var r Result
 	for _, l := range ls {
-		r = j.ObserveListing(l.l, l.at)
+		r = j.ObserveListing(l.l.plain(), l.at)
 	}
 	return r
 }
@@ -224,7 +224,7 @@ func TestACrashSeenThenHiddenIsNotForgotten(t *testing.T) {
 			m2 := s.machine("m2", "43", "started", "passing")
 			s.crashCycle(m2)
 			j := New(Options{})
-			first := j.ObserveListing(s.snapshot(), s.clock)
+			first := j.ObserveListing(s.snapshot().plain(), s.clock)
 			if got := mustMachine(t, first, "m2"); got.Crash.Kind != diagnose.Watching {
 				t.Fatalf("first look at m2: %v, want watching", got.Crash.Kind)
 			}
@@ -232,7 +232,7 @@ func TestACrashSeenThenHiddenIsNotForgotten(t *testing.T) {
 			s.crashCycle(m2)
 			l := s.snapshot()
 			h.apply(&l, "m2")
-			r := j.ObserveListing(l, s.clock)
+			r := j.ObserveListing(l.plain(), s.clock)
 			m, ok := r.Machine("m2")
 			if r.Outcome == Live || !ok || m.Unread == "" || m.Crash.Kind != diagnose.Watching {
 				t.Fatalf("outcome %v (%s); m2 kept %v: %+v", r.Outcome, r.Reason, ok, m)
@@ -240,7 +240,7 @@ func TestACrashSeenThenHiddenIsNotForgotten(t *testing.T) {
 			// The next readable listing judges it again, from where it was.
 			s.wait(5 * time.Second)
 			s.crashCycle(m2)
-			r = j.ObserveListing(s.snapshot(), s.clock)
+			r = j.ObserveListing(s.snapshot().plain(), s.clock)
 			if r.Outcome != Failed || mustMachine(t, r, "m2").Crash.Kind != diagnose.CrashLooping {
 				t.Fatalf("readable again: %v (%s)", r.Outcome, r.Reason)
 			}
@@ -257,12 +257,12 @@ func TestAFailureSeenStandsBesideWhatCouldNotBeRead(t *testing.T) {
 		s.crashCycle(m1)
 	}
 	j := New(Options{})
-	j.ObserveListing(s.snapshot(), s.clock)
+	j.ObserveListing(s.snapshot().plain(), s.clock)
 	s.wait(5 * time.Second)
 	s.crashCycle(m1)
 	l := s.snapshot()
 	l.Skipped = []string{"", "m9"}
-	if r := j.ObserveListing(l, s.clock); r.Outcome != Failed || len(r.Unread) != 2 {
+	if r := j.ObserveListing(l.plain(), s.clock); r.Outcome != Failed || len(r.Unread) != 2 {
 		t.Fatalf("%v (%s), unread %v: want failed, the two entries it could not read listed", r.Outcome, r.Reason, r.Unread)
 	}
 }
@@ -274,10 +274,10 @@ func TestAMachineThatWentAwayIsForgotten(t *testing.T) {
 	s.machine("m1", "43", "started")
 	s.machine("m2", "43", "started")
 	j := New(Options{})
-	j.ObserveListing(s.snapshot(), s.clock)
+	j.ObserveListing(s.snapshot().plain(), s.clock)
 	s.ms = s.ms[:1]
 	s.wait(5 * time.Second)
-	if r := j.ObserveListing(s.snapshot(), s.clock); r.Outcome != Live || len(r.Machines) != 1 || len(r.Unread) != 0 {
+	if r := j.ObserveListing(s.snapshot().plain(), s.clock); r.Outcome != Live || len(r.Machines) != 1 || len(r.Unread) != 0 {
 		t.Fatalf("%v (%s) with %d machines, unread %v", r.Outcome, r.Reason, len(r.Machines), r.Unread)
 	}
 }
@@ -293,9 +293,9 @@ func TestASteadyMachineWithoutAReleaseHidesNoCrash(t *testing.T) {
 		cron := s.machine("cron", "43", "stopped")
 		cron.Config = nil
 		j := New(opts)
-		j.ObserveListing(s.snapshot(), s.clock)
+		j.ObserveListing(s.snapshot().plain(), s.clock)
 		s.wait(5 * time.Second)
-		r := j.ObserveListing(s.snapshot(), s.clock)
+		r := j.ObserveListing(s.snapshot().plain(), s.clock)
 		if c := r.Crashes(); c.Level() != diagnose.Pass || len(c.Unread) != 0 {
 			t.Errorf("release %q: crashes %v, unread %v", opts.Release, c.Level(), c.Unread)
 		}

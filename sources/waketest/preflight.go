@@ -10,6 +10,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/sanitize"
+	plain "github.com/flywake/flywake/sources/snapshot/machine"
 )
 
 // Target is one machine the test will put to sleep, as preflight saw it.
@@ -263,7 +264,7 @@ func checkPath(svc *fly.MachineService) string {
 func release(ms []*fly.Machine) string {
 	versions := make([]string, 0, len(ms))
 	for _, m := range ms {
-		versions = append(versions, m.GetMetadataByKey(fly.MachineConfigMetadataKeyFlyReleaseVersion))
+		versions = append(versions, plain.Release(m.GetConfig()))
 	}
 	return diagnose.CurrentRelease(versions)
 }

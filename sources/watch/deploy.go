@@ -16,6 +16,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/snapshot"
 )
 
 // A demo deploy rolls a new release out to a demo app the way `fly deploy`
@@ -83,10 +84,10 @@ type DeployPlan struct {
 	Machines []DeployTarget
 }
 
-// DeployTarget is one machine the plan updates.
+// DeployTarget is one machine the plan updates, as the model has it
+// (every string inert).
 type DeployTarget struct {
-	ID, State, Release string // inert
-	id                 string // as the API names it
+	ID, State, Release string
 }
 
 // IDs are the targets' ids, for the confirmation.
@@ -125,24 +126,18 @@ func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel DemoRelease
 	plan := DeployPlan{App: app, Release: rel}
 	var releases []string
 	top := 0
-	for _, m := range l.Machines {
-		if m == nil || m.ID == "" || diagnose.Classify(m.State) == diagnose.Gone {
+	for _, m := range snapshot.Convert(l).Machines() {
+		if m.Phase == diagnose.Gone || m.Config == nil {
 			continue
 		}
-		cfg := m.GetConfig()
-		if cfg == nil {
-			continue
-		}
-		r := cfg.Metadata[flygo.MachineConfigMetadataKeyFlyReleaseVersion]
-		releases = append(releases, r)
-		if n, err := strconv.Atoi(r); err == nil {
+		releases = append(releases, m.Release)
+		if n, err := strconv.Atoi(m.Release); err == nil {
 			top = max(top, n)
 		}
 		if plan.Image == "" {
-			plan.Image = retag(cfg.Image, rel.tag())
+			plan.Image = retag(m.Config.Image, rel.tag())
 		}
-		plan.Machines = append(plan.Machines, DeployTarget{ID: sanitize.Line(m.ID), State: sanitize.Line(m.State),
-			Release: sanitize.Line(r), id: m.ID})
+		plan.Machines = append(plan.Machines, DeployTarget{ID: m.ID, State: m.State, Release: m.Release})
 	}
 	if len(plan.Machines) == 0 {
 		return DeployPlan{}, fmt.Errorf("%s has no machines to deploy to", sanitize.Line(app))
@@ -181,8 +176,10 @@ func (s *Source) DemoDeploy(ctx context.Context, plan DeployPlan, onStep func(De
 }
 
 // deployOne updates one machine and waits until it is back where it was.
+// It reads fly-go's machine, not the model's: an update sends the whole
+// config back, every field the model leaves out included.
 func (s *Source) deployOne(ctx context.Context, plan DeployPlan, t DeployTarget, sent func()) (string, error) {
-	m, err := s.Client.GetMachine(ctx, plan.App, t.id)
+	m, err := s.Client.GetMachine(ctx, plan.App, t.ID)
 	if err != nil {
 		return "", err
 	}
@@ -199,7 +196,7 @@ func (s *Source) deployOne(ctx context.Context, plan DeployPlan, t DeployTarget,
 	next.Metadata[flygo.MachineConfigMetadataKeyFlyReleaseVersion] = plan.To
 	next.Metadata["fly_release_id"] = "rel_" + plan.To
 	running := m.State == flygo.MachineStateStarted || diagnose.Classify(m.State) == diagnose.Waking
-	updated, err := s.Client.UpdateMachine(ctx, plan.App, t.id, &next, !running)
+	updated, err := s.Client.UpdateMachine(ctx, plan.App, t.ID, &next, !running)
 	if err != nil {
 		return "", err
 	}
@@ -216,7 +213,7 @@ func (s *Source) deployOne(ctx context.Context, plan DeployPlan, t DeployTarget,
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		err := s.Client.Wait(ctx, plan.App, t.id, instance, time.Minute, want)
+		err := s.Client.Wait(ctx, plan.App, t.ID, instance, time.Minute, want)
 		if err == nil {
 			return want, nil
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/verdict"
 )
 
@@ -64,7 +65,7 @@ func (s *Source) Verdict(ctx context.Context, app string, o VerdictOptions) (rep
 		if err != nil {
 			return stop(err)
 		}
-		rep.Result = j.ObserveListing(judgeListing(l), s.Now())
+		rep.Result = j.ObserveListing(snapshot.Convert(l).Judged(), s.Now())
 		r := rep.Result
 		switch r.Outcome {
 		case verdict.Failed:
@@ -99,12 +100,6 @@ func (s *Source) Verdict(ctx context.Context, app string, o VerdictOptions) (rep
 			return rep
 		}
 	}
-}
-
-// judgeListing is a listing as the judge reads it: what the answer held,
-// and what it held that could not be read.
-func judgeListing(l fly.Listing) verdict.Listing {
-	return verdict.Listing{Machines: l.Machines, Skipped: l.Skipped, Partial: l.Partial}
 }
 
 // awaitSettled long-polls each machine until it is started, stopped or

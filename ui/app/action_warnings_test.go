@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/snapshot/machine"
 	"github.com/flywake/flywake/ui/panes/machines"
 )
 
@@ -17,7 +18,7 @@ func TestActionWarnings(t *testing.T) {
 		return &snapshot.Config{PrimaryRegion: primary, Services: []snapshot.Service{{MinRunningSet: true, MinRunning: min}}}
 	}
 	mc := func(id, state, region string, c *snapshot.Config) snapshot.Machine {
-		return snapshot.Machine{ID: id, State: state, Region: region, ProcessGroup: "app", Config: c}
+		return snapshot.Machine{Machine: machine.Machine{ID: id, State: state, Region: region, ProcessGroup: "app", Config: c}}
 	}
 	ams := cfg("ams", 1)
 	cases := []struct {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	plain "github.com/flywake/flywake/sources/snapshot/machine"
 	"github.com/flywake/flywake/ui/uitest"
 
 	"github.com/charmbracelet/lipgloss"
@@ -248,7 +249,7 @@ func TestChecksCellOfASleepingMachineIsNoWarning(t *testing.T) {
 		{"stopped", nil, "–", &th.Dim},
 	}
 	for _, tt := range tests {
-		row := buildRow(snapshot.Machine{State: tt.state, Checks: tt.checks}, newStyles(th), t0)
+		row := buildRow(snapshot.Machine{Machine: plain.Machine{State: tt.state, Checks: tt.checks}}, newStyles(th), t0)
 		if text, style := row.Cells[columns.Checks], row.Styles[columns.Checks]; text != tt.text || style != tt.style {
 			t.Errorf("%s %v: %q in another style than wanted (%q)", tt.state, tt.checks, text, tt.text)
 		}
