@@ -189,7 +189,7 @@ func TestSecretsStayOffTheScreen(t *testing.T) {
 		special(tea.KeyTab)
 	}
 	key("c")
-	time.Sleep(300 * time.Millisecond)
+	waitScreen("Pre-deploy checklist")
 	special(tea.KeyEsc)
 	key(":")
 	waitScreen("backlog-web  crashy-api") // the org's apps listed: a name typed before them is tried as typed
