@@ -43,6 +43,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		return m, nil
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			return m.typeEach(msg)
+		}
 		return m.updateKey(msg)
 	case tea.ResumeMsg: // back from a suspend (see suspender): bubbletea v1.3.10 leaves the mouse off
 		return m, tea.EnableMouseCellMotion
@@ -110,6 +113,21 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 
 // updateKey routes a key: the y/N prompt, the switcher and typing panes
 // first, then global keys, then the focused pane.
+// typeEach handles keys typed faster than the terminal is read: bubbletea
+// hands the characters of one read over as one message ("ooo"), which
+// matches no binding. Each is a key of its own, in order. (A paste says
+// so, and stays whole.)
+func (m Model) typeEach(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	var next tea.Model = m
+	cmds := make([]tea.Cmd, 0, len(msg.Runes))
+	for _, r := range msg.Runes {
+		var cmd tea.Cmd
+		next, cmd = next.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		cmds = append(cmds, cmd)
+	}
+	return next, tea.Batch(cmds...)
+}
+
 func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	if key.Matches(msg, k.Interrupt) {

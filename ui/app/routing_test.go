@@ -303,3 +303,24 @@ func TestZoomHintOnlyWhereZoomActs(t *testing.T) {
 		t.Errorf("back at 160×48 the zoom is in force but the footer does not offer unzoom: %q", foot)
 	}
 }
+
+// Keys typed faster than the terminal is read arrive as one message of
+// several runes; each acts as a key of its own, and a paste stays text.
+func TestKeysReadTogetherActOneByOne(t *testing.T) {
+	m := actionModel(t, nil, false)
+	if sel, _ := machinesOf(m).Selected(); sel != "up" {
+		t.Fatalf("selected %s at the start, want up", sel)
+	}
+	m = send(m, runes("jj"))
+	if sel, _ := machinesOf(m).Selected(); sel != "asleep" {
+		t.Errorf("jj in one message selected %s, want asleep (two rows down)", sel)
+	}
+	if strings.Contains(m.notice.text, "is not a key") {
+		t.Errorf("jj was taken for one key: %q", m.notice.text)
+	}
+	m = send(m, runes("/"))
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jk"), Paste: true})
+	if v := plainView(m); !strings.Contains(v, "/jk") {
+		t.Errorf("a paste into the filter was not typed whole:\n%s", v)
+	}
+}
