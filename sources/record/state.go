@@ -49,11 +49,6 @@ type logTail struct {
 
 type probeKey struct{ app, machine, command string }
 
-type countKey struct {
-	app, metric, status string
-	minute              int64
-}
-
 type bootKey struct {
 	app, machine string
 	began        int64

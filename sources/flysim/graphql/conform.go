@@ -10,6 +10,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
 // Conform checks an answer's data against the schema for the operation
@@ -22,7 +23,7 @@ func Conform(query, opName string, data any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, errs := gqlparser.LoadQuery(s, query)
+	doc, errs := gqlparser.LoadQueryWithRules(s, query, rules.NewDefaultRules())
 	if len(errs) > 0 {
 		return nil, errs
 	}

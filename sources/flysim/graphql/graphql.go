@@ -23,6 +23,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
 //go:embed schema.graphql
@@ -104,7 +105,7 @@ func (h *Handler) Do(req Request) Response {
 	if err != nil {
 		return Response{Errors: []responseError{{Message: "schema: " + err.Error()}}}
 	}
-	doc, errs := gqlparser.LoadQuery(s, req.Query)
+	doc, errs := gqlparser.LoadQueryWithRules(s, req.Query, rules.NewDefaultRules())
 	if len(errs) > 0 {
 		return Response{Errors: fromGQLErrors(errs)}
 	}
