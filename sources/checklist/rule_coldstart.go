@@ -11,9 +11,9 @@ import (
 // against the longest any client in front of it will wait.
 func coldStartRule(e Evidence, opts Options) Item {
 	b := newItem(IDColdStart)
-	limit, limitName := opts.ProxyPatience, fmt.Sprintf("the proxy's patience (%s)", dur(opts.ProxyPatience))
+	limit, limitName := opts.ProxyPatience, fmt.Sprintf("the proxy's patience (%s)", words.Duration(opts.ProxyPatience, words.Tenths))
 	if opts.CDNOriginTimeout > 0 && opts.CDNOriginTimeout < limit {
-		limit, limitName = opts.CDNOriginTimeout, fmt.Sprintf("the CDN's origin timeout (%s)", dur(opts.CDNOriginTimeout))
+		limit, limitName = opts.CDNOriginTimeout, fmt.Sprintf("the CDN's origin timeout (%s)", words.Duration(opts.CDNOriginTimeout, words.Tenths))
 	}
 	cs := e.ColdStart
 	if cs != nil && cs.Boots == 0 && cs.CrashRestarts > 0 {
@@ -30,7 +30,7 @@ func coldStartRule(e Evidence, opts Options) Item {
 		perDay = fmt.Sprintf(", %s a day", count(cs.PerDay))
 	}
 	b.note(cs.Source, "boot until serving: p50 %s, p95 %s, max %s over %s%s",
-		dur(cs.P50), dur(cs.P95), dur(cs.Max), words.Count(cs.Boots, "boot", "boots"), perDay)
+		words.Duration(cs.P50, words.Tenths), words.Duration(cs.P95, words.Tenths), words.Duration(cs.Max, words.Tenths), words.Count(cs.Boots, "boot", "boots"), perDay)
 	if cs.CrashRestarts > 0 {
 		b.note(cs.Source, "%s left out: they time the crash, not a wake (see crash loop)",
 			words.Count(cs.CrashRestarts, "crash restart", "crash restarts"))
@@ -40,17 +40,17 @@ func coldStartRule(e Evidence, opts Options) Item {
 		if cs.DominantReleaseWork {
 			kind = " (release work run at boot)"
 		}
-		b.note(cs.Source, "slowest phase: %s, %s%s", cs.Dominant, dur(cs.DominantDur), kind)
+		b.note(cs.Source, "slowest phase: %s, %s%s", cs.Dominant, words.Duration(cs.DominantDur, words.Tenths), kind)
 	}
 	switch lvl := diagnose.ColdStartLevel(cs.P95, cs.Max, limit); {
 	case lvl == Fail:
-		b.judge(Fail, cs.Source, "p95 %s reaches %s: a request routed to a booting machine times out", dur(cs.P95), limitName)
+		b.judge(Fail, cs.Source, "p95 %s reaches %s: a request routed to a booting machine times out", words.Duration(cs.P95, words.Tenths), limitName)
 	case lvl == Warn && cs.Max >= limit:
-		b.judge(Warn, cs.Source, "the slowest boot (%s) reaches %s", dur(cs.Max), limitName)
+		b.judge(Warn, cs.Source, "the slowest boot (%s) reaches %s", words.Duration(cs.Max, words.Tenths), limitName)
 	case lvl == Warn:
-		b.judge(Warn, cs.Source, "p95 %s is over a third of %s", dur(cs.P95), limitName)
+		b.judge(Warn, cs.Source, "p95 %s is over a third of %s", words.Duration(cs.P95, words.Tenths), limitName)
 	default:
-		b.judge(Pass, cs.Source, "p95 %s is well inside %s", dur(cs.P95), limitName)
+		b.judge(Pass, cs.Source, "p95 %s is well inside %s", words.Duration(cs.P95, words.Tenths), limitName)
 	}
 	if cs.DominantReleaseWork {
 		b.fix("Take the release work out of the boot path (see release work).")

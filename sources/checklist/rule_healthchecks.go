@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/words"
 )
 
 const healthReminder = "a check runs on a machine that is already up: it cannot see the boot window before that machine existed (see cold start and edge versus origin)"
@@ -78,7 +79,7 @@ func (c check) describe() string {
 		}
 	}
 	if c.interval > 0 {
-		out += " every " + c.interval.String()
+		out += " every " + words.Duration(c.interval, words.Whole)
 	}
 	return out
 }
@@ -183,7 +184,7 @@ func judgeCheck(b *itemBuilder, c check) {
 	}
 	every := ""
 	if c.interval > 0 {
-		every = " every " + c.interval.String()
+		every = " every " + words.Duration(c.interval, words.Whole)
 	}
 	switch {
 	case c.kind == "http" && c.path != "":

@@ -29,11 +29,11 @@ func TestRules(t *testing.T) {
 		wantText string
 	}{
 		// cold_start
-		{"cold start over patience", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 25 * s, P95: 33 * s, Max: 33 * s, Boots: 92}}, Fail, "p95 33 s reaches the proxy's patience (30 s)"},
-		{"cold start over the CDN timeout", coldRule(15 * s), nil, Evidence{ColdStart: &ColdStart{P50: 10 * s, P95: 16 * s, Max: 16 * s, Boots: 5}}, Fail, "the CDN's origin timeout (15 s)"},
-		{"cold start slow tail", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 2 * s, P95: 5 * s, Max: 31 * s, Boots: 20}}, Warn, "slowest boot (31 s)"},
+		{"cold start over patience", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 25 * s, P95: 33 * s, Max: 33 * s, Boots: 92}}, Fail, "p95 33.0s reaches the proxy's patience (30.0s)"},
+		{"cold start over the CDN timeout", coldRule(15 * s), nil, Evidence{ColdStart: &ColdStart{P50: 10 * s, P95: 16 * s, Max: 16 * s, Boots: 5}}, Fail, "the CDN's origin timeout (15.0s)"},
+		{"cold start slow tail", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 2 * s, P95: 5 * s, Max: 31 * s, Boots: 20}}, Warn, "slowest boot (31.0s)"},
 		{"cold start a third of patience", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 10 * s, P95: 11 * s, Max: 11 * s, Boots: 2}}, Warn, "over a third"},
-		{"cold start quick", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 250 * time.Millisecond, P95: 435 * time.Millisecond, Max: time.Second, Boots: 3}}, Pass, "p95 435 ms"},
+		{"cold start quick", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 250 * time.Millisecond, P95: 435 * time.Millisecond, Max: time.Second, Boots: 3}}, Pass, "p95 435ms"},
 		{"cold start no boots", coldRule(0), nil, Evidence{ColdStart: &ColdStart{}}, Unknown, "no boot measured"},
 		{"cold start only crash restarts", coldRule(0), nil, Evidence{ColdStart: &ColdStart{CrashRestarts: 385}}, Unknown, "every start in 24 h (385) crashed"},
 		{"cold start crash restarts beside quick boots", coldRule(0), nil, Evidence{ColdStart: &ColdStart{P50: 2 * s, P95: 3 * s, Max: 3 * s, Boots: 2, CrashRestarts: 383}}, Pass, "383 crash restarts left out"},

@@ -87,9 +87,9 @@ func TestProjectBesideDeployed(t *testing.T) {
 	}{
 		// Only the platform answers these three: the project changes nothing.
 		{IDColdStart, "project only", map[string]string{"fly.toml": goodToml}, Evidence{Release: "57"}, Unknown, JudgesDeployed, "no boot measured", "", nil, ""},
-		{IDColdStart, "deployed only", nil, Evidence{Release: "57", ColdStart: slowBoots}, Fail, JudgesDeployed, "p95 33 s", "logs", nil, ""},
-		{IDColdStart, "both agreeing", map[string]string{"fly.toml": goodToml}, with(deployedGood(), func(e *Evidence) { e.ColdStart = slowBoots }), Fail, JudgesDeployed, "p95 33 s", "logs", nil, ""},
-		{IDColdStart, "both differing", map[string]string{"fly.toml": riskyToml}, with(deployedGood(), func(e *Evidence) { e.ColdStart = slowBoots }), Fail, JudgesDeployed, "p95 33 s", "logs", nil, ""},
+		{IDColdStart, "deployed only", nil, Evidence{Release: "57", ColdStart: slowBoots}, Fail, JudgesDeployed, "p95 33.0s", "logs", nil, ""},
+		{IDColdStart, "both agreeing", map[string]string{"fly.toml": goodToml}, with(deployedGood(), func(e *Evidence) { e.ColdStart = slowBoots }), Fail, JudgesDeployed, "p95 33.0s", "logs", nil, ""},
+		{IDColdStart, "both differing", map[string]string{"fly.toml": riskyToml}, with(deployedGood(), func(e *Evidence) { e.ColdStart = slowBoots }), Fail, JudgesDeployed, "p95 33.0s", "logs", nil, ""},
 
 		{IDEdgeOrigin, "project only", map[string]string{"fly.toml": goodToml}, Evidence{Release: "57"}, Unknown, JudgesDeployed, "not read", "", nil, ""},
 		{IDEdgeOrigin, "deployed only", nil, Evidence{Release: "57", EdgeOrigin: lostEdge}, Fail, JudgesDeployed, "edge 1,000 · app 800 in 24 h", "Prometheus", nil, ""},

@@ -98,7 +98,7 @@ func AgeText(at, now time.Time) string {
 	if !words.Datable(at) {
 		return words.Missing
 	}
-	return words.Duration(now.Sub(at))
+	return words.Duration(now.Sub(at), words.Whole)
 }
 
 // Empty reports whether a cell says nothing: a column whose every cell is

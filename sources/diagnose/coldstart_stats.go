@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 // Spread summarises a set of boots: how many, and how long the ones that
@@ -146,9 +148,9 @@ func (s ColdStartStats) DominantSentence() string {
 		return "no completed cold start yet"
 	}
 	if d.Name == "" {
-		return seconds(d.OfTotal) + " to serve; no phase markers matched"
+		return words.Duration(d.OfTotal, words.Tenths) + " to serve; no phase markers matched"
 	}
-	line := fmt.Sprintf("%s: %s of %s", d.Name, seconds(d.Duration), seconds(d.OfTotal))
+	line := fmt.Sprintf("%s: %s of %s", d.Name, words.Duration(d.Duration, words.Tenths), words.Duration(d.OfTotal, words.Tenths))
 	if d.ReleaseWork {
 		if d.Boots == d.Of {
 			line += " — release work run on every boot"
@@ -177,10 +179,6 @@ func BootsPerHour(boots []Boot, now time.Time, hours int) []int {
 		}
 	}
 	return counts
-}
-
-func seconds(d time.Duration) string {
-	return fmt.Sprintf("%.1f s", d.Seconds())
 }
 
 // ColdStartLevel grades boots until serving against limit, the longest a

@@ -244,7 +244,7 @@ func TestSummarizeSeedDay(t *testing.T) {
 		{"Dominant.Name", s.Dominant.Name, PhaseMigrations},
 		{"Dominant.Duration", s.Dominant.Duration, secs(10)},
 		{"Dominant.ReleaseWork", s.Dominant.ReleaseWork, true},
-		{"sentence", s.DominantSentence(), "migrations: 10.0 s of 28.1 s — release work run on every boot"},
+		{"sentence", s.DominantSentence(), "migrations: 10.0s of 28.1s — release work run on every boot"},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -276,7 +276,7 @@ func TestSummarizeWindowAndSentences(t *testing.T) {
 		sentence string
 	}{
 		{"no boots", nil, t0, 0, 0, 0, "no completed cold start yet"},
-		{"window excludes old boots", []Boot{boot(0, 30), boot(120, 10)}, t0.Add(time.Hour), 1, secs(10), secs(10), "10.0 s to serve; no phase markers matched"},
+		{"window excludes old boots", []Boot{boot(0, 30), boot(120, 10)}, t0.Add(time.Hour), 1, secs(10), secs(10), "10.0s to serve; no phase markers matched"},
 		{
 			"release work on some boots",
 			[]Boot{
@@ -284,7 +284,7 @@ func TestSummarizeWindowAndSentences(t *testing.T) {
 				boot(2, 22, ph(PhaseMigrations, 0, 16, true)),
 				boot(3, 5, ph(PhaseServerStart, 0, 4, false)),
 			},
-			t0, 3, secs(20), secs(22), "migrations: 15.0 s of 20.0 s — release work run on 2 of 3 boots",
+			t0, 3, secs(20), secs(22), "migrations: 15.0s of 20.0s — release work run on 2 of 3 boots",
 		},
 		{
 			"a phase seen once does not dominate",
@@ -293,7 +293,7 @@ func TestSummarizeWindowAndSentences(t *testing.T) {
 				boot(2, 40, ph(PhaseServerStart, 0, 6, false), ph(PhaseMigrations, 6, 40, true)),
 				boot(3, 10, ph(PhaseServerStart, 0, 6, false)),
 			},
-			t0, 3, secs(10), secs(40), "server start: 6.0 s of 10.0 s",
+			t0, 3, secs(10), secs(40), "server start: 6.0s of 10.0s",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

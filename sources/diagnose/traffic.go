@@ -340,7 +340,7 @@ func (b BootLoss) Sentence(window string) string {
 	}
 	boots := words.Count(b.Boots, "boot", "boots")
 	if b.P50 > 0 {
-		boots += ", p50 " + seconds(b.P50)
+		boots += ", p50 " + words.Duration(b.P50, words.Tenths)
 	}
 	return fmt.Sprintf("%s of the lost requests were answered in a minute a machine was booting (%s; booting minutes are %s of %s)",
 		Percent(b.Share()), boots, Percent(float64(b.BootMinutes)/float64(b.Minutes)), window)

@@ -119,7 +119,7 @@ func TestCorrelateBoots(t *testing.T) {
 	if s := got.Share(); s != 0.9 {
 		t.Errorf("share %v", s)
 	}
-	wantLine := "90.0 % of the lost requests were answered in a minute a machine was booting (2 boots, p50 80.0 s; booting minutes are 71.4 % of the 10 minutes)"
+	wantLine := "90.0 % of the lost requests were answered in a minute a machine was booting (2 boots, p50 1m20s; booting minutes are 71.4 % of the 10 minutes)"
 	if line := got.Sentence("the 10 minutes"); line != wantLine {
 		t.Errorf("sentence\n got %q\nwant %q", line, wantLine)
 	}

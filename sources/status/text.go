@@ -92,11 +92,12 @@ func probesLine(p snapshot.ProbeSample) string {
 	return s
 }
 
+// secs spells the report's seconds as every measured time is spelled.
 func secs(f *float64) string {
 	if f == nil {
 		return words.Missing
 	}
-	return fmt.Sprintf("%.1fs", *f)
+	return words.Duration(time.Duration(*f*float64(time.Second)), words.Tenths)
 }
 
 func count(f *float64) string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot/machine"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // One machine's crash looks (the judge keeps one tracker per machine): the
@@ -61,7 +62,7 @@ func (t *CrashTracker) Look(m *machine.Machine, releaseSince, now time.Time) dia
 	if gaveUp(m, newestExit, releaseSince) {
 		v.Kind = diagnose.GaveUp
 		v.Reason = fmt.Sprintf("gave up restarting: %s %s ago and the machine is stopped",
-			describeExit(newestExit), roundDuration(now.Sub(newestExit.At)))
+			describeExit(newestExit), words.Duration(now.Sub(newestExit.At), words.Whole))
 		t.newestCrash = newest
 		return v
 	}
@@ -77,10 +78,10 @@ func (t *CrashTracker) Look(m *machine.Machine, releaseSince, now time.Time) dia
 		v.Reason = diagnose.CrashLoopReason
 	case previous.Equal(newest):
 		v.Kind = diagnose.Steady
-		v.Reason = fmt.Sprintf("crashed %s ago, nothing new since the previous look", roundDuration(now.Sub(newest)))
+		v.Reason = fmt.Sprintf("crashed %s ago, nothing new since the previous look", words.Duration(now.Sub(newest), words.Whole))
 	default:
 		v.Kind = diagnose.Watching
-		v.Reason = fmt.Sprintf("crashed %s ago, since the deploy%s", roundDuration(now.Sub(newest)), diagnose.LookingAgain)
+		v.Reason = fmt.Sprintf("crashed %s ago, since the deploy%s", words.Duration(now.Sub(newest), words.Whole), diagnose.LookingAgain)
 	}
 	return v
 }
@@ -172,15 +173,4 @@ func describeExit(e *machine.Event) string {
 		return fmt.Sprintf("killed out of memory (exit code %d)", e.ExitCode)
 	}
 	return fmt.Sprintf("exit code %d", e.ExitCode)
-}
-
-// roundDuration keeps reasons readable: whole seconds above a second.
-func roundDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return 0
-	}
-	if d >= time.Second {
-		return d.Round(time.Second)
-	}
-	return d.Round(time.Millisecond)
 }

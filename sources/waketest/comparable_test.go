@@ -151,7 +151,7 @@ func TestReportComparison(t *testing.T) {
 			"stop run: the 1 machine awake answered 24 of our 40 requests"},
 		{"stop faster than suspend for another reason",
 			[]Run{run(ModeStop, 300, clean()), run(ModeSuspend, 461, clean())}, false,
-			"the stop run answered faster than the suspend run (p50 300 ms against 461 ms)"},
+			"the stop run answered faster than the suspend run (p50 300ms against 461ms)"},
 		{"one mode only, absorbed", []Run{run(ModeSuspend, 200, machinesOf(2, 30, 4, 1, 10))}, false, "suspend run: the 2 machines awake"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

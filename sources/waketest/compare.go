@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/flywake/flywake/sources/words"
 )
@@ -112,18 +113,14 @@ func Table(runs []Run) (header []string, rows []Row) {
 	return header, rows
 }
 
-// FormatMS renders platform milliseconds for people: "840 ms", "31.2 s";
+// FormatMS spells platform milliseconds as every measured time is
+// spelled (words.Duration, words.Tenths): "840ms", "31.2s";
 // words.Missing ("–") for -1 (never happened).
 func FormatMS(ms int64) string {
-	switch {
-	case ms < 0:
+	if ms < 0 {
 		return words.Missing
-	case ms < 1000:
-		return fmt.Sprintf("%d ms", ms)
-	case ms < 100_000:
-		return fmt.Sprintf("%.1f s", float64(ms)/1000)
 	}
-	return fmt.Sprintf("%.0f s", float64(ms)/1000)
+	return words.Duration(time.Duration(ms)*time.Millisecond, words.Tenths)
 }
 
 func statusLine(r Run) string {

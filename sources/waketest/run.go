@@ -12,6 +12,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/edge"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // ErrAborted is returned (wrapped) by Run when the test was cut short; the
@@ -109,7 +110,7 @@ func (r *runner) emit(e Event) {
 
 func abortReason(ctx context.Context, limit time.Duration) string {
 	if errors.Is(context.Cause(ctx), errTotalLimit) {
-		return fmt.Sprintf("total time limit (%s) reached", limit)
+		return "total time limit (" + words.Duration(limit, words.Whole) + ") reached"
 	}
 	return "aborted"
 }

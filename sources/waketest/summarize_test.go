@@ -145,9 +145,9 @@ func TestTableAndFormat(t *testing.T) {
 	want := map[string][2]string{
 		"ok / failed":       {"28 / 12 of 40", "40 / 0 of 40"},
 		"statuses":          {"200×28 502×12", "200×40"},
-		"p50 / p95 / max":   {"27.9 s / 30.3 s / 31.0 s", "300 ms / 420 ms / 430 ms"},
+		"p50 / p95 / max":   {"27.9s / 30.3s / 31.0s", "300ms / 420ms / 430ms"},
 		"machines woken":    {"3 (1 served none of ours)", "3"},
-		"started → serving": {"26.4 s – 26.7 s (2 machines)", "40 ms (1 machine)"},
+		"started → serving": {"26.4s – 26.7s (2 machines)", "40ms (1 machine)"},
 		"suspend":           {words.Missing, "blocked by: failed_precondition: Machines with swap cannot be suspended → fell back to stop"},
 	}
 	seen := 0
@@ -162,7 +162,7 @@ func TestTableAndFormat(t *testing.T) {
 	if seen != len(want) {
 		t.Errorf("saw %d of %d rows", seen, len(want))
 	}
-	for ms, want := range map[int64]string{-1: words.Missing, 0: "0 ms", 999: "999 ms", 2100: "2.1 s", 125_000: "125 s"} {
+	for ms, want := range map[int64]string{-1: words.Missing, 0: "0ms", 999: "999ms", 2100: "2.1s", 125_000: "2m05s"} {
 		if got := FormatMS(ms); got != want {
 			t.Errorf("FormatMS(%d) = %q, want %q", ms, got, want)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // A demo deploy rolls a new release out to a demo app the way `fly deploy`
@@ -58,7 +59,7 @@ func ParseDemoRelease(s string) (DemoRelease, error) {
 // Describe says what the release does, for prompts and output.
 func (r DemoRelease) Describe() string {
 	if r == DemoCrashing {
-		return fmt.Sprintf("crashes %s after every start", DemoCrashAfter)
+		return "crashes " + words.Duration(DemoCrashAfter, words.Tenths) + " after every start"
 	}
 	return "healthy"
 }

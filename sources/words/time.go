@@ -5,12 +5,34 @@ import (
 	"time"
 )
 
-// Duration formats d compactly, rounded down to a whole second: "0s",
-// "42s", "3m05s", "2h03m", "3d04h". Negative durations read "0s". Every
-// age flywake prints (the dashboard's, `flywake status`'s) is written so.
-func Duration(d time.Duration) string {
-	if d < 0 {
-		d = 0
+// Precision says how finely Duration spells a duration.
+type Precision int
+
+const (
+	// Whole is whole seconds, rounded down: an age, an interval, a
+	// countdown. "0s", "42s", "3m05s", "2h03m", "3d04h".
+	Whole Precision = iota
+	// Tenths is a measured time, or a limit one is held to (a boot, a
+	// wake, a phase, a timeout): milliseconds under a second, tenths of a
+	// second under a minute (the tenth always shown, so a live timer keeps
+	// its width), then as Whole, to the nearest second. "284ms", "28.4s",
+	// "30.0s", "2m08s".
+	Tenths
+)
+
+// Duration is how every pane, report and command spells a duration, at
+// precision p; negative durations read as zero. One p95 reads the same on
+// every surface.
+func Duration(d time.Duration, p Precision) string {
+	d = max(d, 0)
+	if p == Tenths {
+		if d < time.Second {
+			return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+		}
+		if r := d.Round(100 * time.Millisecond); r < time.Minute {
+			return strconv.FormatFloat(r.Seconds(), 'f', 1, 64) + "s"
+		}
+		d = d.Round(time.Second)
 	}
 	s := int64(d / time.Second)
 	switch {

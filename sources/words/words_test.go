@@ -40,13 +40,26 @@ func TestCount(t *testing.T) {
 }
 
 func TestDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		-time.Second: "0s", 0: "0s", 999 * time.Millisecond: "0s", 42 * time.Second: "42s",
-		3*time.Minute + 5*time.Second: "3m05s", 2*time.Hour + 3*time.Minute + 59*time.Second: "2h03m",
-		24*time.Hour + 12*time.Minute + time.Second: "1d00h", 76 * time.Hour: "3d04h",
-	} {
-		if got := Duration(d); got != want {
-			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+	ms := time.Millisecond
+	cases := []struct {
+		d    time.Duration
+		p    Precision
+		want string
+	}{
+		{-time.Second, Whole, "0s"}, {0, Whole, "0s"}, {999 * ms, Whole, "0s"}, {42 * time.Second, Whole, "42s"},
+		{3*time.Minute + 5*time.Second, Whole, "3m05s"}, {2*time.Hour + 3*time.Minute + 59*time.Second, Whole, "2h03m"},
+		{24*time.Hour + 12*time.Minute + time.Second, Whole, "1d00h"}, {76 * time.Hour, Whole, "3d04h"},
+		{59*time.Second + 999*ms, Whole, "59s"}, // an age rounds down
+
+		{-time.Second, Tenths, "0ms"}, {0, Tenths, "0ms"}, {284 * ms, Tenths, "284ms"}, {999*ms + 999*time.Microsecond, Tenths, "999ms"},
+		{time.Second, Tenths, "1.0s"}, {28*time.Second + 449*ms, Tenths, "28.4s"}, {28*time.Second + 450*ms, Tenths, "28.5s"}, {30*time.Second + 40*ms, Tenths, "30.0s"},
+		{59*time.Second + 940*ms, Tenths, "59.9s"}, {59*time.Second + 950*ms, Tenths, "1m00s"}, // never "60.0s"
+		{128 * time.Second, Tenths, "2m08s"}, {2*time.Minute + 7*time.Second + 600*ms, Tenths, "2m08s"}, // to the nearest second
+		{2*time.Hour + 3*time.Minute, Tenths, "2h03m"},
+	}
+	for _, c := range cases {
+		if got := Duration(c.d, c.p); got != c.want {
+			t.Errorf("Duration(%v, %d) = %q, want %q", c.d, c.p, got, c.want)
 		}
 	}
 }

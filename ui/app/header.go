@@ -105,7 +105,7 @@ func (m Model) headerLine() string {
 			segs = append(segs, segment{kind: partFeeds, text: t.Warn.Render(name + " " + theme.GlyphFail)})
 		}
 		if st.LastError != "" {
-			ago := "last error " + cell.Duration(wall.Sub(st.LastErrorAt)) + " ago"
+			ago := "last error " + words.Duration(wall.Sub(st.LastErrorAt), words.Whole) + " ago"
 			segs = append(segs, segment{kind: partError, text: ago + ": " + cell.OneLine(st.LastError), short: ago, detail: cell.OneLine(st.LastError)})
 		}
 		other := st.CallsLastMinute - st.MachinesLastMinute

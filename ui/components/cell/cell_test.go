@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 func TestFit(t *testing.T) {
@@ -88,8 +90,8 @@ func TestDuration(t *testing.T) {
 		{50 * time.Hour, "2d02h", "2d02h"},
 	}
 	for _, c := range cases {
-		if got := Duration(c.d); got != c.down {
-			t.Errorf("Duration(%v) = %q, want %q", c.d, got, c.down)
+		if got := words.Duration(c.d, words.Whole); got != c.down {
+			t.Errorf("words.Duration(%v, Whole) = %q, want %q", c.d, got, c.down)
 		}
 		if got := DurationUp(c.d); got != c.up {
 			t.Errorf("DurationUp(%v) = %q, want %q", c.d, got, c.up)

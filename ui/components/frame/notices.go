@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 )
 
@@ -39,10 +41,10 @@ func Stale(age, retryIn time.Duration) string {
 	if retryIn > 0 {
 		retry = "retrying in " + cell.DurationUp(retryIn)
 	}
-	return "stale · " + cell.Duration(age) + " · " + retry
+	return "stale · " + words.Duration(age, words.Whole) + " · " + retry
 }
 
 // Ago is "updated 3s ago" for the header.
 func Ago(d time.Duration) string {
-	return "updated " + cell.Duration(d) + " ago"
+	return "updated " + words.Duration(d, words.Whole) + " ago"
 }

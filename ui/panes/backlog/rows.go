@@ -9,7 +9,6 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/words"
-	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -157,7 +156,7 @@ func (cache *rowCache) ages(now time.Time, own bool) table.Live {
 		if cr.probedAt.IsZero() {
 			return words.Missing, true
 		}
-		return cell.Duration(now.Sub(cr.probedAt)) + " ago", true
+		return words.Duration(now.Sub(cr.probedAt), words.Whole) + " ago", true
 	}
 }
 

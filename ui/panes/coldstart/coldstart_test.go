@@ -11,6 +11,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
 )
@@ -109,7 +110,7 @@ func TestColdStartSpreadAndBars(t *testing.T) {
 		}
 	}
 	out := uitest.PlainView(p, 160, 48, true, t0)
-	if want := "max " + seconds(s.Max); !strings.Contains(out, want) {
+	if want := "max " + words.Duration(s.Max, words.Tenths); !strings.Contains(out, want) {
 		t.Errorf("summary lacks %q", want)
 	}
 	bars := 0

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
 	"github.com/flywake/flywake/ui/components/scroll"
@@ -124,7 +125,7 @@ func (p *Pane) liveLines(width, height int, now time.Time) []string {
 		}
 		look := p.theme.State(state)
 		line := fmt.Sprintf("%s %s %s · %s", look.Render(), b.Machine,
-			p.theme.Warn.Render(seconds(b.Elapsed(now))), currentPhase(b))
+			p.theme.Warn.Render(words.Duration(b.Elapsed(now), words.Tenths)), currentPhase(b))
 		if long := line + " · " + kind; ansi.StringWidth(long) <= width {
 			line = long // the kind goes first when narrow: the state's word says it too
 		}
@@ -141,7 +142,7 @@ func (p *Pane) summaryLines(width int) []string {
 	if s.Count > 0 {
 		cold = fmt.Sprintf("cold boots (24 h): %s", cell.Thousands(s.Count))
 		if s.Served > 0 {
-			cold += fmt.Sprintf(" · p50 %s · p95 %s · max %s", seconds(s.P50), seconds(s.P95), seconds(s.Max))
+			cold += fmt.Sprintf(" · p50 %s · p95 %s · max %s", words.Duration(s.P50, words.Tenths), words.Duration(s.P95, words.Tenths), words.Duration(s.Max, words.Tenths))
 		} else {
 			cold += " · none served yet"
 		}
@@ -164,7 +165,7 @@ func (p *Pane) summaryLines(width int) []string {
 	if r.Count > 0 {
 		resumes = fmt.Sprintf("resumes (24 h): %s", cell.Thousands(r.Count))
 		if r.Served > 0 {
-			resumes += fmt.Sprintf(" · p50 %s · max %s", seconds(r.P50), seconds(r.Max))
+			resumes += fmt.Sprintf(" · p50 %s · max %s", words.Duration(r.P50, words.Tenths), words.Duration(r.Max, words.Tenths))
 		}
 	}
 
@@ -278,7 +279,7 @@ func (p *Pane) historyRow(r historyRow, c columns, selected bool) string {
 	case r.Resume:
 		kind = "resume"
 	}
-	total := seconds(r.Total)
+	total := words.Duration(r.Total, words.Tenths)
 	switch r.Status {
 	case bootLive:
 		total = "≥" + total // still going: at least this long (an ellipsis would read as cut text)
@@ -318,7 +319,7 @@ func (p *Pane) legendLine(r historyRow) string {
 	var parts []string
 	shown := map[*legendEntry]bool{}
 	for _, s := range r.Segments {
-		d := seconds(s.Duration)
+		d := words.Duration(s.Duration, words.Tenths)
 		if s.StillGoing {
 			d = "≥" + d // still going: at least this long
 		}

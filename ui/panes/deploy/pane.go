@@ -317,7 +317,7 @@ func (p *Pane) View(bool, time.Time) string {
 		hk, ck := keys.Short(p.keys.DeployHealthy), keys.Short(p.keys.DeployCrashing)
 		kw := max(ansi.StringWidth(hk), ansi.StringWidth(ck))
 		add("  " + cell.Fit(hk, kw, cell.Left) + "  healthy   runs like " + p.app + "'s own release, its boots included")
-		add("  " + cell.Fit(ck, kw, cell.Left) + "  crashing  exits 1 " + watch.DemoCrashAfter.String() + " after every start: a release that crash-loops")
+		add("  " + cell.Fit(ck, kw, cell.Left) + "  crashing  exits 1 " + words.Duration(watch.DemoCrashAfter, words.Tenths) + " after every start: a release that crash-loops")
 		add("")
 		add(fmt.Sprintf("Either rolls out as `fly deploy` does: machine by machine (%d listed) over the Machines API's update endpoint, "+
 			"each under its lease; a stopped machine stays stopped. The Machines pane shows each machine's old and new release, "+

@@ -152,10 +152,10 @@ func describeCheck(c snapshot.ConfigCheck) string {
 		s += " " + c.Path
 	}
 	if c.Interval != 0 {
-		s += " every " + c.Interval.String()
+		s += " every " + words.Duration(c.Interval, words.Whole)
 	}
 	if c.GracePeriod != 0 {
-		s += " · grace " + c.GracePeriod.String()
+		s += " · grace " + words.Duration(c.GracePeriod, words.Whole)
 	}
 	return s
 }
@@ -223,7 +223,7 @@ func eventLines(m snapshot.Machine, now time.Time) []string {
 	for _, e := range m.Events {
 		ago := words.Missing // no time, or none that is a date (words.Datable)
 		if words.Datable(e.At) {
-			ago = cell.Duration(now.Sub(e.At)) + " ago"
+			ago = words.Duration(now.Sub(e.At), words.Whole) + " ago"
 		}
 		line := fmt.Sprintf("  %s  %s/%s/%s  %s", words.Clock(e.At, now), e.Type, e.Status, e.Source, ago)
 		if e.ExitCode != 0 || e.OOMKilled {

@@ -270,7 +270,7 @@ func (p *Pane) cells(r snapshot.OrgRow, now time.Time) []string {
 		boots = strings.Join(parts, " · ")
 		p95 = t.Dim.Render("–")
 		if r.ColdLevel != diagnose.NA {
-			p95 = t.Level(r.ColdLevel).Style.Render(seconds(r.P95))
+			p95 = t.Level(r.ColdLevel).Style.Render(words.Duration(r.P95, words.Tenths))
 		}
 	case r.BootsErr != "":
 		boots, p95 = unknown, unknown
@@ -296,7 +296,7 @@ func (p *Pane) cells(r snapshot.OrgRow, now time.Time) []string {
 	}
 	listed := loading
 	if r.Listed {
-		listed = t.Dim.Render(cell.Duration(now.Sub(r.ListedAt)))
+		listed = t.Dim.Render(words.Duration(now.Sub(r.ListedAt), words.Whole))
 		if r.Open {
 			listed = t.Dim.Render("live")
 		}
@@ -367,7 +367,7 @@ func (p *Pane) whyCell(r snapshot.OrgRow) string {
 		}
 	}
 	if r.BootsKnown && r.ColdLevel != diagnose.NA {
-		add(r.ColdLevel, "slow boots: p95 "+seconds(r.P95))
+		add(r.ColdLevel, "slow boots: p95 "+words.Duration(r.P95, words.Tenths))
 	}
 	if r.BacklogKnown {
 		add(r.Backlog, cell.Thousands(r.CloseWait)+" CLOSE_WAIT sockets")
@@ -404,13 +404,6 @@ func (p *Pane) lossCell(lost, edge float64, lvl diagnose.Level) string {
 		return p.theme.Dim.Render("no req")
 	}
 	return p.theme.Level(lvl).Style.Render(fmt.Sprintf("%.1f%%", lost/edge*100))
-}
-
-func seconds(d time.Duration) string {
-	if d >= 100*time.Second {
-		return fmt.Sprintf("%.0fs", d.Seconds())
-	}
-	return fmt.Sprintf("%.1fs", d.Seconds())
 }
 
 // summarize is the line above the table: how many apps and machines, how
@@ -461,7 +454,7 @@ func (p *Pane) summarize(now time.Time) string {
 
 // legendLines say what each cell reads and what it does not know yet.
 func (p *Pane) legendLines() []string {
-	every := func(d time.Duration) string { return cell.Duration(d) }
+	every := func(d time.Duration) string { return words.Duration(d, words.Whole) }
 	lines := []string{
 		"sorted worst first · background apps listed every " + every(watch.OrgListEvery) +
 			", the open app (▸) at its own pace · … not read yet · ? could not be read",

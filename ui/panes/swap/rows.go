@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/charmbracelet/lipgloss"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/theme"
@@ -105,7 +107,7 @@ func (cache *rowCache) ages(now time.Time) table.Live {
 		if c == nil || !c.age || col != colStatus {
 			return "", false
 		}
-		return "probed " + cell.Duration(now.Sub(c.probe.At)) + " ago", true
+		return "probed " + words.Duration(now.Sub(c.probe.At), words.Whole) + " ago", true
 	}
 }
 

@@ -30,7 +30,7 @@ func TestTrafficNamesTheLossTheCauseAndTheNoise(t *testing.T) {
 	uitest.AssertMentions(t, out, []string{
 		"✗ fail the edge answered 900 requests the app never saw in 24 h (1.4 %): they died in front of the app — read the proxy, not the app logs",
 		"last hour: 0 of 2,400 lost · 24 h: 900 of 62,100 lost",
-		"cause: 100.0 % of the lost requests were answered in a minute a machine was booting (9 boots, p50 28.0 s; booting minutes are 0.2 % of 24 h)",
+		"cause: 100.0 % of the lost requests were answered in a minute a machine was booting (9 boots, p50 28.0s; booting minutes are 0.2 % of 24 h)",
 		"S 03:30–04:29 UTC: 240 requests from 6 clients (~40 each), 4 host names, .env/actuator/wp-config paths — a scanner, all 301",
 		"▲ 13:00 UTC: 6,300 requests, 2.6× the median hour — 1 host name, no secret-file paths in 15 access lines: real users",
 		"PR04 ×5 no good candidate after retries: every machine busy or not listening",
@@ -249,7 +249,7 @@ func TestTrafficNumbersAgreeOnTheirWindow(t *testing.T) {
 	}
 	headline := regexp.MustCompile(`the edge answered ([\d,]+) requests the app never saw in 24 h`)
 	dayLine := regexp.MustCompile(`24 h: ([\d,]+) of [\d,]+ lost`)
-	cause := regexp.MustCompile(`\((\d+) boots, p50 [\d.]+ s; booting minutes are [\d.]+ % of 24 h\)`)
+	cause := regexp.MustCompile(`\((\d+) boots, p50 [\d.]+s; booting minutes are [\d.]+ % of 24 h\)`)
 	span := regexp.MustCompile(`(24 h|\d+ h(?: \d+ m)?) since (\d\d:\d\d) UTC, per hour`)
 	lostTotal := regexp.MustCompile(`([\d,]+) lost$`)
 	bootsTotal := regexp.MustCompile(`([\d,]+) cold boots?$`)

@@ -10,13 +10,13 @@ type latencyBucket struct {
 // latencyBuckets follow what a user feels: instant, a pause, a wait, a cold
 // boot, a proxy giving up.
 var latencyBuckets = []latencyBucket{
-	{"<0.5 s", 500},
-	{"0.5–1 s", 1_000},
-	{"1–2 s", 2_000},
-	{"2–5 s", 5_000},
-	{"5–10 s", 10_000},
-	{"10–30 s", 30_000},
-	{"≥30 s", -1},
+	{"<0.5s", 500},
+	{"0.5–1s", 1_000},
+	{"1–2s", 2_000},
+	{"2–5s", 5_000},
+	{"5–10s", 10_000},
+	{"10–30s", 30_000},
+	{"≥30s", -1},
 }
 
 // bucketOf is the index of the bucket ms falls in.

@@ -83,7 +83,7 @@ func TestLiveGolden(t *testing.T) {
 	uitest.PinColorProfile(t)
 	r := &fakeRunner{events: suspendEvents(), block: true, aborted: abortedReport()}
 	out := frameAfter(t, theme.New(false), r, steps{{"TARGETS", "2"}, {"to suspend", "enter"}, {"y/N", "y"}}, "18/40 answered")
-	for _, w := range []string{"suspend run", "200×16 502×1 timeout×1", "LATENCY", "WAKE TIMELINE", "serving 460 ms"} {
+	for _, w := range []string{"suspend run", "200×16 502×1 timeout×1", "LATENCY", "WAKE TIMELINE", "serving 460ms"} {
 		if !strings.Contains(ansi.Strip(out), w) {
 			t.Errorf("live view lacks %q", w)
 		}
@@ -95,7 +95,7 @@ func TestComparisonGolden(t *testing.T) {
 	uitest.PinColorProfile(t)
 	r := &fakeRunner{report: bothReport()}
 	out := frameAfter(t, theme.New(false), r, steps{{"TARGETS", "enter"}, {"y/N", "y"}}, "started → serving")
-	for _, w := range []string{"stop", "suspend", "26.4 s / 30.1 s / 30.2 s", "420 ms / 880 ms / 910 ms"} {
+	for _, w := range []string{"stop", "suspend", "26.4s / 30.1s / 30.2s", "420ms / 880ms / 910ms"} {
 		if !strings.Contains(ansi.Strip(out), w) {
 			t.Errorf("comparison lacks %q", w)
 		}

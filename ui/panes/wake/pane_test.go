@@ -279,7 +279,7 @@ func TestLatencyBuckets(t *testing.T) {
 	tests := []struct {
 		ms   int64
 		want string
-	}{{0, "<0.5 s"}, {499, "<0.5 s"}, {500, "0.5–1 s"}, {1999, "1–2 s"}, {4999, "2–5 s"}, {9999, "5–10 s"}, {29_999, "10–30 s"}, {30_000, "≥30 s"}, {1 << 40, "≥30 s"}}
+	}{{0, "<0.5s"}, {499, "<0.5s"}, {500, "0.5–1s"}, {1999, "1–2s"}, {4999, "2–5s"}, {9999, "5–10s"}, {29_999, "10–30s"}, {30_000, "≥30s"}, {1 << 40, "≥30s"}}
 	for _, tt := range tests {
 		if got := latencyBuckets[bucketOf(tt.ms)].label; got != tt.want {
 			t.Errorf("%d ms in %q, want %q", tt.ms, got, tt.want)
@@ -318,8 +318,8 @@ func TestTimelineChain(t *testing.T) {
 	tests := []struct {
 		id, want string
 	}{
-		{"148e3d5f2a9c01", theme.GlyphSuspended + " suspended → ▲ starting 120 ms → ● started 410 ms → ✓ serving 460 ms"},
-		{"3d8d6e5a9b2c81", "○ stopped (suspend refused) → ▲ starting 150 ms"},
+		{"148e3d5f2a9c01", theme.GlyphSuspended + " suspended → ▲ starting 120ms → ● started 410ms → ✓ serving 460ms"},
+		{"3d8d6e5a9b2c81", "○ stopped (suspend refused) → ▲ starting 150ms"},
 		{"9080aa11bb22cc", theme.GlyphSuspended + " suspended"},
 	}
 	for _, tt := range tests {

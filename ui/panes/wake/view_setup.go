@@ -43,7 +43,7 @@ func (p *Pane) setupLines(width int) []string {
 	if p.plan != nil {
 		field("path", " "+p.plan.Path+t.Dim.Render(" at "+p.plan.URL+", through the edge"))
 	}
-	timeout := " " + seconds(p.timeout()) + " per request, platform time"
+	timeout := " " + words.Duration(p.timeout(), words.Tenths) + " per request, platform time"
 	if p.base.Speed > 1 {
 		timeout += fmt.Sprintf(" (the demo clock runs %g× faster)", p.base.Speed)
 	}
@@ -81,14 +81,6 @@ func (p *Pane) modeChooser() string {
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-// seconds is "60 s", or FormatMS's form when not whole.
-func seconds(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%d s", d/time.Second)
-	}
-	return waketest.FormatMS(d.Milliseconds())
 }
 
 func (p *Pane) requestsText() string {
