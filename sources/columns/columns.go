@@ -245,19 +245,19 @@ func byPhase(_ *snapshot.App, x, y *snapshot.Machine) int {
 	return strings.Compare(x.State, y.State)
 }
 
-// bySeverity puts the worst alert first: fail, warn, none; an app's own
-// alerts of a machine (its socket backlog) count, as in its cell.
-func bySeverity(a *snapshot.App, x, y *snapshot.Machine) int { return severity(a, y) - severity(a, x) }
+// bySeverity puts the worst alert first (diagnose.WorstFirst): fail, warn,
+// none; an app's own alerts of a machine (its socket backlog) count, as in
+// its cell.
+func bySeverity(a *snapshot.App, x, y *snapshot.Machine) int {
+	return diagnose.WorstFirst(alertLevel(a, x), alertLevel(a, y))
+}
 
-func severity(a *snapshot.App, m *snapshot.Machine) int {
-	l, ok := TopAlert(a, m)
-	switch {
-	case !ok:
-		return 0
-	case l == diagnose.Fail:
-		return 2
+// alertLevel is the machine's worst alert, NA when it has none.
+func alertLevel(a *snapshot.App, m *snapshot.Machine) diagnose.Level {
+	if l, ok := TopAlert(a, m); ok {
+		return l
 	}
-	return 1
+	return diagnose.NA
 }
 
 // byFailingChecks puts the most failing checks first, then the most checks.

@@ -1,6 +1,9 @@
 package diagnose
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestClassify(t *testing.T) {
 	for _, tc := range []struct {
@@ -90,6 +93,19 @@ func TestWorse(t *testing.T) {
 				t.Errorf("Worse(%s, %s) = %s, want %s", a, b, got, want)
 			}
 		}
+	}
+}
+
+// TestWorstFirst: a list read worst first puts a row nobody could judge
+// before a passing one — unlike Worse, where a real answer beats unknown.
+func TestWorstFirst(t *testing.T) {
+	ls := []Level{Pass, NA, Fail, Unknown, Warn}
+	slices.SortStableFunc(ls, WorstFirst)
+	if want := []Level{Fail, Warn, Unknown, Pass, NA}; !slices.Equal(ls, want) {
+		t.Errorf("worst first: %v, want %v", ls, want)
+	}
+	if WorstFirst(Warn, Warn) != 0 {
+		t.Error("equal levels compare unequal")
 	}
 }
 

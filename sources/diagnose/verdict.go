@@ -71,9 +71,17 @@ func (l *Level) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown level %q (want pass, warn, fail, unknown or n/a)", b)
 }
 
-// severity orders levels for combining: the worst wins, and any real answer
-// beats unknown, which beats n/a.
-func (l Level) severity() int {
+// Levels are ordered two ways, for two questions:
+//
+//   - Combining answers into one (Worse): the worst answer wins, and any
+//     real answer beats unknown, which beats n/a — one check that could not
+//     be read does not hide the others' pass. Fail > Warn > Pass > Unknown > NA.
+//   - Listing worst first (WorstFirst): what needs a look comes first, and
+//     a row nobody could judge needs one more than a passing row.
+//     Fail > Warn > Unknown > Pass > NA.
+
+// combining is a level's rank for Worse.
+func (l Level) combining() int {
 	switch l {
 	case Fail:
 		return 4
@@ -87,13 +95,34 @@ func (l Level) severity() int {
 	return 1
 }
 
-// Worse returns the more severe of two levels (Fail > Warn > Pass > Unknown > NA).
+// attention is a level's rank for WorstFirst.
+func (l Level) attention() int {
+	switch l {
+	case Fail:
+		return 4
+	case Warn:
+		return 3
+	case Pass:
+		return 1
+	case NA:
+		return 0
+	}
+	return 2
+}
+
+// Worse combines two answers into one: the more severe, where any real
+// answer beats unknown (Fail > Warn > Pass > Unknown > NA).
 func Worse(a, b Level) Level {
-	if b.severity() > a.severity() {
+	if b.combining() > a.combining() {
 		return b
 	}
 	return a
 }
+
+// WorstFirst compares two levels for a list read worst first (the org
+// overview's rows, a machine's alerts): negative when a comes before b
+// (Fail, Warn, Unknown, Pass, NA).
+func WorstFirst(a, b Level) int { return b.attention() - a.attention() }
 
 // CheckLevel grades a health check's status as the platform reports it
 // (Consul's passing, warning, critical); anything else is Unknown.

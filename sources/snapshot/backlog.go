@@ -68,15 +68,7 @@ func (a *App) Alerts(m Machine) []Alert {
 	case diagnose.Fail, diagnose.Warn:
 		out = append(out, Alert{"backlog", bm.Level(), "backlog"})
 		// Most severe first, as Machine.Alerts orders them.
-		slices.SortStableFunc(out, func(x, y Alert) int {
-			switch {
-			case x.Level == y.Level:
-				return 0
-			case diagnose.Worse(x.Level, y.Level) == x.Level:
-				return -1
-			}
-			return 1
-		})
+		slices.SortStableFunc(out, func(x, y Alert) int { return diagnose.WorstFirst(x.Level, y.Level) })
 	}
 	return out
 }

@@ -343,11 +343,11 @@ func (o *Org) Rows(now time.Time, patience time.Duration) []OrgRow {
 	slices.SortStableFunc(rows, func(a, b OrgRow) int {
 		// The worst cell first; among equals a crash loop (it breaks every
 		// request), then the larger share lost at the edge, then the name.
-		if a.Level != b.Level {
-			return severity(b.Level) - severity(a.Level)
+		if n := diagnose.WorstFirst(a.Level, b.Level); n != 0 {
+			return n
 		}
-		if a.Crash != b.Crash {
-			return severity(b.Crash) - severity(a.Crash)
+		if n := diagnose.WorstFirst(a.Crash, b.Crash); n != 0 {
+			return n
 		}
 		if la, lb := a.lossShare(), b.lossShare(); la != lb {
 			if la > lb {
@@ -366,21 +366,6 @@ func (r OrgRow) lossShare() float64 {
 		return 0
 	}
 	return r.Lost24h / r.Edge24h
-}
-
-// severity orders levels for "worst first": fail, warn, unknown, pass, n/a.
-func severity(l diagnose.Level) int {
-	switch l {
-	case diagnose.Fail:
-		return 4
-	case diagnose.Warn:
-		return 3
-	case diagnose.Unknown:
-		return 2
-	case diagnose.Pass:
-		return 1
-	}
-	return 0
 }
 
 func (oa *OrgApp) row(now time.Time, patience time.Duration) OrgRow {
@@ -421,9 +406,7 @@ func setBacklog(r *OrgRow, a *App) {
 			continue
 		}
 		worstCW = max(worstCW, bm.CloseWait())
-		if !known || severity(l) > severity(lvl) {
-			known, lvl = true, l
-		}
+		known, lvl = true, diagnose.Worse(lvl, l)
 	}
 	if !serves && len(a.Machines) > 0 {
 		known, lvl = true, diagnose.NA
@@ -483,17 +466,12 @@ func liveCount(boots []diagnose.Boot) int {
 	return n
 }
 
-// worst is the row's worst graded cell; Unknown only when nothing is known.
+// worst is the row's worst graded cell; Unknown only when nothing is known
+// (Worse: any answer beats unknown, and unknown beats n/a).
 func worst(r OrgRow) diagnose.Level {
 	lvl := diagnose.Unknown
-	known := false
 	for _, l := range []diagnose.Level{r.Crash, r.ColdLevel, r.Loss1h, r.Loss24h, r.Backlog} {
-		if l == diagnose.Unknown || l == diagnose.NA {
-			continue
-		}
-		if !known || severity(l) > severity(lvl) {
-			lvl, known = l, true
-		}
+		lvl = diagnose.Worse(lvl, l)
 	}
 	return lvl
 }
