@@ -56,7 +56,7 @@ func TestProbesDue(t *testing.T) {
 		want  []string // kind/machine
 	}{
 		{"fresh: every probe on the started machine, bytecode once per image", func(a *App) {}, t0,
-			[]string{"bytecode/a", "sockets/a", "sockets/c", "meminfo/a", "meminfo/c"}},
+			[]string{"bytecode/a", "meminfo/a", "meminfo/c", "sockets/a", "sockets/c"}},
 		{"answered for this boot: only bytecode for a new image", func(a *App) {
 			for _, id := range []string{"a", "c"} {
 				m, _ := a.Machine(id)

@@ -18,6 +18,20 @@ const (
 	ProbeBytecode                  // the Python bytecode probe, once per image digest
 )
 
+// rank is the order due probes run in: the once-per-image bytecode probe,
+// then the once-per-boot meminfo, then the socket refreshes, which recur
+// every minute and would otherwise take the probe budget before the swap
+// and bytecode panes had anything to show.
+func (k ProbeKind) rank() int {
+	switch k {
+	case ProbeBytecode:
+		return 0
+	case ProbeMeminfo:
+		return 1
+	}
+	return 2
+}
+
 func (k ProbeKind) String() string {
 	return [...]string{"meminfo", "sockets", "bytecode"}[k]
 }
@@ -74,8 +88,9 @@ func bootKey(m Machine) string {
 	return key
 }
 
-// ProbesDue lists the probes worth running now: only on started machines
-// (exec needs a running machine, and flywake never wakes one to look at it).
+// ProbesDue lists the probes worth running now, in the order to run them
+// (ProbeKind.rank): only on started machines (exec needs a running
+// machine, and flywake never wakes one to look at it).
 func (a *App) ProbesDue(now time.Time) []ProbeRequest {
 	var out []ProbeRequest
 	digests := map[string]bool{}
@@ -99,7 +114,7 @@ func (a *App) ProbesDue(now time.Time) []ProbeRequest {
 			out = append(out, ProbeRequest{ProbeBytecode, m.ID, d})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Kind > out[j].Kind }) // bytecode first: it is per image
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Kind.rank() < out[j].Kind.rank() })
 	return out
 }
 

@@ -325,7 +325,7 @@ func (s *Scheduler) dueProbes(out []Job, c Clock, app *snapshot.App) []Job {
 	if budget <= 0 {
 		return out
 	}
-	for _, p := range orderProbes(app.ProbesDue(c.Now)) {
+	for _, p := range app.ProbesDue(c.Now) { // in the order they run
 		if budget <= 0 {
 			break
 		}
@@ -357,28 +357,6 @@ func (s *Scheduler) probeBudget(wall time.Time) int {
 	}
 	s.launches = kept
 	return min(MaxProbes-len(s.probes), ProbesPerMin-len(kept))
-}
-
-// orderProbes runs the once-per-image and once-per-boot probes before the
-// socket refreshes, so the swap and bytecode panes fill first.
-func orderProbes(ps []snapshot.ProbeRequest) []snapshot.ProbeRequest {
-	rank := func(k snapshot.ProbeKind) int {
-		switch k {
-		case snapshot.ProbeBytecode:
-			return 0
-		case snapshot.ProbeMeminfo:
-			return 1
-		default:
-			return 2
-		}
-	}
-	out := append([]snapshot.ProbeRequest(nil), ps...)
-	for i := 1; i < len(out); i++ { // insertion sort: stable and the list is short
-		for j := i; j > 0 && rank(out[j].Kind) < rank(out[j-1].Kind); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
 
 func (s *Scheduler) dueOrg(out []Job, c Clock, org *snapshot.Org) []Job {
