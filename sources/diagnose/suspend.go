@@ -67,6 +67,23 @@ func Autostart(cfg *fly.MachineConfig) bool {
 	return false
 }
 
+// MinRunning is a machine config's min_machines_running: the first of its
+// services that sets it, nil when none does. Fly's proxy keeps that many
+// of the group's machines running, in the primary region only
+// (InPrimaryRegion); a negative count keeps none.
+func MinRunning(cfg *fly.MachineConfig) *int {
+	if cfg == nil {
+		return nil
+	}
+	for _, s := range cfg.Services {
+		if s.MinMachinesRunning != nil {
+			n := max(*s.MinMachinesRunning, 0)
+			return &n
+		}
+	}
+	return nil
+}
+
 // InPrimaryRegion reports whether min_machines_running holds for a machine
 // in region: Fly applies it in the app's primary region only (primary is
 // the PRIMARY_REGION fly deploy sets in every machine's env), and a machine

@@ -73,3 +73,23 @@ func TestInPrimaryRegion(t *testing.T) {
 		}
 	}
 }
+
+func TestMinRunning(t *testing.T) {
+	n := func(v int) *int { return &v }
+	cases := []struct {
+		name string
+		cfg  *fly.MachineConfig
+		want *int
+	}{
+		{"no config", nil, nil},
+		{"no service sets it", &fly.MachineConfig{Services: []fly.MachineService{{}, {}}}, nil},
+		{"the first service that sets it", &fly.MachineConfig{Services: []fly.MachineService{{}, {MinMachinesRunning: n(2)}, {MinMachinesRunning: n(5)}}}, n(2)},
+		{"a negative count keeps none", &fly.MachineConfig{Services: []fly.MachineService{{MinMachinesRunning: n(-1)}}}, n(0)},
+	}
+	for _, c := range cases {
+		got := MinRunning(c.cfg)
+		if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
+			t.Errorf("%s: MinRunning = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

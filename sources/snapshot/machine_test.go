@@ -34,7 +34,7 @@ func TestNewMachineIsNilSafe(t *testing.T) {
 			_, _ = m.CheckCounts()
 			_, _ = m.NewestEvent()
 			_ = m.HostDown()
-			if _, ok := m.Config.MinRunning(); ok {
+			if m.Config != nil && m.Config.MinRunning != nil {
 				t.Error("min running set from nothing")
 			}
 			_ = a.Evidence(t0, nil, nil)
@@ -131,8 +131,8 @@ func TestMachineFieldsAreSanitised(t *testing.T) {
 	if m.Config.SwapMB != 512 || m.Config.Autostop != "suspend" || !m.Config.Autostart || m.Config.Services[0].Concurrency.SoftLimit != 20 {
 		t.Errorf("config facts lost: %+v", m.Config)
 	}
-	if mr, ok := m.Config.MinRunning(); !ok || mr != 1 {
-		t.Errorf("MinRunning = %d %v", mr, ok)
+	if mr := m.Config.MinRunning; mr == nil || *mr != 1 {
+		t.Errorf("MinRunning = %v", mr)
 	}
 	if !strings.HasPrefix(m.Release, "7") || !strings.HasPrefix(m.ProcessGroup, "app") || !strings.Contains(m.Name, "␛]0;pwned") {
 		t.Errorf("release %q group %q name %q", m.Release, m.ProcessGroup, m.Name)

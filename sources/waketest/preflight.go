@@ -105,7 +105,7 @@ func Preflight(machines []*fly.Machine, s Setup) (*Plan, error) {
 	sort.Slice(members, func(i, j int) bool { return members[i].ID < members[j].ID })
 	svc := firstService(members)
 
-	targets, kept, err := chooseTargets(members, s, minRunning(svc))
+	targets, kept, err := chooseTargets(members, s, minRunning(members))
 	if err != nil {
 		return nil, err
 	}
@@ -234,11 +234,19 @@ func firstService(ms []*fly.Machine) *fly.MachineService {
 	return nil
 }
 
-func minRunning(svc *fly.MachineService) int {
-	if svc == nil || svc.MinMachinesRunning == nil || *svc.MinMachinesRunning < 0 {
-		return 0
+// minRunning is the group's min_machines_running as its first machine
+// with a service has it (diagnose.MinRunning: the first service that sets
+// it), 0 when none does.
+func minRunning(members []*fly.Machine) int {
+	for _, m := range members {
+		if hasService(m) {
+			if n := diagnose.MinRunning(m.GetConfig()); n != nil {
+				return *n
+			}
+			return 0
+		}
 	}
-	return *svc.MinMachinesRunning
+	return 0
 }
 
 func softLimit(svc *fly.MachineService) int {

@@ -34,6 +34,14 @@ func withSwap(mb int) mopt { return func(m *fly.Machine) { m.Config.Init.SwapSiz
 func withMin(n int) mopt {
 	return func(m *fly.Machine) { m.Config.Services[0].MinMachinesRunning = &n }
 }
+
+// withSecondService puts min_machines_running = n on a second service only.
+func withSecondService(n int) mopt {
+	return func(m *fly.Machine) {
+		m.Config.Services[0].MinMachinesRunning = nil
+		m.Config.Services = append(m.Config.Services, fly.MachineService{InternalPort: 9090, MinMachinesRunning: &n})
+	}
+}
 func withGroup(g string) mopt {
 	return func(m *fly.Machine) { m.Config.Metadata["fly_process_group"] = g }
 }
@@ -78,6 +86,13 @@ func TestPreflight(t *testing.T) {
 				machine("c", "suspended", inRegion("ams", "ams"))},
 			setup:       Setup{Mode: ModeStop},
 			wantTargets: "a,c", wantKept: "b", wantRequests: 40, wantPath: "/api/health/", wantRelease: "42",
+		},
+		{
+			name: "min_machines_running counts from the first service that sets it",
+			machines: []*fly.Machine{machine("a", "started", withSecondService(1)), machine("b", "started", withSecondService(1)),
+				machine("c", "stopped", withSecondService(1))},
+			setup:       Setup{Mode: ModeStop},
+			wantTargets: "b,c", wantKept: "a", wantRequests: 40, wantPath: "/api/health/", wantRelease: "42",
 		},
 		{
 			name:        "running × soft limit + 1 beats 40",

@@ -86,10 +86,10 @@ func actionWarnings(a machines.Action, mc snapshot.Machine, all []snapshot.Machi
 	if a == machines.ActionStart || a == machines.ActionResume || mc.State != "started" || !mc.InPrimaryRegion() {
 		return out
 	}
-	minRun, ok := mc.Config.MinRunning()
-	if !ok || minRun <= 0 {
+	if mc.Config == nil || mc.Config.MinRunning == nil || *mc.Config.MinRunning <= 0 {
 		return out
 	}
+	minRun := *mc.Config.MinRunning
 	running := 0
 	for _, o := range all {
 		if o.State == "started" && o.ProcessGroup == mc.ProcessGroup && o.InPrimaryRegion() {

@@ -15,7 +15,7 @@ import (
 // apply it).
 func TestActionWarnings(t *testing.T) {
 	cfg := func(primary string, min int) *snapshot.Config {
-		return &snapshot.Config{PrimaryRegion: primary, Services: []snapshot.Service{{MinRunningSet: true, MinRunning: min}}}
+		return &snapshot.Config{PrimaryRegion: primary, MinRunning: &min}
 	}
 	mc := func(id, state, region string, c *snapshot.Config) snapshot.Machine {
 		return snapshot.Machine{Machine: machine.Machine{ID: id, State: state, Region: region, ProcessGroup: "app", Config: c}}

@@ -84,6 +84,9 @@ type Config struct {
 	// PrimaryRegion is the env's PRIMARY_REGION (fly deploy sets it on
 	// every machine): where min_machines_running holds. "" unknown.
 	PrimaryRegion string
+	// MinRunning is the machine's min_machines_running
+	// (diagnose.MinRunning); nil when no service sets it.
+	MinRunning *int
 }
 
 // Service is one service of the config.
@@ -112,19 +115,6 @@ type ConfigCheck struct {
 	Port                  int // 0: unset
 	Path                  string
 	Interval, GracePeriod time.Duration
-}
-
-// MinRunning is the first service's min_machines_running, if one sets it.
-func (c *Config) MinRunning() (int, bool) {
-	if c == nil {
-		return 0, false
-	}
-	for _, s := range c.Services {
-		if s.MinRunningSet {
-			return s.MinRunning, true
-		}
-	}
-	return 0, false
 }
 
 // FromFly copies what flywake reads out of fm, cleaning every string: a
@@ -198,7 +188,7 @@ func newConfig(cfg *fly.MachineConfig, incomplete bool) *Config {
 		Autostop: diagnose.AutostopMode(cfg), Autostart: diagnose.Autostart(cfg),
 		SuspendBlockers: sanitize.Lines(diagnose.SuspendBlockers(cfg)),
 		Entrypoint:      cleanAll(cfg.Init.Entrypoint), Cmd: cleanAll(cfg.Init.Cmd), Exec: cleanAll(cfg.Init.Exec),
-		PrimaryRegion: line(cfg.Env["PRIMARY_REGION"]),
+		PrimaryRegion: line(cfg.Env["PRIMARY_REGION"]), MinRunning: diagnose.MinRunning(cfg),
 	}
 	if g := cfg.Guest; g != nil {
 		c.CPUKind, c.CPUs, c.MemoryMB = line(g.CPUKind), g.CPUs, g.MemoryMB

@@ -112,8 +112,8 @@ func configLines(cfg *snapshot.Config) []string {
 	}
 	out = append(out, row("swap", swap))
 	auto := cfg.Autostop + " · autostart " + onOff(cfg.Autostart)
-	if mr, ok := cfg.MinRunning(); ok {
-		auto += fmt.Sprintf(" · min running %d", mr)
+	if mr := cfg.MinRunning; mr != nil {
+		auto += fmt.Sprintf(" · min running %d", *mr)
 	}
 	out = append(out, row("autostop", auto))
 	if b := cfg.SuspendBlockers; len(b) > 0 {
