@@ -117,7 +117,7 @@ func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel DemoRelease
 	if _, err := ParseDemoRelease(string(rel)); err != nil {
 		return DeployPlan{}, err
 	}
-	if !embedded(s.Client.FlapsURL()) {
+	if !onThisComputer(s.Client.FlapsURL()) {
 		return DeployPlan{}, ErrNotEmbedded
 	}
 	l, err := s.Client.List(ctx, app)
@@ -153,7 +153,7 @@ func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel DemoRelease
 // progress). It stops at the first machine it could not update:
 // the rest keep their release, as a halted `fly deploy` leaves them.
 func (s *Source) DemoDeploy(ctx context.Context, plan DeployPlan, onStep func(DeployStep)) error {
-	if !embedded(s.Client.FlapsURL()) {
+	if !onThisComputer(s.Client.FlapsURL()) {
 		return ErrNotEmbedded
 	}
 	for i, t := range plan.Machines {
@@ -234,9 +234,12 @@ func retag(image, tag string) string {
 	return name + ":" + tag
 }
 
-// embedded reports whether a Machines API URL is on this computer: the
-// embedded platform listens on loopback only.
-func embedded(rawURL string) bool {
+// onThisComputer reports whether a Machines API URL is on loopback, where
+// the embedded platform listens. It is not how flywake tells the demo
+// (that is the --demo flag, Config.Demo): it is the refusal that keeps a
+// demo release, which only the embedded platform's registry holds, off a
+// Machines API elsewhere, before any call.
+func onThisComputer(rawURL string) bool {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return false
@@ -248,7 +251,3 @@ func embedded(rawURL string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
-
-// Embedded reports whether the source's platform is an embedded one (where
-// a demo release can roll out).
-func (s *Source) Embedded() bool { return s != nil && s.Client != nil && embedded(s.Client.FlapsURL()) }

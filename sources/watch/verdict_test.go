@@ -379,7 +379,7 @@ func TestDemoDeployOnlyOnTheEmbeddedPlatform(t *testing.T) {
 		t.Error("the demo release tags drifted from flysim's registry")
 	}
 	for _, u := range []string{"http://127.0.0.1:4280", "http://[::1]:80", "http://localhost:9"} {
-		if !embedded(u) {
+		if !onThisComputer(u) {
 			t.Errorf("%s is on this computer", u)
 		}
 	}

@@ -120,8 +120,8 @@ func newModel(parent context.Context, cfg Config) Model {
 	if cfg.ReadOnly {
 		km.ReadOnly()
 	}
-	if !cfg.Source.Embedded() {
-		km.Deploy.SetEnabled(false) // a demo release exists on the embedded platform only
+	if !cfg.Demo {
+		km.Deploy.SetEnabled(false) // a demo release exists on the demo's platform only
 	}
 	ctx, cancel := context.WithCancel(parent)
 	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel,

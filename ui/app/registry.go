@@ -76,7 +76,7 @@ func (m *Model) buildOverlays(ctx pane.Context) []overlay {
 		{m.keys.Logs, logs.New(ctx), false},
 		// esc where the focused pane has nothing to back out of; also `:apps`.
 		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience()), false},
-		{m.keys.Deploy, m.buildDeploy(ctx), false}, // off in read-only mode and on a real platform
+		{m.keys.Deploy, m.buildDeploy(ctx), false}, // off in read-only mode and outside the demo
 	}
 }
 

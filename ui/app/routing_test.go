@@ -237,6 +237,19 @@ func TestReadOnlyHidesDangerousKeys(t *testing.T) {
 	}
 }
 
+// TestDemoDeployKeyIsTheDemos: D rolls a demo release out in --demo only.
+// A Machines API on this computer is not the demo (`fly machine
+// api-proxy` serves the real one on 127.0.0.1), so it does not turn D on.
+func TestDemoDeployKeyIsTheDemos(t *testing.T) {
+	local := &watch.Source{Client: quietClient(t), Org: "org", Now: func() time.Time { return t0 }}
+	for _, demo := range []bool{false, true} {
+		m := newInline(Config{Source: local, App: "app-a", Demo: demo, Theme: theme.New(true)})
+		if got := m.keys.Deploy.Enabled(); got != demo {
+			t.Errorf("demo=%v against a loopback Machines API: D enabled = %v", demo, got)
+		}
+	}
+}
+
 func TestViewSizes(t *testing.T) {
 	cases := []struct {
 		w, h     int

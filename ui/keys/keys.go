@@ -88,7 +88,7 @@ type KeyMap struct {
 	Start    key.Binding
 	Stop     key.Binding
 	Suspend  key.Binding
-	Deploy   key.Binding // a demo release, on the embedded platform only
+	Deploy   key.Binding // a demo release, in the demo (--demo) only
 
 	readOnly bool
 }
