@@ -3,7 +3,6 @@ package checklist
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/flywake/flywake/sources/words"
 )
@@ -22,15 +21,4 @@ func countf(f float64) string {
 // percent formats a share as "21.9 %".
 func percent(share float64) string {
 	return fmt.Sprintf("%.1f %%", share*100)
-}
-
-// andList joins words as "a", "a + b", "a, b + c".
-func andList(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " + " + words[len(words)-1]
 }

@@ -21,7 +21,7 @@ func TestRenderers(t *testing.T) {
 		"pre-deploy checklist · scale-to-zero · 5 fail · 3 pass",
 		"2. ✗ FAIL    Release work run on every boot",
 		"[entrypoint.sh:6]",
-		"migrations + collectstatic run on every boot: 92 boots, 1 release in 24 h",
+		"migrations and collectstatic run on every boot: 92 boots, 1 release in 24 h",
 		"the edge answered 1,184 requests the app never saw in 24 h (21.9 %)",
 		"site-packages holds 5,707 .py files and 0 .pyc",
 		"fix: ",
@@ -94,7 +94,7 @@ func TestJSONShape(t *testing.T) {
 func TestFormat(t *testing.T) {
 	cases := map[string]string{
 		count(0): "0", count(999): "999", count(1184): "1,184", count(1234567): "1,234,567", count(-5707): "-5,707",
-		percent(0.219): "21.9 %", andList([]string{"a", "b", "c"}): "a, b + c",
+		percent(0.219): "21.9 %",
 	}
 	for got, want := range cases {
 		if got != want {

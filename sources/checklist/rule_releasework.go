@@ -122,7 +122,7 @@ func releaseWorkLogs(b *itemBuilder, l *ReleaseWorkLogs, source string, answered
 		}
 		return
 	}
-	what := andList(l.Kinds)
+	what := words.And(l.Kinds)
 	if what == "" {
 		what = "release work"
 	}

@@ -2,7 +2,10 @@
 // report and command: "5,707", "1 machine", "3 boots", "–".
 package words
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Missing stands for a value there is none of (not measured, not set).
 const Missing = "–"
@@ -50,6 +53,14 @@ func Thousands(n int) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// And joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func And(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }
 
 // Count is n and the noun that fits it: "1 machine", "5,707 files".

@@ -81,3 +81,11 @@ func TestClockSaysTheDateWhenNotToday(t *testing.T) {
 		}
 	}
 }
+
+func TestAnd(t *testing.T) {
+	for want, ws := range map[string][]string{"": nil, "a": {"a"}, "a and b": {"a", "b"}, "a, b and c": {"a", "b", "c"}} {
+		if got := And(ws); got != want {
+			t.Errorf("And(%q) = %q, want %q", ws, got, want)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/flywake/flywake/sources/words"
 )
 
 // A place is where one set of actions is read at once. Two actions may
@@ -67,7 +69,7 @@ func (c conflict) String() string {
 	if c.why != "" {
 		return fmt.Sprintf("%q for %s: %s", c.key, c.actions[0], c.why)
 	}
-	return fmt.Sprintf("%q is both %s and %s in %s", c.key, c.actions[0], c.actions[1], andList(c.places))
+	return fmt.Sprintf("%q is both %s and %s in %s", c.key, c.actions[0], c.actions[1], words.And(c.places))
 }
 
 // conflicts lists every key two actions share in one place (once per pair,
@@ -129,14 +131,6 @@ func placesOf(action string) []string {
 		}
 	}
 	return out
-}
-
-// andList is "a", "a and b", "a, b and c".
-func andList(ss []string) string {
-	if len(ss) < 2 {
-		return strings.Join(ss, "")
-	}
-	return strings.Join(ss[:len(ss)-1], ", ") + " and " + ss[len(ss)-1]
 }
 
 // ActsWhere says what a key does and where it does it, for a key pressed
