@@ -12,7 +12,8 @@ import (
 // A server without a concurrency guard, behind a service with no
 // hard limit, accepts everything the proxy feeds it and works through the
 // queue in order. Clients that give up leave their socket in CLOSE_WAIT
-// until the server reaches their request (468 of them in the seed); new
+// until the server reaches their request (hundreds in the demo's
+// backlog-web); new
 // requests queue behind and time out too. A hard limit makes the proxy stop
 // sending (it queues or answers 503 itself instead).
 

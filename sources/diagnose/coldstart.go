@@ -6,8 +6,8 @@ import (
 )
 
 // A cold start lasts until the machine answers a real request, not until the
-// platform says "started": the seed's app was "started" within a second and
-// served 25-33 s later. Boots builds that timeline per machine from log lines.
+// platform says "started": the demo's sleepy-api is "started" within a
+// second and serves 25–33 s later. Boots builds that timeline per machine from log lines.
 
 // LogLine is one platform or app log line, already attributed to a machine.
 type LogLine struct {

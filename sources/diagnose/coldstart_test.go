@@ -24,7 +24,7 @@ func linesFor(machine string, start time.Time, script []at) []LogLine {
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-// scaleToZeroBoot is the seed's entrypoint: migrate, collectstatic &, granian.
+// scaleToZeroBoot is sleepy-api's entrypoint: migrate, collectstatic &, granian.
 func scaleToZeroBoot(migrate float64) []at {
 	m := 2 + migrate
 	return []at{

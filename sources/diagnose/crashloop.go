@@ -6,8 +6,8 @@ import (
 	fly "github.com/superfly/fly-go"
 )
 
-// The platform keeps only the newest few events per machine (five, per the
-// seed). A machine that crashes after every start fills that window with the
+// The platform keeps only the newest few events per machine (five on Fly,
+// as flysim keeps them). A machine that crashes after every start fills that window with the
 // same mix of crashes and starts, so a count of crashes stays flat while new
 // crashes keep happening. A machine's looks (sources/verdict's CrashTracker)
 // therefore compare the timestamp of the newest crash and never count — not even the exit

@@ -6,8 +6,9 @@ import (
 	"github.com/flywake/flywake/sources/words"
 )
 
-// Swap on a Fly machine blocks suspend. The seed's app carried 2 GB of swap
-// that never held a page; removing it was what made suspend possible. This
+// Swap on a Fly machine blocks suspend. The demo's sleepy-api carries 2 GB
+// of swap that never holds a page: removing it is what makes suspend
+// possible. This
 // verdict weighs what swap costs (no suspend) against what it is doing now.
 
 // SwapFacts is what flywake knows about one machine's swap.

@@ -30,7 +30,7 @@ type CrashTracker struct {
 // list after two crash cycles, and a guess that moved would start the looks
 // over just when they matter. A different releaseSince, or a new version,
 // starts over. Space looks further apart than the app takes to crash (the
-// seed's app died 2.5 s after each start): "no newer crash since the
+// demo's crashy-api dies 2.5 s after each start): "no newer crash since the
 // previous look" is read as Steady.
 func (t *CrashTracker) Look(m *machine.Machine, releaseSince, now time.Time) diagnose.CrashVerdict {
 	instance := ""

@@ -14,7 +14,8 @@ import (
 )
 
 // DefaultSettle is the least time between two looks at a machine: longer
-// than the seed's app took to crash after a start (2.5 s) and come back,
+// than an app that crashes 2.5 s after every start (the demo's crashy-api
+// and crashing release) takes to crash and come back,
 // so a crash loop always shows a newer crash at the next look.
 const DefaultSettle = 5 * time.Second
 

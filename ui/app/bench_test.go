@@ -13,7 +13,7 @@ import (
 )
 
 // Frame cost against machine count. Only the visible rows should be drawn,
-// so 1,000 machines may cost at most ~3× what 10 do (issue 4). Run with
+// so 1,000 machines may cost at most ~3× what 10 do. Run with
 //
 //	go test ./ui/app -run '^$' -bench 'View' -benchmem
 //

@@ -15,7 +15,7 @@ import (
 // A deterministic sleepy-api, built by hand so frames can be compared byte
 // for byte: n machines with 2048 MB swap (the first one started, the rest
 // stopped by autostop), 90 cold boots of 25–33 s over the day before t0 in
-// flysim's log vocabulary (contracts.md), and canned meminfo, socket and
+// flysim's log vocabulary (sources/flysim/machines, sources/flysim/profile), and canned meminfo, socket and
 // bytecode probe output for the started machine. Nothing reads a clock.
 
 const (
@@ -233,7 +233,8 @@ var fixtureNetTCP = strings.Join([]string{
 	"",
 }, "\n")
 
-// fixtureBytecode is the sleepy image's probe answer (contracts.md).
+// fixtureBytecode is the sleepy image's probe answer, as flysim's guest
+// writes it (sources/flysim/guest).
 const fixtureBytecode = `{"python":"3.14.0","cache_tag":"cpython-314","dont_write_bytecode":true,` +
 	`"site_packages":{"dir":"/usr/local/lib/python3.14/site-packages","py":5707,"pyc":0,"foreign_pyc":0},` +
 	`"app":{"dir":"/app","py":412,"pyc":218,"foreign_pyc":218,"foreign_tags":["cpython-315"]}}`

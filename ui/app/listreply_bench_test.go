@@ -10,7 +10,7 @@ import (
 
 // One machines listing reply through the root's Update, with every pane
 // holding n fixture machines: what a refresh freezes the keyboard for.
-// Issue 10's floors: ≤ 3 ms at 1,000 and ≤ 16 ms (a 60 Hz frame) at 10,000.
+// The floors: ≤ 3 ms at 1,000 and ≤ 16 ms (a 60 Hz frame) at 10,000.
 //
 //	go test ./ui/app -run '^$' -bench 'ListReply|ListConvert' -benchmem
 //

@@ -21,7 +21,7 @@ import (
 // TestMetricsEconomy: Prometheus calls a minute for a steady app, counted at
 // flysim, with the instant queries (edge/origin, checklist item 5) and the
 // Traffic pane's range queries told apart. The traffic feed may add at most
-// four a minute (issue 10): two for the hour under way, two more when a new
+// four a minute: two for the hour under way, two more when a new
 // hour began — at --speed 60 every minute is a new hour, the worst case.
 //
 //	FLYWAKE_LONG=1 go test ./ui/app -run TestMetricsEconomy -v

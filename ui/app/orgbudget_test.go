@@ -18,7 +18,7 @@ import (
 	"github.com/flywake/flywake/sources/watch"
 )
 
-// Issue 12's org budget, counted at flysim for 100 steady apps with 10,000
+// The org overview's API budget, counted at flysim for 100 steady apps with 10,000
 // machines: the dashboard has one app open (at its own adaptive interval)
 // and the overview watching the other 99.
 const (
@@ -207,7 +207,7 @@ func TestOrgFirstFrame(t *testing.T) {
 	}
 }
 
-// TestOrgBudget asserts issue 12's budget. It runs for about 80 s (a whole
+// TestOrgBudget asserts that budget. It runs for about 80 s (a whole
 // minute of steady state is what "calls per minute" means), in the long
 // mode only (BenchmarkOrgBudget prints the same figures).
 func TestOrgBudget(t *testing.T) {

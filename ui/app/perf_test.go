@@ -29,12 +29,13 @@ import (
 
 // The dashboard's data-flow figures (README "Performance"). Run by
 // .ci/perf.sh with FLYWAKE_PERF=1; without it only the 10-machine API budget
-// (issue 4's target, in the long mode: FLYWAKE_LONG=1) and the in-process
+// (in the long mode: FLYWAKE_LONG=1) and the in-process
 // start-up check run.
 //
 //	FLYWAKE_PERF=1 FLYWAKE_LONG=1 go test ./ui/app -run 'TestAPIEconomy|TestDetectionLatency|TestStartup' -v -count=1
 
-// steadyMachinesPerMinute is issue 4's budget for a steady 10-machine app.
+// steadyMachinesPerMinute is the Machines API budget for a steady
+// 10-machine app (README "Performance").
 const steadyMachinesPerMinute = 12
 
 // byteCounter is a reverse proxy in front of flysim that counts response

@@ -19,7 +19,7 @@ func plain(p *Pane, w, h int) string { return uitest.PlainView(p, w, h, true, t0
 // hard limit (never 0), CLOSE_WAIT per machine with the probe's age.
 func TestBacklogSeed003(t *testing.T) {
 	p := newPane(theme.New(true))
-	p.SetData(build(seed003), t0)
+	p.SetData(build(backlogWeb), t0)
 	out := plain(p, 120, 20)
 	uitest.AssertMentions(t, out, []string{
 		"✗ fail no hard limit: the proxy keeps feeding machines that are drowning — 926 sockets in CLOSE_WAIT on 2 machines",
@@ -59,7 +59,7 @@ func TestBacklogNotProbed(t *testing.T) {
 // The verdict and the legend wrap at every width a person tiles the pane to.
 func TestBacklogWrapsInsteadOfCutting(t *testing.T) {
 	p := newPane(theme.New(true))
-	p.SetData(build(seed003), t0)
+	p.SetData(build(backlogWeb), t0)
 	for _, w := range []int{38, 52, 78, 158, 218} {
 		for _, l := range p.headLines(w) {
 			if s := strings.TrimRight(ansi.Strip(l), " "); strings.HasSuffix(s, "…") || ansi.StringWidth(l) > w {
@@ -74,7 +74,7 @@ func TestBacklogWrapsInsteadOfCutting(t *testing.T) {
 
 func TestBacklogViewIsExactAtEverySize(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
-		for name, a := range map[string]*snapshot.App{"never loaded": nil, "empty": snapshot.New("o", "a", nil), "seed003": build(seed003)} {
+		for name, a := range map[string]*snapshot.App{"never loaded": nil, "empty": snapshot.New("o", "a", nil), "backlogWeb": build(backlogWeb)} {
 			p := newPane(theme.New(noColor))
 			if a != nil {
 				p.SetData(a, t0)
@@ -91,7 +91,7 @@ func TestBacklogViewIsExactAtEverySize(t *testing.T) {
 func golden3(t *testing.T, noColor bool, w, h int) {
 	uitest.PinColorProfile(t)
 	p := newPane(theme.New(noColor))
-	p.SetData(build(seed003), t0)
+	p.SetData(build(backlogWeb), t0)
 	out := uitest.View(p, w, h, true, t0)
 	uitest.AssertSize(t, out, w, h)
 	golden.RequireEqual(t, []byte(out))

@@ -67,8 +67,8 @@ func build(specs []spec) *snapshot.App {
 	return a
 }
 
-// seed003 is backlog-web: no hard limit, two machines drowning.
-var seed003 = []spec{
+// backlogWeb is backlog-web: no hard limit, two machines drowning.
+var backlogWeb = []spec{
 	{id: "9a303e34bdcd91", state: "started", soft: 25, closeWait: 465, service: true},
 	{id: "9769ebd2493102", state: "started", soft: 25, closeWait: 461, service: true},
 	{id: "1d2b0600ac7bd4", state: "stopped", soft: 25, closeWait: -1, service: true},

@@ -17,7 +17,7 @@ const (
 	digestB = "sha256:9999888877776666555544443333222211110000aaaabbbb"
 )
 
-// Probe outputs in flysim's wording (contracts.md, "the bytecode probe").
+// Probe outputs as flysim's guest writes them (sources/flysim/guest).
 const (
 	sleepyProbe = `{"python":"3.14.0","cache_tag":"cpython-314","dont_write_bytecode":true,` +
 		`"site_packages":{"dir":"/usr/local/lib/python3.14/site-packages","py":5707,"pyc":0,"foreign_pyc":0},` +
