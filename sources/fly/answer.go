@@ -34,7 +34,7 @@ type answerFacts struct {
 	machines   cleaned       // what a machines answer held that fly-go could not take
 	escaped    bool          // the answer holds \u escapes: decoded, it may spell a secret its bytes hid
 	request    string        // the last attempt's method and path
-	call       string        // its callKey
+	call       callID        // its callKey
 }
 
 type reportKey struct{}

@@ -269,3 +269,22 @@ func equalDurations(a, b []time.Duration) bool {
 	}
 	return true
 }
+
+// The last error names the app its call was about, from the path; a call
+// about no app (GraphQL, metrics) names none.
+func TestLastErrorNamesItsApp(t *testing.T) {
+	t0 := time.Unix(5000, 0)
+	for _, c := range []struct{ method, path, app string }{
+		{"GET", "/v1/apps/nope/machines", "nope"},
+		{"POST", "/v1/apps/a/machines/m/stop", "a"},
+		{"GET", "/api/v1/apps/sleepy-api/logs", "sleepy-api"},
+		{"POST", "/graphql", ""},
+		{"GET", "/prometheus/personal/api/v1/query", ""},
+	} {
+		var r recorder
+		r.answered(t0, callKey(c.method, c.path), 503, c.method+" "+c.path+": 503")
+		if got := r.snapshot(t0).LastErrorApp; got != c.app {
+			t.Errorf("%s %s: last error's app %q, want %q", c.method, c.path, got, c.app)
+		}
+	}
+}

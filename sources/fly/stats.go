@@ -1,6 +1,7 @@
 package fly
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -23,8 +24,12 @@ type Stats struct {
 	// a machine that just stopped) are answers, not errors, and not kept.
 	LastError   string
 	LastErrorAt time.Time // when LastError happened
-	LastOK      time.Time // last attempt the API answered without a 5xx/408/429
-	Throttled   int       // 429 responses seen since the client was built
+	// LastErrorApp is the app the failed call was about (its path's
+	// /apps/{app}), "" for a call about none (the GraphQL API, metrics):
+	// a dashboard shows an app's error with that app only.
+	LastErrorApp string
+	LastOK       time.Time // last attempt the API answered without a 5xx/408/429
+	Throttled    int       // 429 responses seen since the client was built
 }
 
 const statsWindow = time.Minute
@@ -39,7 +44,7 @@ type recorder struct {
 	backoffUntil time.Time
 	lastError    string
 	lastErrorAt  time.Time
-	errorCall    string // the call lastError came from (see callKey)
+	errorCall    callID // the call lastError came from (see callKey)
 	lastOK       time.Time
 	throttled    int
 }
@@ -69,7 +74,7 @@ func (r *recorder) attempt(now time.Time, to api) {
 // the API is up and answering, the request itself was wrong; 409 and 412
 // are expected refusals and leave the last error as it was. A success of
 // the call that failed clears its error.
-func (r *recorder) answered(now time.Time, call string, status int, what string) {
+func (r *recorder) answered(now time.Time, call callID, status int, what string) {
 	what = sanitize.Quote(sanitize.Redact(what, r.token)) // the status line's text is the server's
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -87,19 +92,19 @@ func (r *recorder) answered(now time.Time, call string, status int, what string)
 	default:
 		r.lastOK = now
 		if r.errorCall == call {
-			r.lastError, r.lastErrorAt, r.errorCall = "", time.Time{}, ""
+			r.lastError, r.lastErrorAt, r.errorCall = "", time.Time{}, callID{}
 		}
 	}
 }
 
-func (r *recorder) failed(now time.Time, call, what string) {
+func (r *recorder) failed(now time.Time, call callID, what string) {
 	what = sanitize.Quote(sanitize.Redact(what, r.token))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.errorLocked(now, call, what)
 }
 
-func (r *recorder) errorLocked(now time.Time, call, what string) {
+func (r *recorder) errorLocked(now time.Time, call callID, what string) {
 	r.lastError, r.lastErrorAt, r.errorCall = what, now, call
 }
 
@@ -107,12 +112,26 @@ func (r *recorder) errorLocked(now time.Time, call, what string) {
 // same call clears: a Machines API call by its operation and what it is on
 // (routeOf), so another machine's success never hides a failing one; any
 // other call by method and path (every GraphQL query shares one key, every
-// Prometheus instant query another).
-func callKey(method, path string) string {
+// Prometheus instant query another). It also names the app the call is
+// about, for the header.
+func callKey(method, path string) callID {
 	if r, _, ok := routeOf(method, path); ok {
-		return r.Action + " " + r.ID
+		return callID{key: r.Action + " " + r.ID, app: appOfPath(path)}
 	}
-	return method + " " + path
+	return callID{key: method + " " + path, app: appOfPath(path)}
+}
+
+// callID is a call as the last error keeps it: its key and its app.
+type callID struct{ key, app string }
+
+// appOfPath is the {app} of a path holding /apps/{app}, "" for any other.
+func appOfPath(path string) string {
+	_, rest, ok := strings.Cut(path, "/apps/")
+	if !ok {
+		return ""
+	}
+	app, _, _ := strings.Cut(rest, "/")
+	return app
 }
 
 func (r *recorder) backoff(until time.Time) {
@@ -140,6 +159,7 @@ func (r *recorder) snapshot(now time.Time) Stats {
 		BackoffUntil:       r.backoffUntil,
 		LastError:          r.lastError,
 		LastErrorAt:        r.lastErrorAt,
+		LastErrorApp:       r.errorCall.app,
 		LastOK:             r.lastOK,
 		Throttled:          r.throttled,
 	}

@@ -104,7 +104,7 @@ func (m Model) headerLine() string {
 		for _, name := range m.sched.FailingFeeds() {
 			segs = append(segs, segment{kind: partFeeds, text: t.Warn.Render(name + " " + theme.GlyphFail)})
 		}
-		if st.LastError != "" {
+		if m.ownsError(st) {
 			ago := "last error " + words.Duration(wall.Sub(st.LastErrorAt), words.Whole) + " ago"
 			segs = append(segs, segment{kind: partError, text: ago + ": " + cell.OneLine(st.LastError), short: ago, detail: cell.OneLine(st.LastError)})
 		}
@@ -213,4 +213,15 @@ func joinedWidth(parts []string) int {
 		w += ansi.StringWidth(p)
 	}
 	return w
+}
+
+// ownsError reports whether the client's last error is the shown app's:
+// its call was about this app (or about none, the org's), and it came
+// after the app was opened — an error of the app shown before never
+// stays in the next one's header.
+func (m *Model) ownsError(st watch.Stats) bool {
+	if st.LastError == "" || st.LastErrorAt.Before(m.openedAt) {
+		return false
+	}
+	return st.LastErrorApp == "" || m.cfg.App == "" || st.LastErrorApp == m.cfg.App
 }

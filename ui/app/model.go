@@ -82,14 +82,15 @@ type Model struct {
 	notice        notice    // the line above the footer: what just happened
 	pending       []tea.Cmd // made while resetting, run by Init or the app switch
 
-	app   *snapshot.App
-	org   *snapshot.Org    // the overview's model: outlives app switches
-	sched *watch.Scheduler // every call and when (fetch.go); shared by every copy of the model
-	wake  *wakeTimer       // the scheduler's one timer
-	gen   int              // the scheduler's app generation, bumped on every app switch
-	seq   int              // ids of the root's own timers
-	fatal error            // bad token or unknown app: the body says so, with the ways out
-	back  returnTo         // what was shown before the last switch: where a failed one returns
+	app      *snapshot.App
+	org      *snapshot.Org    // the overview's model: outlives app switches
+	sched    *watch.Scheduler // every call and when (fetch.go); shared by every copy of the model
+	wake     *wakeTimer       // the scheduler's one timer
+	gen      int              // the scheduler's app generation, bumped on every app switch
+	seq      int              // ids of the root's own timers
+	fatal    error            // bad token or unknown app: the body says so, with the ways out
+	openedAt time.Time        // wall time the app was opened: older errors are not its own
+	back     returnTo         // what was shown before the last switch: where a failed one returns
 }
 
 // returnTo is where a failed switch goes back to: an app, or the org
@@ -155,6 +156,7 @@ func (m *Model) resetApp(app string) {
 		m.org.SetOpen(nil) // no app yet: the overview chooses one
 	}
 	m.fatal = nil
+	m.openedAt = m.wall()
 	pctx := pane.Context{Theme: m.theme, Keys: m.keys, ReadOnly: m.cfg.ReadOnly}
 	m.pending = nil
 	m.panes = buildPanes(pctx)
