@@ -288,3 +288,78 @@ func TestCellsInWords(t *testing.T) {
 		}
 	}
 }
+
+// o sorts by the next column (APP first, ascending; the unknown cells
+// last in either direction), O reverses, and after the last column the
+// rows are worst first again; the header names the sort, also when its
+// column is off screen.
+func TestSortByColumn(t *testing.T) {
+	p := newPane(t, theme.New(true))
+	apps := func() string {
+		var out []string
+		for _, r := range p.rows {
+			out = append(out, r.App)
+		}
+		return strings.Join(out, " ")
+	}
+	cases := []struct {
+		key, want, title string
+		desc             bool
+	}{
+		{"o", "backlog-web crashy-api new-app sleepy-api steady-web", "APP", false},
+		{"O", "steady-web sleepy-api new-app crashy-api backlog-web", "APP", true},
+		// new-app is not listed: last, and last reversed too; equals
+		// (two machines each) stay worst first.
+		{"o", "crashy-api backlog-web steady-web sleepy-api new-app", "MACHINES", false},
+		{"O", "sleepy-api steady-web crashy-api backlog-web new-app", "MACHINES", true},
+	}
+	for _, c := range cases {
+		p.Update(uitest.Key(c.key))
+		if got := apps(); got != c.want {
+			t.Errorf("%s: %s, want %s", c.key, got, c.want)
+		}
+		if title, desc := p.Sorting(); title != c.title || desc != c.desc {
+			t.Errorf("%s: sorting %s desc=%v, want %s desc=%v", c.key, title, desc, c.title, c.desc)
+		}
+	}
+	for range len(columns) - 1 { // MACHINES … WHY, then worst first
+		p.Update(uitest.Key("o"))
+	}
+	if title, _ := p.Sorting(); title != "" || apps() != "crashy-api sleepy-api new-app backlog-web steady-web" {
+		t.Errorf("after the last column: sort %q, rows %s; want worst first", title, apps())
+	}
+	// LISTED is off screen at 80 columns: the header names it there.
+	for range colListed + 1 {
+		p.Update(uitest.Key("o"))
+	}
+	if title, _ := p.Sorting(); title != "LISTED" {
+		t.Fatalf("sort %q, want LISTED", title)
+	}
+	uitest.AssertMentions(t, uitest.PlainView(p, 80, 24, true, t0), []string{"sort LISTED↑", "sorted by LISTED↑"}, nil)
+}
+
+// / types a filter over every cell; esc clears it (and until then esc
+// does not close the overview), enter keeps it.
+func TestFilter(t *testing.T) {
+	p := newPane(t, theme.New(true))
+	uitest.View(p, 120, 30, true, t0)
+	p.Update(uitest.Key("/"))
+	if !p.Capturing() || p.CanClose() {
+		t.Fatalf("while / is typed the pane must take every key: capturing %v, esc closes %v", p.Capturing(), p.CanClose())
+	}
+	for _, r := range "crash" {
+		p.Update(uitest.Key(string(r)))
+	}
+	out := uitest.PlainView(p, 120, 30, true, t0)
+	uitest.AssertMentions(t, out, []string{"/crash", "crashy-api", "1–1 of 1"}, []string{"sleepy-api", "steady-web"})
+	p.Update(uitest.Key("enter"))
+	if p.Capturing() || p.CanClose() {
+		t.Fatalf("enter keeps the filter: capturing %v, esc closes %v (esc must clear it first)", p.Capturing(), p.CanClose())
+	}
+	uitest.AssertMentions(t, uitest.PlainView(p, 120, 30, true, t0), []string{"crashy-api", "/crash · 1–1 of 1"}, []string{"sleepy-api"})
+	p.Update(uitest.Key("esc"))
+	if !p.CanClose() {
+		t.Error("esc cleared the filter: esc should go back to the open app again")
+	}
+	uitest.AssertMentions(t, uitest.PlainView(p, 120, 30, true, t0), []string{"crashy-api", "sleepy-api", "steady-web"}, nil)
+}

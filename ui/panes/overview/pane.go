@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -40,9 +41,12 @@ type Pane struct {
 	table    table.Model
 
 	rows    []snapshot.OrgRow
-	moved   bool     // the user moved the cursor: it follows its app, else the worst row
-	summary string   // the line above the table
-	legend  []string // what the cells do not know yet, wrapped in SetSize
+	sort    sorting         // o/O: by a column, or worst first
+	filter  textinput.Model // focused while / is typed
+	moved   bool            // the user moved the cursor: it follows its app, else the worst row
+	now     time.Time       // of the last SetData, to reorder the rows at
+	summary string          // the line above the table
+	legend  []string        // what the cells do not know yet, wrapped in SetSize
 	wrapped []string
 }
 
@@ -89,7 +93,9 @@ func New(ctx pane.Context, org *snapshot.Org, patience time.Duration) *Pane {
 	t, km := ctx.Themed(), ctx.KeyMap()
 	tb := table.New(columns, table.StylesFrom(t))
 	tb.SetEmptyText("listing the org's apps…")
-	return &Pane{theme: t, keys: km, org: org, patience: patience, table: tb}
+	tb.SaySideways(true) // ←/→ scroll it
+	tb.SetSort(worstFirst.col, false)
+	return &Pane{theme: t, keys: km, org: org, patience: patience, table: tb, sort: worstFirst, filter: t.NewInput("/")}
 }
 
 // ID names the pane.
@@ -108,8 +114,15 @@ func (p *Pane) Title() string {
 func (p *Pane) Open() tea.Cmd { return nil }
 
 // CanClose: esc goes back to the open app; with none open there is nothing
-// to go back to.
-func (p *Pane) CanClose() bool { return p.org != nil && p.org.Open() != "" }
+// to go back to, and while a filter is on esc clears it first.
+func (p *Pane) CanClose() bool {
+	return p.org != nil && p.org.Open() != "" && p.table.Filter() == "" && !p.filtering()
+}
+
+// Capturing: the filter is being typed.
+func (p *Pane) Capturing() bool { return p.filtering() }
+
+func (p *Pane) filtering() bool { return p.filter.Focused() }
 
 // SetData derives the rows from the org model (a is the open app, whose row
 // the org model already reads).
@@ -117,7 +130,8 @@ func (p *Pane) SetData(_ *snapshot.App, now time.Time) {
 	if p.org == nil {
 		return
 	}
-	p.rows = p.org.Rows(now, p.patience)
+	p.now = now
+	p.rows = order(p.org.Rows(now, p.patience), p.sort)
 	out := make([]table.Row, 0, len(p.rows))
 	cols := append([]table.Column(nil), columns...)
 	for _, r := range p.rows {
@@ -161,43 +175,163 @@ func (p *Pane) SetStale(stale bool) {
 
 func (p *Pane) relayout() {
 	w, h := p.Size()
+	p.filter.Width = max(w-2, 1)
 	p.wrapped = wrap(p.legend, w)
 	if len(p.wrapped) > max(h-4, 0) {
 		p.wrapped = p.wrapped[:max(h-4, 0)]
 	}
-	p.table.SetHeight(max(h-1-len(p.wrapped), 0))
+	p.table.SetHeight(p.tableHeight())
+}
+
+// tableHeight is what the summary, the filter line and the legend leave.
+func (p *Pane) tableHeight() int {
+	_, h := p.Size()
+	return max(h-p.topLines()-len(p.wrapped), 0)
+}
+
+// topLines: the summary, and the filter while it is typed.
+func (p *Pane) topLines() int {
+	if p.filtering() {
+		return 2
+	}
+	return 1
 }
 
 // Height: the summary, the table (header, rows, position) and the legend.
 func (p *Pane) Height(width int) int {
-	return 1 + max(len(p.rows), 1) + 2 + len(wrap(p.legend, width))
+	return p.topLines() + max(p.table.Len(), 1) + 2 + len(wrap(p.legend, width))
 }
 
-// Keys act on the selected app.
+// Keys act on the selected app, its filter and the table's order.
 func (p *Pane) Keys() []key.Binding {
-	if len(p.rows) == 0 {
-		return nil
+	k := p.keys
+	if p.filtering() {
+		return []key.Binding{pane.Hint("enter", "keep filter"), pane.Relabel(k.Back, "", "clear filter"), pane.Arrows(&k, "move")}
 	}
-	return []key.Binding{pane.Relabel(p.keys.Enter, "", "open app"), pane.Arrows(&p.keys, "move")}
+	var out []key.Binding
+	if p.table.Len() > 0 {
+		out = append(out, pane.Relabel(k.Enter, "", "open app"), pane.Arrows(&k, "move"))
+	}
+	out = append(out, k.Filter)
+	if p.table.Filter() != "" {
+		out = append(out, pane.Relabel(k.Back, "", "clear filter"))
+	}
+	out = append(out, pane.Pair(k.SortNext, k.SortReverse, "sort"))
+	if w, _ := p.Size(); w > 0 {
+		if left, right := p.table.ColumnsOff(w); left+right > 0 {
+			out = append(out, pane.Pair(k.Left, k.Right, "columns"))
+		}
+	}
+	return out
 }
 
-// Update moves the cursor; enter asks the root to open the selected app.
+// Update moves the cursor, filters, sorts and scrolls the columns; enter
+// asks the root to open the selected app.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
+		if step := pane.Wheel(msg); step != 0 {
+			p.table.Move(step)
+			p.moved = true
+		}
 		return nil
 	}
-	if key.Matches(km, p.keys.Enter) {
+	k := p.keys
+	if p.filtering() {
+		return p.updateFilter(km)
+	}
+	w, _ := p.Size()
+	switch {
+	case key.Matches(km, k.Enter):
 		if r, ok := p.table.Selected(); ok {
 			app := r.ID
 			return func() tea.Msg { return pane.OpenApp{App: app} }
 		}
-		return nil
-	}
-	if p.table.HandleKey(km, p.keys) {
-		p.moved = true
+	case key.Matches(km, k.Filter):
+		cmd := p.filter.Focus()
+		p.relayout()
+		return cmd
+	case key.Matches(km, k.Back) && p.table.Filter() != "":
+		p.setFilter("")
+	case key.Matches(km, k.SortNext):
+		p.setSort(p.nextSort())
+	case key.Matches(km, k.SortReverse):
+		s := p.sort
+		if s.col < 0 {
+			s.col = colApp
+		}
+		s.desc = !s.desc
+		p.setSort(s)
+	case key.Matches(km, k.Left):
+		p.table.SetScroll(p.table.Scroll() - 1)
+	case key.Matches(km, k.Right):
+		if _, right := p.table.ColumnsOff(w); right > 0 {
+			p.table.SetScroll(p.table.Scroll() + 1)
+		}
+	default:
+		if p.table.HandleKey(km, k) {
+			p.moved = true
+		}
 	}
 	return nil
+}
+
+// updateFilter types into the filter: esc clears it, enter keeps it, the
+// arrows move the cursor (k and j are typed).
+func (p *Pane) updateFilter(km tea.KeyMsg) tea.Cmd {
+	k := p.keys
+	switch {
+	case key.Matches(km, k.Back):
+		p.setFilter("")
+		p.filter.Blur()
+		p.relayout()
+		return nil
+	case key.Matches(km, k.Enter):
+		p.filter.Blur()
+		p.relayout()
+		return nil
+	case km.Type != tea.KeyRunes && (key.Matches(km, k.Up) || key.Matches(km, k.Down)):
+		p.table.HandleKey(km, k)
+		p.moved = true
+		return nil
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(km)
+	p.table.SetFilter(p.filter.Value())
+	return cmd
+}
+
+func (p *Pane) setFilter(q string) {
+	p.filter.SetValue(q)
+	p.table.SetFilter(q)
+}
+
+// nextSort is the order after this one: the next column ascending, and
+// after the last column worst first again.
+func (p *Pane) nextSort() sorting {
+	if c := p.sort.col + 1; c < len(columns) {
+		return sorting{col: c}
+	}
+	return worstFirst
+}
+
+// setSort reorders the rows; the cursor stays on its app.
+func (p *Pane) setSort(s sorting) {
+	p.sort = s
+	p.table.SetSort(s.col, s.desc)
+	p.moved = true
+	if p.org != nil {
+		p.SetData(nil, p.now)
+	}
+}
+
+// Sorting names the order of the rows: the column's title and whether it
+// is descending; "" when they are worst first.
+func (p *Pane) Sorting() (string, bool) {
+	if p.sort.col < 0 {
+		return "", false
+	}
+	return columns[p.sort.col].Title, p.sort.desc
 }
 
 // Selected is the app under the cursor.
@@ -219,7 +353,10 @@ func (p *Pane) View(bool, time.Time) string {
 		legend = pane.Dim(p.theme, cell.Block(legend, w, len(p.wrapped)))
 	}
 	out := head
-	if th := h - 1 - len(p.wrapped); th > 0 {
+	if p.filtering() {
+		out += "\n" + cell.Fit(p.filter.View(), w, cell.Left)
+	}
+	if th := p.tableHeight(); th > 0 {
 		out += "\n" + p.table.View(w, th)
 	}
 	if len(p.wrapped) > 0 {
@@ -456,7 +593,7 @@ func (p *Pane) summarize(now time.Time) string {
 func (p *Pane) legendLines() []string {
 	every := func(d time.Duration) string { return words.Duration(d, words.Whole) }
 	lines := []string{
-		"sorted worst first · background apps listed every " + every(watch.OrgListEvery) +
+		p.sortWords() + " · background apps listed every " + every(watch.OrgListEvery) +
 			", the open app (▸) at its own pace · … not read yet · ? could not be read",
 		"BOOTS/DAY, P95: cold boots until serving, from each app's logs, read one app at a time (every " +
 			every(watch.OrgBootsEvery) + " per app; N crashed: starts that crashed or restarted after a crash, left out of both) · LOST: edge minus app responses, one query for the org each minute" +
@@ -467,6 +604,19 @@ func (p *Pane) legendLines() []string {
 		lines = append(lines, "metrics: "+p.org.MetricsErr)
 	}
 	return lines
+}
+
+// sortWords say how the rows are ordered and how to change it.
+func (p *Pane) sortWords() string {
+	o, O := keys.Short(p.keys.SortNext), keys.Short(p.keys.SortReverse)
+	if title, desc := p.Sorting(); title != "" {
+		mark := table.SortAsc
+		if desc {
+			mark = table.SortDesc
+		}
+		return "sorted by " + title + mark + " (" + o + " next column, " + O + " reverse)"
+	}
+	return "sorted worst first (" + o + " sorts by a column)"
 }
 
 // wrap wraps each line to width (continuations indented by two).
