@@ -105,7 +105,7 @@ func TestNoDeadEndsSortDescribeHelpInTmux(t *testing.T) {
 		t.Fatalf("no machine on the clicked line:\n%s", screen)
 	}
 	tm.key(t, "y")
-	tm.waitFor(t, "copied notice", 3*time.Second, contains("copied machine id "+id))
+	tm.waitFor(t, "copied notice", 3*time.Second, contains("copied the machine id “"+id+"”"))
 	if got := tm.run(t, "show-buffer"); strings.TrimSpace(got) != id {
 		t.Fatalf("tmux's buffer holds %q, want the clicked row's id %s (the click did not select it, or OSC 52 did not arrive)", got, id)
 	}

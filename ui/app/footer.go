@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/flywake/flywake/ui/components/prompt"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 )
 
@@ -29,28 +30,31 @@ func (m *Model) footerKeys() help.KeyMap {
 	case m.switcher != nil:
 		return switcherKeys(k)
 	case m.fatal != nil:
-		out := hintMap{}
-		if m.back.set {
-			out = append(out, pane.Relabel(k.Back, "", "back to "+m.back.String()))
-		}
-		return append(out, pane.Relabel(k.Command, "", "another app"), k.Quit)
+		return hintMap{pane.Relabel(k.Back, "", "back to "+m.back.String()), pane.Relabel(k.Command, "", "another app or a command"), k.Quit}
 	case m.help:
-		return hintMap{pane.Relabel(k.Help, k.Help.Help().Key+"/"+k.Back.Help().Key, "close"), k.Quit}
+		return hintMap{pane.Relabel(k.Help, k.Help.Help().Key+"/"+k.Back.Help().Key, "close"), m.commandHint(), k.Quit}
 	}
 	p := m.active()
 	if p.Capturing() {
 		return hintMap(p.Keys()) // it takes every key: only its own act
 	}
 	if m.open != nil {
-		out := hintMap(p.Keys())
+		// The way out, help and the command line first: a narrow footer
+		// cuts from the right, and these are the same in every view.
+		out := hintMap{}
 		if m.open.CanClose() {
 			out = append(out, k.Back)
 		}
-		return append(out, k.Help, k.Quit)
+		out = append(out, k.Help, m.commandHint())
+		if keys.Reads(m.placeOf(p), "refresh") && !claimsAny(p, k.Refresh) && m.cfg.App != "" {
+			out = append(out, k.Refresh)
+		}
+		return append(append(out, p.Keys()...), k.Quit)
 	}
 	// A narrow footer keeps only its first hints (? help lists the rest):
-	// the headline overlays, then the pane's own keys, then the rest.
-	out := hintMap{k.Help, k.Quit}
+	// help, quit, the command line and refresh, then the headline
+	// overlays, the pane's own keys, then the rest.
+	out := hintMap{k.Help, k.Quit, m.commandHint(), k.Refresh}
 	if m.zoomed() { // the way back out of a zoom is never cut
 		out = append(out, pane.Relabel(k.Zoom, "", "unzoom"))
 	}
@@ -70,8 +74,11 @@ func (m *Model) footerKeys() help.KeyMap {
 	if m.canZoom() && !m.zoom {
 		out = append(out, pane.Relabel(k.Zoom, "", "zoom pane"))
 	}
-	return append(out, k.Command, k.Refresh)
+	return out
 }
+
+// commandHint is the command line's hint, in every view.
+func (m *Model) commandHint() key.Binding { return pane.Relabel(m.keys.Command, "", "command") }
 
 // claimsAny reports whether one of b's keys acts in p now.
 func claimsAny(p pane.Pane, b key.Binding) bool {

@@ -33,4 +33,3 @@ func TestLastErrorStaysWithItsApp(t *testing.T) {
 		t.Fatalf("nope's error stayed in %s's header: %q", flysim.DemoScaleToZero, h)
 	}
 }
-

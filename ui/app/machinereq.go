@@ -4,9 +4,11 @@ import (
 	"errors"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
@@ -43,6 +45,21 @@ func (m *Model) onCopy(c pane.CopyText) tea.Cmd {
 	clip, text := m.cfg.Clipboard, c.Text
 	return tea.Batch(
 		func() tea.Msg { clip(text); return nil },
-		m.setNotice(noticeInfo, "copied "+c.What+" "+c.Text+" to the clipboard (OSC 52: the terminal, or tmux with set-clipboard, must allow it)"),
+		m.setNotice(noticeInfo, copied(c)),
 	)
+}
+
+// copyShown is as much of a copied text as its notice quotes: an id whole,
+// a log line by its start (the notice is one line, not the line again).
+const copyShown = 32
+
+// copied is the notice for c: what was copied, quoted whole when short,
+// else by its start and length, and how it travelled.
+func copied(c pane.CopyText) string {
+	text := sanitize.Line(c.Text)
+	quote := "“" + text + "”"
+	if n := ansi.StringWidth(text); n > copyShown {
+		quote = "“" + ansi.Truncate(text, copyShown, "…") + "” (" + words.Count(len([]rune(c.Text)), "character", "characters") + ")"
+	}
+	return "copied the " + c.What + " " + quote + " (OSC 52; tmux needs set-clipboard on)"
 }

@@ -1,11 +1,9 @@
 package app
 
 import (
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/components/cell"
 )
@@ -96,7 +94,7 @@ func (m *Model) statusLines() []string {
 	default:
 		return nil
 	}
-	lines := strings.Split(ansi.Wrap(text, m.width-1, " "), "\n")
+	lines := cell.WrapText(text, m.width-1)
 	if len(lines) > maxStatusLines {
 		lines = lines[:maxStatusLines]
 	}

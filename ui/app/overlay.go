@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/checklist"
 )
@@ -41,7 +42,8 @@ func (m *Model) openOverlay(o pane.Overlay) tea.Cmd {
 }
 
 // updateOverlayKey routes a key while an overlay is open: esc closes it
-// (when it can close), q quits, ? shows help, the rest goes to it. An
+// (when it can close), q quits, ? shows help, : opens the command line,
+// r refreshes (unless the overlay reads r itself), the rest goes to it. An
 // overlay that captures keys gets them all.
 func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
@@ -57,10 +59,14 @@ func (m Model) updateOverlayKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Back) && m.open.CanClose():
 		m.open = nil
 		return m, nil
+	case key.Matches(msg, k.Command):
+		return m.openSwitcher()
+	case key.Matches(msg, k.Refresh) && !claims(m.open, msg) && keys.Reads(m.placeOf(m.open), "refresh"):
+		return m, m.refresh()
 	}
 	if why := m.inertKey(m.open, msg, true); why != "" {
 		cmd := m.setNotice(noticeInfo, why)
 		return m, cmd
 	}
-	return m, m.updatePane(m.open, msg)
+	return m, m.keyToPane(m.open, msg)
 }

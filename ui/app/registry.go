@@ -7,6 +7,7 @@ import (
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/backlog"
 	"github.com/flywake/flywake/ui/panes/bytecode"
@@ -66,17 +67,20 @@ type overlay struct {
 	// headline overlays are what a new user came for: the footer names
 	// them before the focused pane's keys.
 	headline bool
+	// place is where its keys are read (ui/keys/places.go): a key that
+	// does nothing in it says where it acts instead.
+	place string
 }
 
 // buildOverlays is the registry of the overlays and the keys that open them.
 func (m *Model) buildOverlays(ctx pane.Context) []overlay {
 	return []overlay{
-		{m.keys.Checklist, m.buildChecklist(ctx), true},
-		{m.keys.WakeTest, m.buildWake(ctx), true}, // the key is off in read-only mode
-		{m.keys.Logs, logs.New(ctx), false},
+		{m.keys.Checklist, m.buildChecklist(ctx), true, keys.Checklist},
+		{m.keys.WakeTest, m.buildWake(ctx), true, keys.WakeTest}, // the key is off in read-only mode
+		{m.keys.Logs, logs.New(ctx), false, keys.LogsView},
 		// esc where the focused pane has nothing to back out of; also `:apps`.
-		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience()), false},
-		{m.keys.Deploy, m.buildDeploy(ctx), false}, // off in read-only mode and outside the demo
+		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience()), false, keys.Overview},
+		{m.keys.Deploy, m.buildDeploy(ctx), false, keys.DemoDeploy}, // off in read-only mode and outside the demo
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/machines"
@@ -111,8 +112,6 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
-// updateKey routes a key: the y/N prompt, the switcher and typing panes
-// first, then global keys, then the focused pane.
 // typeEach handles keys typed faster than the terminal is read: bubbletea
 // hands the characters of one read over as one message ("ooo"), which
 // matches no binding. Each is a key of its own, in order. (A paste says
@@ -128,6 +127,9 @@ func (m Model) typeEach(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return next, tea.Batch(cmds...)
 }
 
+// updateKey routes a key: the y/N prompt, the switcher and typing panes
+// first, then global keys, then the focused pane. A key that does nothing
+// where it is pressed says why (inert.go).
 func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	if key.Matches(msg, k.Interrupt) {
@@ -149,13 +151,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.updateFatalKey(msg)
 	}
 	if m.help {
-		switch {
-		case key.Matches(msg, k.Quit):
-			return m.quit()
-		case key.Matches(msg, k.Help), key.Matches(msg, k.Back):
-			m.help = false
-		}
-		return m, nil
+		return m.updateHelpKey(msg)
 	}
 	if m.open != nil {
 		return m.updateOverlayKey(msg)
@@ -165,10 +161,14 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// A key the pane lists as acting here now is its own, before any
 		// overlay's: l in a drill-down shows that machine's logs, esc
 		// backs out of it before it means "all apps".
-		return m, m.updatePane(focused, msg)
+		return m, m.keyToPane(focused, msg)
 	}
 	if o, ok := m.overlayFor(msg); ok {
 		if o.ID() == overview.ID {
+			if m.notice.text != "" {
+				m.notice = notice{} // esc pressed to dismiss a notice does not leave the app
+				return m, nil
+			}
 			return m, m.showOverview()
 		}
 		return m, m.openOverlay(o)
@@ -178,30 +178,58 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.help, m.notice = true, notice{} // help takes the lines a notice would
-	case key.Matches(msg, k.NextPane):
+	case key.Matches(msg, k.NextPane) && len(m.panes) > 1:
 		m.focus = (m.focus + 1) % len(m.panes)
-	case key.Matches(msg, k.PrevPane):
+	case key.Matches(msg, k.PrevPane) && len(m.panes) > 1:
 		m.focus = (m.focus + len(m.panes) - 1) % len(m.panes)
 	case key.Matches(msg, k.Zoom) && m.canZoom():
 		m.zoom = !m.zoom
 	case key.Matches(msg, k.Command):
 		return m.openSwitcher()
 	case key.Matches(msg, k.Refresh):
-		m.sched.Refresh()
-		return m, m.schedule()
+		return m, m.refresh()
 	default:
 		if why := m.inertKey(focused, msg, false); why != "" {
 			cmd := m.setNotice(noticeInfo, why)
 			return m, cmd
 		}
-		return m, m.updatePane(focused, msg)
+		return m, m.keyToPane(focused, msg)
 	}
 	return m, nil
 }
 
-// updateSwitcher types into the app switcher: enter opens the highlighted
-// match (or refuses in place), tab and shift+tab move the highlight, esc
-// cancels.
+// refresh asks for the open app's listing and feeds now, and says so
+// (the header's age shows when it came).
+func (m *Model) refresh() tea.Cmd {
+	if m.cfg.App == "" {
+		return m.setNotice(noticeInfo, m.keys.Refresh.Help().Key+" refreshes an open app now; the overview lists every app by itself (each every "+
+			words.Duration(watch.OrgListEvery, words.Whole)+")")
+	}
+	m.sched.Refresh()
+	return tea.Batch(m.schedule(), m.setNotice(noticeInfo, "refreshing "+m.cfg.App+": the machines and every feed are asked for now"))
+}
+
+// updateHelpKey: the help closes with ? or esc; : opens the command line
+// over it; q quits; any other key says how to leave it.
+func (m Model) updateHelpKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help), key.Matches(msg, k.Back):
+		m.help = false
+		return m, nil
+	case key.Matches(msg, k.Command):
+		m.help = false
+		return m.openSwitcher()
+	}
+	return m, m.setNotice(noticeInfo, sanitize.Line(msg.String())+" does nothing in the help — "+
+		k.Help.Help().Key+" or "+k.Back.Help().Key+" closes it, "+k.Command.Help().Key+" opens an app or a command")
+}
+
+// updateSwitcher types into the `:` prompt: enter opens the highlighted
+// match or runs the command (or refuses in place, saying why), tab and
+// shift+tab move the highlight, esc cancels.
 func (m Model) updateSwitcher(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k, s := m.keys, m.switcher
 	switch {
@@ -212,18 +240,25 @@ func (m Model) updateSwitcher(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.PrevPane):
 		s.cycle(-1)
 	case key.Matches(msg, k.Enter):
-		name, ok := s.choice()
+		e, ok := s.choice()
 		if !ok {
 			return m, nil // refused in place: the hint says why
 		}
-		m.switcher = nil
-		for _, c := range m.switchCommands() {
-			if c.name == name {
-				return c.run(m)
+		name := e.name
+		if c, ok := m.commandNamed(name); ok && e.command {
+			if c.refuse != nil {
+				if why := c.refuse(&m); why != "" {
+					s.refuse(why)
+					return m, nil
+				}
 			}
+			m.switcher = nil
+			return c.run(m)
 		}
+		m.switcher = nil
 		if name == m.cfg.App && m.fatal == nil {
-			return m, nil // already shown
+			m.open, m.help = nil, false // already the app: its dashboard
+			return m, nil
 		}
 		return m.switchApp(name)
 	default:
@@ -231,10 +266,6 @@ func (m Model) updateSwitcher(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	return m, nil
 }
-
-// appsCommand, typed in the switcher, opens the org overview (k9s's
-// resource commands work the same way).
-const appsCommand = "apps"
 
 // claims reports whether msg is one of the keys p says act in it now.
 func claims(p pane.Pane, msg tea.KeyMsg) bool {
@@ -246,30 +277,10 @@ func claims(p pane.Pane, msg tea.KeyMsg) bool {
 	return false
 }
 
-// switchCommand is a word the switcher takes besides an app name; the
-// list is the one place a new one goes (the org overview's `apps`).
-type switchCommand struct {
-	name string
-	run  func(m Model) (tea.Model, tea.Cmd)
-}
-
-func (m *Model) switchCommands() []switchCommand {
-	return []switchCommand{
-		{appsCommand, func(m Model) (tea.Model, tea.Cmd) {
-			cmd := m.showOverview()
-			return m, cmd
-		}},
-	}
-}
-
 // openSwitcher opens the `:` prompt and asks for the org's apps.
 func (m Model) openSwitcher() (tea.Model, tea.Cmd) {
-	var words []string
-	for _, c := range m.switchCommands() {
-		words = append(words, c.name)
-	}
 	ready := m.cfg.Source.Ready()
-	m.switcher = newSwitcher(m.theme, m.width, words, ready)
+	m.switcher = newSwitcher(m.theme, m.width, m.commandWords(), ready)
 	if !ready {
 		return m, nil
 	}
@@ -288,14 +299,15 @@ func (m Model) switchApp(app string) (tea.Model, tea.Cmd) {
 }
 
 // updateFatalKey: an error no retry can fix is shown with the ways out:
-// back to the app shown before, another app, or quit.
+// back to what was shown before (the org overview when nothing was),
+// another app or a command, or quit.
 func (m Model) updateFatalKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Back) && m.back.set:
-		return m.switchApp(m.back.app)
+	case key.Matches(msg, k.Back):
+		return m.switchApp(m.back.app) // unset: "", the org overview
 	case key.Matches(msg, k.Command):
 		return m.openSwitcher()
 	}
@@ -304,9 +316,6 @@ func (m Model) updateFatalKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // fatalWays names the keys out of an error only the user can fix.
 func fatalWays(k *keys.KeyMap, back returnTo) string {
-	s := k.Command.Help().Key + " open another app · " + k.Quit.Help().Key + " quit"
-	if back.set {
-		s = k.Back.Help().Key + " back to " + back.String() + " · " + s
-	}
-	return s
+	return k.Back.Help().Key + " back to " + back.String() + " · " +
+		k.Command.Help().Key + " open another app or a command · " + k.Quit.Help().Key + " quit"
 }

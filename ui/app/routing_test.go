@@ -151,19 +151,23 @@ func TestSwitcherTakesTheHighlightedMatchAndRefusesInPlace(t *testing.T) {
 		t.Fatalf(":ba enter: app %q, switcher open %v", m.AppName(), m.switcher != nil)
 	}
 
+	highlighted := func(m Model) string { e, _ := m.switcher.highlighted(); return e.name }
 	m = typ(open(m), "s")
-	if got := m.switcher.highlighted(); got != "sleepy-api" {
+	if got := highlighted(m); got != "sleepy-api" {
 		t.Fatalf(":s highlights %q", got)
 	}
 	m = send(m, tab)
-	if got := m.switcher.highlighted(); got != "snappy-api" {
+	if got := highlighted(m); got != "snappy-api" {
 		t.Fatalf("tab: %q", got)
 	}
-	m = send(m, tab) // "s" is inside the apps command and crashy-api too: after the prefix matches
-	if got := m.switcher.highlighted(); got != "apps" {
+	m = send(m, tab) // "s" is inside crashy-api and the apps command too: after the prefix matches, apps first
+	if got := highlighted(m); got != "crashy-api" {
 		t.Fatalf("tab again: %q", got)
 	}
-	m = send(send(m, btab), enter)
+	if m = send(m, tab); highlighted(m) != "apps" {
+		t.Fatalf("tab a third time: %q, want the apps command after the apps", highlighted(m))
+	}
+	m = send(send(send(m, btab), btab), enter)
 	if m.AppName() != "snappy-api" {
 		t.Fatalf("shift+tab, enter opened %q", m.AppName())
 	}

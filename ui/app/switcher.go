@@ -25,7 +25,7 @@ import (
 type switcher struct {
 	input   textinput.Model
 	apps    []string
-	cmds    []string // the command words it also takes
+	cmds    []switchWord // the command words it also takes
 	err     error
 	loading bool   // the apps are being listed
 	listed  bool   // they were listed (known decides with this)
@@ -33,7 +33,41 @@ type switcher struct {
 	refusal string // why the last enter did nothing
 }
 
-func newSwitcher(th *theme.Theme, width int, cmds []string, loading bool) *switcher {
+// switchWord is one command of the prompt by its names: the first is
+// listed, every one matches ("q" finds quit).
+type switchWord struct{ names []string }
+
+// match is how typed (lower case) matches w: exactly, as the start of a
+// name, inside one, or not at all (0).
+func (w switchWord) match(typed string) int {
+	best := 0
+	for _, n := range w.names {
+		best = max(best, matchOf(strings.ToLower(n), typed))
+	}
+	return best
+}
+
+// How a name matches what was typed, best last.
+const (
+	noMatch = iota
+	matchInside
+	matchPrefix
+	matchExact
+)
+
+func matchOf(name, typed string) int {
+	switch {
+	case typed != "" && name == typed:
+		return matchExact
+	case strings.HasPrefix(name, typed):
+		return matchPrefix
+	case strings.Contains(name, typed):
+		return matchInside
+	}
+	return noMatch
+}
+
+func newSwitcher(th *theme.Theme, width int, cmds []switchWord, loading bool) *switcher {
 	in := th.NewInput(":")
 	in.Width = max(width-2, 1)
 	in.Focus()
@@ -55,32 +89,36 @@ func (s *switcher) value() string { return strings.TrimSpace(s.input.Value()) }
 func (s *switcher) known() bool { return s.listed && s.err == nil }
 
 // matches are what was typed exactly (so an app called "app" is not hidden
-// behind the apps command), then the commands and apps starting with it,
+// behind the apps command), then the apps and commands starting with it,
 // then those holding it elsewhere (k9s matches so too); nothing typed: all.
-func (s *switcher) matches() []string {
+// Apps come before commands in each group: the prompt is mostly for them.
+func (s *switcher) matches() []entry {
 	typed := strings.ToLower(s.value())
-	var exact, prefix, inside []string
-	for _, a := range append(append([]string(nil), s.cmds...), s.apps...) {
-		l := strings.ToLower(a)
-		switch {
-		case typed != "" && l == typed:
-			exact = append(exact, a)
-		case strings.HasPrefix(l, typed):
-			prefix = append(prefix, a)
-		case strings.Contains(l, typed):
-			inside = append(inside, a)
-		}
+	groups := make([][]entry, matchExact+1)
+	for _, a := range s.apps {
+		k := matchOf(strings.ToLower(a), typed)
+		groups[k] = append(groups[k], entry{name: a})
 	}
-	return slices.Concat(exact, prefix, inside)
+	for _, c := range s.cmds {
+		k := c.match(typed)
+		groups[k] = append(groups[k], entry{name: c.names[0], command: true})
+	}
+	return slices.Concat(groups[matchExact], groups[matchPrefix], groups[matchInside])
 }
 
-// highlighted is the match enter takes, "" when there is none.
-func (s *switcher) highlighted() string {
+// entry is one match: an app, or a command by its first name.
+type entry struct {
+	name    string
+	command bool
+}
+
+// highlighted is the match enter takes; ok is false when there is none.
+func (s *switcher) highlighted() (entry, bool) {
 	ms := s.matches()
 	if len(ms) == 0 {
-		return ""
+		return entry{}, false
 	}
-	return ms[min(s.pick, len(ms)-1)]
+	return ms[min(s.pick, len(ms)-1)], true
 }
 
 // cycle moves the highlight by step through the matches, round the end.
@@ -91,21 +129,34 @@ func (s *switcher) cycle(step int) {
 }
 
 // choice is what enter takes: the highlighted match; the typed name when
-// the list is unknown; ok false (with a refusal said) when the name
-// matches nothing in a known list.
-func (s *switcher) choice() (string, bool) {
+// the list is unknown; ok false (with a refusal said) when nothing is
+// typed or the name matches nothing in a known list.
+func (s *switcher) choice() (entry, bool) {
 	typed := s.value()
 	if typed == "" {
-		return "", false
+		s.refusal = "type an app's name or a command (" + s.commandList() + "), esc to stay"
+		return entry{}, false
 	}
-	if h := s.highlighted(); h != "" {
+	if h, ok := s.highlighted(); ok {
 		return h, true
 	}
 	if !s.known() {
-		return typed, true // it cannot be checked: try it, and come back if it is not there
+		return entry{name: typed}, true // it cannot be checked: try it, and come back if it is not there
 	}
-	s.refusal = "no app or command matches “" + sanitize.Line(typed) + "” — backspace to change it, esc to stay"
-	return "", false
+	s.refusal = "no app or command matches “" + sanitize.Line(typed) + "” (commands: " + s.commandList() + ") — backspace to change it, esc to stay"
+	return entry{}, false
+}
+
+// refuse keeps the prompt open saying why (a command that cannot run now).
+func (s *switcher) refuse(why string) { s.refusal = why }
+
+// commandList names the commands: "apps, machines, …, quit".
+func (s *switcher) commandList() string {
+	names := make([]string, len(s.cmds))
+	for i, c := range s.cmds {
+		names[i] = c.names[0]
+	}
+	return strings.Join(names, ", ")
 }
 
 // update types into the field (a new text highlights its first match).
@@ -141,7 +192,7 @@ func (s *switcher) hint(width int, highlight func(string) string) string {
 	span := func(from, to int) int {
 		n := 0
 		for _, m := range ms[from : to+1] {
-			n += ansi.StringWidth(m) + 2
+			n += ansi.StringWidth(m.name) + 2
 		}
 		return n
 	}
@@ -159,9 +210,9 @@ func (s *switcher) hint(width int, highlight func(string) string) string {
 			break
 		}
 		if i == pick {
-			parts = append(parts, highlight(ms[i]))
+			parts = append(parts, highlight(ms[i].name))
 		} else {
-			parts = append(parts, ms[i])
+			parts = append(parts, ms[i].name)
 		}
 	}
 	return strings.Join(parts, "  ")

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/frame"
@@ -107,8 +105,12 @@ func (m Model) switcherLines() []string {
 // and the ways out (back, another app, quit).
 func (m Model) fatalView(h int) string {
 	w := min(m.width-4, 90)
-	text := ansi.Wrap(m.fatal.Error(), w-4, " ")
-	body := "\n" + indentLines(text, 2) + "\n\n" + indentLines(m.theme.Dim.Render(ansi.Wrap(fatalWays(m.keys, m.back), w-4, " ")), 2)
+	text := strings.Join(cell.WrapText(m.fatal.Error(), w-4), "\n")
+	ways := cell.WrapText(fatalWays(m.keys, m.back), w-4)
+	for i, l := range ways {
+		ways[i] = m.theme.Dim.Render(l)
+	}
+	body := "\n" + indentLines(text, 2) + "\n\n" + indentLines(strings.Join(ways, "\n"), 2)
 	bh := min(strings.Count(body, "\n")+3, h)
 	title := "flywake cannot show " + m.cfg.App
 	return frame.Center(frame.Box(m.theme, title, true, body, w, bh), m.width, h)

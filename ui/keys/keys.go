@@ -118,7 +118,7 @@ func Default() KeyMap {
 		Enter:   b("enter", "open", "enter"),
 		Back:    b("esc", "back", "esc"),
 		Filter:  b("/", "filter", "/"),
-		Command: b(":", "switch app", ":"),
+		Command: b(":", "command", ":"),
 		Refresh: b("r", "refresh", "r"),
 
 		SortNext:    b("o", "sort by next column", "o"),

@@ -25,26 +25,55 @@ type place struct {
 // nav is the navigation every scrolling place reads.
 var nav = []string{"up", "down", "page_up", "page_down", "home", "end"}
 
-// around are the root's keys over any overlay: quit, help, close.
-var around = []string{"quit", "help", "back"}
+// around are the root's keys over any view: quit, help, close, and the
+// `:` command line.
+var around = []string{"quit", "help", "back", "command"}
 
 func joined(parts ...[]string) []string { return slices.Concat(parts...) }
 
+// The places by name: the root says which one a key was pressed in
+// (ActsIn), and a key that does nothing there says where it acts.
+const (
+	Dashboard  = "the dashboard"
+	Describe   = "the describe view"
+	Question   = "a y/N question"
+	Checklist  = "the checklist"
+	WakeTest   = "the wake test"
+	LogsView   = "the logs view"
+	Overview   = "the org overview"
+	DemoDeploy = "the demo deploy"
+	HelpView   = "the help"
+	ErrorView  = "the error screen"
+)
+
 var places = []place{
-	{"the dashboard", joined(nav, []string{"quit", "help", "next_pane", "prev_pane", "zoom", "enter", "back",
+	{Dashboard, joined(nav, []string{"quit", "help", "next_pane", "prev_pane", "zoom", "enter", "back",
 		"filter", "command", "refresh", "checklist", "logs", "wake_test", "start", "stop", "suspend", "deploy",
 		"sort_next", "sort_reverse", "left", "right", "describe", "copy", "next_item", "prev_item", "compare"})},
-	{"the describe view", joined(around, nav, []string{"filter", "next_item", "prev_item", "describe", "copy"})},
-	{"a y/N question", []string{"yes"}},
-	{"the checklist", joined(around, nav, []string{"next_item", "prev_item", "enter"})},
-	{"the wake test", joined(around, nav, []string{"enter", "refresh", "compare",
+	{Describe, joined(around, nav, []string{"filter", "next_item", "prev_item", "describe", "copy", "refresh"})},
+	{Question, []string{"yes"}},
+	{Checklist, joined(around, nav, []string{"next_item", "prev_item", "enter", "refresh"})},
+	{WakeTest, joined(around, nav, []string{"enter", "refresh", "compare",
 		"wake_mode_prev", "wake_mode_next", "wake_mode_stop", "wake_mode_suspend", "wake_mode_both",
 		"wake_more", "wake_fewer", "wake_default"})},
-	{"the logs view", joined(around, nav, []string{"filter", "log_follow", "log_machine", "log_region",
+	{LogsView, joined(around, nav, []string{"filter", "refresh", "log_follow", "log_machine", "log_region",
 		"log_provider", "log_level", "log_clear", "log_wrap", "log_time", "left", "right", "copy"})},
-	{"the org overview", joined(around, nav, []string{"enter"})},
-	{"the demo deploy", joined(around, []string{"deploy_healthy", "deploy_crashing"})},
-	{"the help", around},
+	{Overview, joined(around, nav, []string{"enter", "filter", "refresh", "sort_next", "sort_reverse", "left", "right"})},
+	{DemoDeploy, joined(around, []string{"deploy_healthy", "deploy_crashing"})},
+	{HelpView, around},
+	{ErrorView, around},
+}
+
+// Actions are the names (as the key file writes them) of the actions read
+// in place, in the order places.go lists them; nil for a place it does
+// not know.
+func Actions(place string) []string {
+	for _, pl := range places {
+		if pl.name == place {
+			return slices.Clone(pl.actions)
+		}
+	}
+	return nil
 }
 
 // typing names the actions a line input (the logs view's regex, the
@@ -147,4 +176,19 @@ func (k *KeyMap) ActsWhere(msg tea.KeyMsg) (desc, where string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// Reads reports whether place reads action (as the key file names it).
+func Reads(place, action string) bool { return slices.Contains(Actions(place), action) }
+
+// ActsIn is the enabled action msg stands for in place: its description,
+// ok false when nothing there answers to it.
+func (k *KeyMap) ActsIn(place string, msg tea.KeyMsg) (desc string, ok bool) {
+	all := k.All()
+	for _, action := range Actions(place) {
+		if b := all[action]; b != nil && b.Enabled() && key.Matches(msg, *b) {
+			return b.Help().Desc, true
+		}
+	}
+	return "", false
 }
