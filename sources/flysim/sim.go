@@ -56,6 +56,11 @@ type Options struct {
 	// off it (platform time, on average): its old version reads migrated.
 	// Fly does this on its own schedule; default 12h, < 0 never.
 	HostDrains time.Duration
+	// Unlived: New lives none of its history; the platform stands at the
+	// history's start, and (with Frozen) AdvanceTo lives it a step at a
+	// time, so a recorder can watch the day the seed makes (the demo's
+	// recording). The same seed lives the same day either way.
+	Unlived bool
 	// Frozen keeps the platform's clock at the end of its history after
 	// Start: the API answers, but nothing moves. A one-shot look (status
 	// --demo) then sees exactly the platform the seed made, however long its
@@ -171,7 +176,9 @@ func New(opts Options) *Sim {
 		QueuePatience: opts.QueuePatience, ForceInstanceWakes: opts.ForceInstanceWakes,
 		AutostopInterval: opts.AutostopInterval, Sched: s.sched, Store: s.store, Metrics: s.metrics}, begin, end)
 	s.sched.Unlock()
-	s.sched.FastForward(end)
+	if !opts.Unlived {
+		s.sched.FastForward(end)
+	}
 	return s
 }
 
