@@ -32,6 +32,11 @@ type Config struct {
 	UserAgent string // "" = "flywake"
 	// Debug, when set, gets a line per API attempt, retry and failure.
 	Debug *DebugLog
+	// SteppedClock, when set, is the time the client's rate limits and
+	// back-offs count, and they never sleep: for a platform whose clock
+	// moves only when told (the demo's day lived a step at a time, its
+	// calls already paced in its own time). Nil: the wall clock.
+	SteppedClock func() time.Time
 }
 
 // withDefaults fills empty fields the way flyctl does.
@@ -64,6 +69,9 @@ type Client struct {
 
 // New builds a client; it does no network I/O.
 func New(ctx context.Context, cfg Config) (*Client, error) {
+	if cfg.SteppedClock != nil {
+		return newClient(ctx, cfg, os.Getenv, steppedClock{cfg.SteppedClock})
+	}
 	return newClient(ctx, cfg, os.Getenv, realClock{})
 }
 

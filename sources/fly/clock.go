@@ -28,3 +28,10 @@ func (realClock) Sleep(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// steppedClock reads a platform's clock and never sleeps (Config.SteppedClock).
+type steppedClock struct{ now func() time.Time }
+
+func (c steppedClock) Now() time.Time { return c.now() }
+
+func (steppedClock) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
