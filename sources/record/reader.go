@@ -34,8 +34,9 @@ type Recording struct {
 	appOrder []string
 	moments  []int64 // every state change and event, sorted, unique
 
-	cfgMu   sync.Mutex
-	configs map[int64][]byte // read once each
+	cfgMu    sync.Mutex
+	configs  map[int64][]byte // read once each
+	releases map[int64]string // each config's release
 
 	series map[seriesKey]*minuteSeries
 }
@@ -68,6 +69,7 @@ type eventRef struct {
 	t, seen int64
 	json    []byte
 	crash   bool
+	deploy  bool // a launch or an update: a release beginning on the machine
 }
 
 type appChange struct {
@@ -103,7 +105,7 @@ func Open(path string) (*Recording, error) {
 		return nil, classify(path, err)
 	}
 	r := &Recording{path: path, db: db, machines: map[string]*machineIndex{}, byApp: map[string][]*machineIndex{},
-		appLog: map[string][]appChange{}, configs: map[int64][]byte{}, series: map[seriesKey]*minuteSeries{}}
+		appLog: map[string][]appChange{}, configs: map[int64][]byte{}, releases: map[int64]string{}, series: map[seriesKey]*minuteSeries{}}
 	if err := r.load(context.Background()); err != nil {
 		db.Close()
 		return nil, classify(path, err)
@@ -182,6 +184,17 @@ func (r *Recording) load(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
+	if err := q(`SELECT id, release FROM configs`, func(rows *sql.Rows) error {
+		var id int64
+		var rel string
+		if err := rows.Scan(&id, &rel); err != nil {
+			return err
+		}
+		r.releases[id] = rel
+		return nil
+	}); err != nil {
+		return err
+	}
 	var moments []int64
 	if err := q(`SELECT mid, t, state, config, cordoned, json FROM states ORDER BY mid, t, rowid`, func(rows *sql.Rows) error {
 		var mid int64
@@ -208,6 +221,7 @@ func (r *Recording) load(ctx context.Context) error {
 		var ev fly.MachineEvent
 		if json.Unmarshal(e.json, &ev) == nil {
 			e.crash = diagnose.IsCrash(&ev)
+			e.deploy = ev.Type == "launch" || ev.Type == "update"
 		}
 		if mi := byMID[mid]; mi != nil {
 			mi.events = append(mi.events, e)
@@ -616,6 +630,40 @@ func minuteCeil(t time.Time) int64 {
 		q++
 	}
 	return q
+}
+
+// ReleaseSince is when release (a fly_release_version) began on app's
+// machines, as the recording tells: the earliest of each machine's last
+// launch or update before its first entry running it (every event the
+// recording holds, not the platform's five), else its oldest event held.
+// False when no machine was seen running it.
+func (r *Recording) ReleaseSince(app, release string) (time.Time, bool) {
+	var first int64
+	for _, mi := range r.byApp[app] {
+		for _, s := range mi.states {
+			if s.json == nil || r.releases[s.config] != release {
+				continue
+			}
+			// Without a launch or update (the deploy fell out of the
+			// platform's list before the recording began), every event it
+			// holds of the machine is since the release's start.
+			at := s.t
+			if n := len(mi.events); n > 0 {
+				at = min(at, mi.events[n-1].t*int64(time.Millisecond))
+			}
+			for _, e := range mi.events { // newest first
+				if e.deploy && e.t*int64(time.Millisecond) <= s.t {
+					at = e.t * int64(time.Millisecond)
+					break
+				}
+			}
+			if first == 0 || at < first {
+				first = at
+			}
+			break
+		}
+	}
+	return fromNS(first), first != 0
 }
 
 // Crash is one crash the recording holds.

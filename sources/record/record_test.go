@@ -166,3 +166,63 @@ func TestResumeAddsNoDuplicates(t *testing.T) {
 		t.Errorf("logs = %d lines, %v; want the 3 of the first session", len(lines), err)
 	}
 }
+
+// An export keeps its window and what its first instant needs: the state
+// of a machine that last changed before it, the day of logs before it.
+func TestExportKeepsItsWindow(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "rec.db")
+	c := &clock{now: t0}
+	w := newWriter(t, src, c)
+	for h := 0; h < 48; h++ {
+		at := t0.Add(time.Duration(h) * time.Hour)
+		c.now = at
+		state := []string{"started", "stopped"}[h%2]
+		w.Listing(at, "api", listing(machine("a", state, "7", at), machine("b", "stopped", "7", t0)))
+		w.Logs("api", []fly.LogEntry{{Timestamp: at.Format(time.RFC3339Nano), Message: "hour " + at.Format("15")}})
+		w.Counts([]Count{{App: "api", Metric: EdgeResponses, Status: "200", Minute: at, N: 1}})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	from, to := t0.Add(30*time.Hour+30*time.Minute), t0.Add(34*time.Hour+30*time.Minute)
+	dst := filepath.Join(dir, "export.db")
+	if err := Export(src, dst, from, to); err != nil {
+		t.Fatal(err)
+	}
+	if err := Export(src, dst, from, to); !IsKind(err, IO) {
+		t.Errorf("exporting over an existing file: %v", err)
+	}
+	r, err := Open(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if f, l := r.Span(); !f.Equal(from) || !l.Equal(to) {
+		t.Errorf("span %s – %s, want %s – %s", f, l, from, to)
+	}
+	ms := decode(t, mustListing(t, r, from))
+	if len(ms) != 2 || ms[0].State != "started" { // hour 30 is even: started
+		t.Errorf("at the export's start: %d machines, a %q", len(ms), ms[0].State)
+	}
+	lines, _ := r.Logs("api", from.Add(-25*time.Hour), to.Add(time.Hour), "", "", 1000)
+	if len(lines) != 24+4 || lines[0].Message != "hour 19" {
+		t.Errorf("%d lines from %q; want the day before the start and the window's 4", len(lines), lines[0].Message)
+	}
+	var got float64
+	for _, s := range r.Counters(EdgeResponses) {
+		got += s.Increase(from.Add(-48*time.Hour), to.Add(time.Hour), to.Add(time.Hour))
+	}
+	if got != 28 {
+		t.Errorf("counted %v minutes, want 28", got)
+	}
+}
+
+func mustListing(t *testing.T, r *Recording, at time.Time) []byte {
+	t.Helper()
+	b, err := r.ListingJSON("api", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
