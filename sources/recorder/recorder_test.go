@@ -20,7 +20,7 @@ import (
 
 // record runs the recorder on src into path until done says it has what
 // the test needs (or a minute passes).
-func recordUntil(t *testing.T, src *watch.Source, path, app string, org bool, done func(record.Stats) bool) record.Stats {
+func recordUntil(t *testing.T, src *watch.Source, path string, apps []string, org bool, done func(record.Stats) bool) record.Stats {
 	t.Helper()
 	w, err := record.Create(path, record.Options{Org: src.Org, Scope: "test", Now: src.Now})
 	if err != nil {
@@ -30,7 +30,7 @@ func recordUntil(t *testing.T, src *watch.Source, path, app string, org bool, do
 	defer src.Client.SetTap(nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan error, 1)
-	go func() { ended <- Run(ctx, Config{Source: src, App: app, Org: org, Writer: w}) }()
+	go func() { ended <- Run(ctx, Config{Source: src, Apps: apps, Org: org, Writer: w}) }()
 	deadline := time.Now().Add(time.Minute)
 	for !done(w.Stats()) && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
@@ -102,7 +102,7 @@ func TestReplayAtAnInstantShowsWhatTheLivePlatformShowed(t *testing.T) {
 	live := collectApp(t, src, app)
 	// Until the recorder has read the day's logs to their end (a page at a
 	// time, as the dashboard does), its probes and a day of counters.
-	recordUntil(t, src, path, app, false, func(s record.Stats) bool {
+	recordUntil(t, src, path, []string{app}, false, func(s record.Stats) bool {
 		return s.States >= 10 && s.Logs >= len(live.Logs()) && s.Probes >= 3 && s.Counts > 100
 	})
 	_, rsrc := replaySource(t, path, now)

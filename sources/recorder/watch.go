@@ -21,39 +21,90 @@ import (
 // Config is one recorder run.
 type Config struct {
 	Source *watch.Source // its client carries the Tap
-	// App is recorded as the dashboard records an open app (every feed and
-	// probe); "" opens none.
-	App string
+	// Apps are recorded as the dashboard watches the app it has open (every
+	// feed and probe), each with its own scheduler: as many dashboards.
+	Apps []string
 	// Org records every app of the org as the overview watches them.
 	Org    bool
 	Writer *record.Writer
 	Speed  float64 // platform seconds per wall second (the demo's --speed)
 }
 
+// watcher is one scheduler and the models it fills: an open app, or the
+// org overview.
+type watcher struct {
+	sch    *watch.Scheduler
+	app    *snapshot.App
+	org    *snapshot.Org
+	derive func(watch.Reply, watch.Outcome)
+}
+
+func (c Config) watchers() ([]*watcher, error) {
+	if len(c.Apps) == 0 && !c.Org {
+		return nil, fmt.Errorf("nothing to record: name an app or the org")
+	}
+	var out []*watcher
+	for _, name := range c.Apps {
+		feeds := watch.Feeds()
+		if !c.Org { // the org's counters feed reads every app's
+			feeds = append(feeds, (&counter{w: c.Writer, app: name}).feed())
+		}
+		sch := watch.NewScheduler(feeds, nil)
+		sch.Open(name)
+		org := snapshot.NewOrg(c.Source.Org, c.Source.Markers)
+		app := snapshot.New(c.Source.Org, name, c.Source.Markers)
+		org.SetOpen(app)
+		out = append(out, c.derived(&watcher{sch: sch, app: app, org: org}))
+	}
+	if c.Org {
+		counts := &counter{w: c.Writer}
+		orgFeeds := append(watch.OrgFeeds(), counts.orgFeed())
+		sch := watch.NewScheduler(nil, orgFeeds)
+		sch.Open("")
+		sch.StartOrg()
+		org := snapshot.NewOrg(c.Source.Org, c.Source.Markers)
+		out = append(out, c.derived(&watcher{sch: sch, org: org}))
+	}
+	return out, nil
+}
+
+// derived records, after each reply, the facts the panes derive: the
+// open app's boots and its release's judgement, the org's boots.
+func (c Config) derived(w *watcher) *watcher {
+	logsFeed := w.sch.FeedIndex("logs")
+	bootsFeed := -1
+	for i, f := range watch.OrgFeeds() {
+		if f.Name == "boots" {
+			bootsFeed = i
+		}
+	}
+	w.derive = func(r watch.Reply, out watch.Outcome) {
+		if out.Dropped {
+			return
+		}
+		app, now := w.app, c.Source.Now()
+		switch {
+		case r.Kind == watch.ListJob && out.Listed && app != nil:
+			if rel := app.Rollout; rel.Release != "" {
+				c.Writer.Judgement(now, app.Name, rel.Release, rel.Outcome.String(), rel.Reason)
+			}
+		case r.Kind == watch.FeedJob && r.Feed == logsFeed && out.App && app != nil:
+			c.Writer.Boots(app.Name, app.Boots)
+		case r.Kind == watch.OrgJob && r.Feed == bootsFeed && out.Org && len(r.OrgQuery.Apps) == 1:
+			if oa := w.org.App(r.OrgQuery.Apps[0]); oa != nil {
+				c.Writer.Boots(oa.Name, oa.Boots)
+			}
+		}
+	}
+	return w
+}
+
 // Run records until ctx ends or the recording fails; it returns the
 // recording's error when that is what stopped it.
 func Run(ctx context.Context, c Config) error {
-	if c.App == "" && !c.Org {
-		return fmt.Errorf("nothing to record: name an app or the org")
-	}
-	feeds, orgFeeds := watch.Feeds(), watch.OrgFeeds()
-	counts := &counter{w: c.Writer}
-	if c.Org {
-		orgFeeds = append(orgFeeds, counts.orgFeed())
-	} else {
-		counts.app = c.App
-		feeds = append(feeds, counts.feed())
-	}
-	sch := watch.NewScheduler(feeds, orgFeeds)
-	org := snapshot.NewOrg(c.Source.Org, c.Source.Markers)
-	var app *snapshot.App
-	if c.App != "" {
-		sch.Open(c.App)
-		app = snapshot.New(c.Source.Org, c.App, c.Source.Markers)
-		org.SetOpen(app)
-	}
-	if c.Org {
-		sch.StartOrg()
+	ws, err := c.watchers()
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -64,36 +115,117 @@ func Run(ctx context.Context, c Config) error {
 		case <-ctx.Done():
 		}
 	}()
-	logsFeed := sch.FeedIndex("logs")
-	bootsFeed := -1
-	for i, f := range orgFeeds {
-		if f.Name == "boots" {
-			bootsFeed = i
-		}
+	errs := make(chan error, len(ws))
+	for _, w := range ws {
+		go func() {
+			errs <- c.Source.Run(ctx, w.sch, w.app, w.org, watch.RunOptions{Speed: c.Speed, Changed: w.derive})
+		}()
 	}
-	derive := func(r watch.Reply, out watch.Outcome) {
-		if out.Dropped {
-			return
+	for range ws {
+		if e := <-errs; err == nil {
+			err = e
 		}
-		now := c.Source.Now()
-		switch {
-		case r.Kind == watch.ListJob && out.Listed && app != nil:
-			if rel := app.Rollout; rel.Release != "" {
-				c.Writer.Judgement(now, app.Name, rel.Release, rel.Outcome.String(), rel.Reason)
-			}
-		case r.Kind == watch.FeedJob && r.Feed == logsFeed && out.App && app != nil:
-			c.Writer.Boots(app.Name, app.Boots)
-		case r.Kind == watch.OrgJob && r.Feed == bootsFeed && out.Org && len(r.OrgQuery.Apps) == 1:
-			if oa := org.App(r.OrgQuery.Apps[0]); oa != nil {
-				c.Writer.Boots(oa.Name, oa.Boots)
-			}
-		}
+		cancel() // one stopped: all stop
 	}
-	err := c.Source.Run(ctx, sch, app, org, watch.RunOptions{Speed: c.Speed, Changed: derive})
 	if werr := c.Writer.Err(); werr != nil {
 		return werr
 	}
 	return err
+}
+
+// Lockstep records a platform whose clock moves only when told (the
+// embedded platform, frozen, lived a step at a time): from the platform's
+// now to end, each scheduler's calls are made at the platform times a
+// recorder at --speed 1 would make them, the clock advanced (advance) to
+// the next one due between. Waits answer at once (a frozen machine never
+// settles), as an expired poll. At each instant of samples (ascending) the
+// open apps are refreshed and sample is called with their models: what a
+// dashboard showed then, for a test to compare with the replay.
+func Lockstep(ctx context.Context, c Config, advance func(time.Time) error, end time.Time,
+	samples []time.Time, sample func(at time.Time, apps []*snapshot.App)) error {
+	ws, err := c.watchers()
+	if err != nil {
+		return err
+	}
+	settle := func() error {
+		for round := 0; ; round++ {
+			now := c.Source.Now()
+			clk := watch.Clock{Wall: now, Now: now, Speed: 1}
+			type done struct {
+				w *watcher
+				r watch.Reply
+			}
+			var replies []done
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			for _, w := range ws {
+				for _, j := range w.sch.Due(clk, w.app, w.org) {
+					if j.Kind == watch.WaitJob {
+						replies = append(replies, done{w, watch.Reply{Job: j}})
+						continue
+					}
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						r := c.Source.Do(ctx, j)
+						mu.Lock()
+						replies = append(replies, done{w, r})
+						mu.Unlock()
+					}()
+				}
+			}
+			wg.Wait()
+			if len(replies) == 0 || round > 50 {
+				return ctx.Err()
+			}
+			for _, d := range replies {
+				d.w.derive(d.r, d.w.sch.Done(d.r, clk, d.w.app, d.w.org))
+			}
+			select {
+			case <-c.Writer.Dead():
+				return c.Writer.Err()
+			default:
+			}
+		}
+	}
+	for {
+		if err := settle(); err != nil {
+			return err
+		}
+		now := c.Source.Now()
+		clk := watch.Clock{Wall: now, Now: now, Speed: 1}
+		next := end
+		for _, w := range ws {
+			if t, ok := w.sch.NextWake(clk); ok && t.Before(next) {
+				next = t
+			}
+		}
+		if len(samples) > 0 && !samples[0].After(next) {
+			at := samples[0]
+			samples = samples[1:]
+			if err := advance(at); err != nil {
+				return err
+			}
+			var apps []*snapshot.App
+			for _, w := range ws {
+				if w.app != nil {
+					w.sch.Refresh()
+					apps = append(apps, w.app)
+				}
+			}
+			if err := settle(); err != nil {
+				return err
+			}
+			sample(at, apps)
+			continue
+		}
+		if !now.Before(end) {
+			return c.Writer.Err()
+		}
+		if err := advance(next); err != nil {
+			return err
+		}
+	}
 }
 
 // The counters feed: the edge's and the app's responses per minute, by app

@@ -1,0 +1,75 @@
+package recorder
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flywake/flywake/sources/longtest"
+	"github.com/flywake/flywake/sources/record"
+	"github.com/flywake/flywake/sources/snapshot"
+)
+
+// The demo's day, recorded as a dashboard watched it, replays with the
+// figures that dashboard showed: at instants through the day the open
+// apps' models (machines, boots, swap, bytecode, the edge against the app,
+// the traffic's minutes) are captured while recording, and the replay at
+// each instant, read through the same client, must show the same. The
+// whole day takes minutes: it runs in the long mode; otherwise its first
+// three hours do.
+func TestDemoDayReplaysAsItWasShown(t *testing.T) {
+	begin := DemoDayEnd.Add(-24 * time.Hour)
+	until, samples := begin.Add(3*time.Hour), []time.Time{begin.Add(73 * time.Minute), begin.Add(163 * time.Minute)}
+	if longtest.On() {
+		until, samples = DemoDayEnd, nil
+		for h := 3; h < 24; h += 6 { // 03:43, 09:43, 15:43, 21:43
+			samples = append(samples, begin.Add(time.Duration(h)*time.Hour+43*time.Minute))
+		}
+	}
+	testDemoReplay(t, until, samples)
+}
+
+// probed is the one figure a replay cannot give: how many of the machines
+// a dashboard has watched it probed while they ran. A replay opened at an
+// instant probes the machines running then (as a dashboard opened then
+// would); the swap figures themselves must agree.
+var probed = regexp.MustCompile(` \((all|\d+ of \d+) probed\)`)
+
+func testDemoReplay(t *testing.T, until time.Time, samples []time.Time) {
+	path := filepath.Join(t.TempDir(), "demo.db")
+	live := map[time.Time]map[string][]string{}
+	began := time.Now()
+	err := RecordDemo(context.Background(), path, DemoOptions{Until: until, Samples: samples, Sample: func(at time.Time, apps []*snapshot.App) {
+		live[at] = map[string][]string{}
+		for _, a := range apps {
+			live[at][a.Name] = figures(a, at)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded the demo's day in %s", time.Since(began).Round(time.Second))
+	rec, err := record.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := rec.Span()
+	rec.Close()
+	t.Logf("span %s – %s", from, to)
+	if len(live) != len(samples) {
+		t.Fatalf("%d instants captured of %d", len(live), len(samples))
+	}
+	for _, at := range samples {
+		_, src := replaySource(t, path, at)
+		for app, want := range live[at] {
+			got := figures(collectApp(t, src, app), at)
+			if probed.ReplaceAllString(strings.Join(want, "\n"), "") != probed.ReplaceAllString(strings.Join(got, "\n"), "") {
+				t.Errorf("%s at %s: the replay differs from what the dashboard showed:\nlive:\n  %s\nreplay:\n  %s",
+					app, at.Format(time.TimeOnly), strings.Join(want, "\n  "), strings.Join(got, "\n  "))
+			}
+		}
+	}
+}
