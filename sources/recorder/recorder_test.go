@@ -118,7 +118,7 @@ func collectApp(t *testing.T, src *watch.Source, app string) *snapshot.App {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	a, err := src.Collect(ctx, app)
+	a, err := src.Collect(ctx, app, watch.Feeds()...)
 	if err != nil {
 		t.Fatal(err)
 	}
