@@ -138,5 +138,10 @@ func (s *Sim) EdgeURL(app string) string { return s.px.EdgeURL(app) }
 // Edges maps every app to its edge URL (empty before Start).
 func (s *Sim) Edges() map[string]string { return s.px.Edges() }
 
+// AutostopNow runs the proxy's autostop pass on app at once (Fly runs it
+// "every few minutes", Options.AutostopInterval) and returns the machines
+// it stopped or suspended.
+func (s *Sim) AutostopNow(app string) ([]string, error) { return s.px.AutostopNow(app) }
+
 // Traffic returns an app's background-load counters (a copy).
 func (s *Sim) Traffic(app string) (TrafficStats, error) { return s.px.Traffic(app) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -236,12 +237,30 @@ func stateReached(state string, want []string) bool {
 	return false
 }
 
+// passedThrough reports whether m recorded an event of a wanted status
+// since it had recorded seq events: a crash the restart policy restarts is
+// an exit event whose status is "stopped" — the state the machine is in
+// when flyd starts it again — so a wait for stopped returns on it, though
+// the machine is restarting by the time the waiter looks. (Fly documents
+// the wait only as "until the machine reaches the state"; that the exit
+// counts is read from the event's status.)
+func passedThrough(m *Machine, seq uint64, want []string) bool {
+	n := min(m.eventSeq-seq, uint64(len(m.events)))
+	for _, ev := range m.events[:n] {
+		if slices.Contains(want, ev.Status) {
+			return true
+		}
+	}
+	return false
+}
+
 // serveWait answers GET …/wait?state=&state=&timeout=&version=|instance_id=&from_event_id=.
-// It blocks on the machine's change signal in WALL time, for at most 60 s.
-// from_event_id is accepted and ignored. A version (or instance_id) that is
-// no longer the machine's current one means that version was replaced,
-// which counts as down: a wait for stopped, destroyed or settled returns at
-// once; other waits follow the current version.
+// It blocks on the machine's change signal in WALL time, for at most 60 s,
+// and returns once the machine is in a wanted state or has passed through
+// one (passedThrough). from_event_id is accepted and ignored. A version (or
+// instance_id) that is no longer the machine's current one means that
+// version was replaced, which counts as down: a wait for stopped, destroyed
+// or settled returns at once; other waits follow the current version.
 func (s *Store) serveWait(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	want := q["state"]
@@ -265,7 +284,8 @@ func (s *Store) serveWait(w http.ResponseWriter, r *http.Request) {
 	}
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
-	for {
+	var seq uint64
+	for first := true; ; first = false {
 		s.sched.Lock()
 		m, rp := s.lookupMachine(r)
 		if m == nil {
@@ -273,10 +293,14 @@ func (s *Store) serveWait(w http.ResponseWriter, r *http.Request) {
 			rp.write(w)
 			return
 		}
+		if first {
+			seq = m.eventSeq
+		}
 		state, changed := m.state, m.changed
 		replaced := version != "" && version != m.instanceID
+		passed := passedThrough(m, seq, want)
 		s.sched.Unlock()
-		if stateReached(state, want) || (replaced && (inList(want, "stopped") || inList(want, "destroyed") || inList(want, "settled"))) {
+		if stateReached(state, want) || passed || (replaced && (inList(want, "stopped") || inList(want, "destroyed") || inList(want, "settled"))) {
 			gate.WriteJSON(w, http.StatusOK, okJSON{OK: true})
 			return
 		}

@@ -2,6 +2,7 @@ package machines
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	fly "github.com/superfly/fly-go"
@@ -95,6 +96,9 @@ func (s *Store) coldBoot(m *Machine, source string, announce bool) {
 		s.setState(m, "started")
 		s.addEvent(m, "start", "started", SourceFlyd, nil, 0)
 		s.log(m, "runner", fmt.Sprintf("Machine started in %s", fmtDur(platform)))
+		if source == SourceProxy {
+			s.proxyStarted(m, platform)
+		}
 		s.log(m, "app", " INFO Starting init (commit: 6c3fc2e)...")
 		s.log(m, "app", fmt.Sprintf(" INFO Preparing to run: `%s` as root", m.entrypoint()))
 		if m.image.crashesNow(m) { // the crash belongs to the image it runs
@@ -169,6 +173,11 @@ func (s *Store) runPhases(m *Machine, alive func() bool, i int) {
 }
 
 func (s *Store) beginServing(m *Machine) {
+	if !m.proxyStartedAt.IsZero() {
+		// The proxy that started it reports when its request got through.
+		s.log(m, "proxy", "machine became reachable in "+proxyDur(s.now().Sub(m.proxyStartedAt)))
+		m.proxyStartedAt = time.Time{}
+	}
 	m.serving = true
 	m.servingSince = s.now()
 	m.bootBegin = time.Time{}
@@ -212,6 +221,9 @@ func (s *Store) resume(m *Machine, source string) {
 		s.setState(m, "started")
 		s.addEvent(m, "start", "started", SourceFlyd, nil, 0)
 		s.log(m, "runner", fmt.Sprintf("Machine resumed in %s", fmtDur(took)))
+		if source == SourceProxy {
+			s.proxyStarted(m, took)
+		}
 		s.beginServing(m)
 		// The frozen app answers at once; its check passes on the next probe.
 		if hc, ok := healthCheck(m.cfg); ok {
@@ -464,9 +476,12 @@ func (s *Store) exited(m *Machine, code, guestSignal int) {
 		m.stoppedAt = s.now()
 		s.setState(m, "stopped")
 		s.addEvent(m, "exit", "stopped", SourceFlyd, exit, m.restartCount)
-		if code != 0 && policy != fly.MachineRestartPolicyNo {
+		switch {
+		case policy == fly.MachineRestartPolicyNo:
+			s.log(m, "runner", "machine restart policy set to 'no', not restarting")
+		case code != 0:
 			s.log(m, "runner", fmt.Sprintf("machine has reached its max restart count of %d", retries))
-		} else {
+		default:
 			s.log(m, "runner", fmt.Sprintf("machine exited with exit code %d, not restarting", code))
 		}
 		return
@@ -504,6 +519,30 @@ func restartPolicy(cfg *fly.MachineConfig, fallback int) (fly.MachineRestartPoli
 func (s *Store) exitEvent(code int, requested, restarting bool) *fly.MachineExitEvent {
 	return &fly.MachineExitEvent{ExitCode: code, GuestExitCode: code, GuestSignal: -1, Signal: -1,
 		RequestedStop: requested, Restarting: restarting, ExitedAt: s.now().UTC()}
+}
+
+// proxyStarted logs what Fly's proxy says once a machine it started is up
+// ("machine started in 995.344449ms": its start call's time, a little more
+// than the runner's), and remembers when, for "machine became reachable
+// in" once the app answers (the docs' autostart log sequence).
+func (s *Store) proxyStarted(m *Machine, took time.Duration) {
+	s.log(m, "proxy", "machine started in "+proxyDur(took+proxyCallOverhead))
+	m.proxyStartedAt = s.now()
+}
+
+// proxyCallOverhead is what the proxy's start call adds to the runner's
+// start (the docs' capture: runner 864ms, proxy 995.344449ms).
+const proxyCallOverhead = 131344449 * time.Nanosecond
+
+// proxyDur renders a duration as Fly's proxy logs it (Rust's Debug form):
+// "995.344449ms", "1.198962695s", trailing zeros dropped.
+func proxyDur(d time.Duration) string {
+	unit, div := "s", float64(time.Second)
+	if d < time.Second {
+		unit, div = "ms", float64(time.Millisecond)
+	}
+	v := strconv.FormatFloat(float64(d)/div, 'f', -1, 64)
+	return v + unit
 }
 
 // fmtDur renders like Fly's runner: "864ms", "1.042s".

@@ -40,6 +40,7 @@ type Machine struct {
 	createdAt  time.Time
 	updatedAt  time.Time
 	events     []Event // newest first, trimmed to Options.EventsKept
+	eventSeq   uint64  // events ever recorded: a waiter reads the ones since it began
 
 	// changed is closed (and replaced) on every state change, so waiters
 	// (the wait endpoint, the edge holding a request) wake without polling.
@@ -51,10 +52,13 @@ type Machine struct {
 	serving      bool      // the app answers requests (after its first health 200, or on resume)
 	servingSince time.Time // when serving began
 	bootBegin    time.Time // current boot's start, zero when not booting
-	stoppedAt    time.Time // for the edge's "recently stopped" rule
-	snapshot     bool      // a suspend snapshot exists
-	restarts     []time.Time
-	restartCount int
+	// proxyStartedAt: the proxy started this run and is waiting for it to
+	// answer (it logs "machine became reachable in" then); zero otherwise.
+	proxyStartedAt time.Time
+	stoppedAt      time.Time // for the edge's "recently stopped" rule
+	snapshot       bool      // a suspend snapshot exists
+	restarts       []time.Time
+	restartCount   int
 	// versionCrashes counts the crashes of the current version's image
 	// (ImageBehavior.CrashTimes).
 	versionCrashes int
@@ -106,6 +110,7 @@ func (m *Machine) signalChange() {
 func (s *Store) addEvent(m *Machine, typ, status, source string, exit *fly.MachineExitEvent, restartCount int) {
 	ev := Event{ID: rng.ULID(s.ids, s.now()), Type: typ, Status: status, Source: source, Time: s.now(), Exit: exit, RestartCount: restartCount}
 	m.events = append([]Event{ev}, m.events...)
+	m.eventSeq++
 	if keep := s.opts.EventsKept; len(m.events) > keep {
 		m.events = m.events[:keep]
 	}
@@ -124,6 +129,7 @@ func (s *Store) setState(m *Machine, state string) {
 // newRun starts a new incarnation and returns a guard for its callbacks.
 func (s *Store) newRun(m *Machine) func() bool {
 	m.run++
+	m.proxyStartedAt = time.Time{}
 	r := m.run
 	return func() bool { return m.run == r }
 }

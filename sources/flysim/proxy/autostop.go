@@ -25,7 +25,24 @@ func (px *Proxy) autostopPass() {
 	px.sched.After(px.opts.AutostopInterval, px.autostopPass)
 }
 
-func (px *Proxy) autostopApp(a *machines.App) {
+// AutostopNow runs the autostop pass on app at once, as the proxy's next
+// pass would, and returns the machines it stopped or suspended (none when
+// the rule keeps every machine running). Tests make an autostop happen
+// when they want one this way.
+func (px *Proxy) AutostopNow(app string) ([]string, error) {
+	px.sched.Lock()
+	defer px.sched.Unlock()
+	ae := px.byApp[app]
+	if ae == nil {
+		return nil, fmt.Errorf("flysim: no app %q", app)
+	}
+	return px.autostopApp(ae.a), nil
+}
+
+// autostopApp applies the rule to each of a's regions; it returns the
+// machines it put to sleep.
+func (px *Proxy) autostopApp(a *machines.App) []string {
+	var slept []string
 	var regions []string
 	byRegion := map[string][]*machines.Machine{}
 	for _, m := range a.Machines() {
@@ -60,7 +77,9 @@ func (px *Proxy) autostopApp(a *machines.App) {
 			continue
 		}
 		px.autostop(victim, len(running)-1, len(group))
+		slept = append(slept, victim.ID())
 	}
+	return slept
 }
 
 // autostopVictim applies the rule to one region's running machines and
