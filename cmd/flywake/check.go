@@ -12,6 +12,7 @@ import (
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/textfile"
 	"github.com/flywake/flywake/sources/watch"
 )
 
@@ -93,7 +94,7 @@ read. An item unknown only because no machine is running does not count.`,
 				}
 				ev := checklist.Evidence{Unread: map[checklist.Input]checklist.Unread{
 					checklist.InputMachines: {Cause: cause, Detail: detail}}}
-				var fe *repo.FileError
+				var fe *textfile.FileError
 				if errors.As(dirErr, &fe) {
 					ev.ProjectErrors = []error{fe}
 				} else {

@@ -12,7 +12,7 @@ import (
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/flysim/simtest"
-	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 // startSim runs flysim on 127.0.0.1 and points the real-platform path of
@@ -206,8 +206,8 @@ func TestDashboardRefusesAFIFOKeyFile(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(repo.LoadTimeout + 5*time.Second):
-		t.Fatalf("the dashboard still waits on the FIFO key file after %s", repo.LoadTimeout+5*time.Second)
+	case <-time.After(textfile.Timeout + 5*time.Second):
+		t.Fatalf("the dashboard still waits on the FIFO key file after %s", textfile.Timeout+5*time.Second)
 	}
 	for _, want := range []string{"reading the key file " + path + ": is a named pipe (FIFO)", "nothing was started"} {
 		if !strings.Contains(errOut, want) {

@@ -8,6 +8,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 // itemBuilder collects facts and lets each one raise the item's status.
@@ -118,10 +119,10 @@ func localFile(b *itemBuilder, e Evidence, file string) (present bool) {
 }
 
 // fileErrors are the project errors about file ("": every one).
-func fileErrors(e Evidence, file string) []*repo.FileError {
-	var out []*repo.FileError
+func fileErrors(e Evidence, file string) []*textfile.FileError {
+	var out []*textfile.FileError
 	for _, err := range e.ProjectErrors {
-		var fe *repo.FileError
+		var fe *textfile.FileError
 		if errors.As(err, &fe) && (file == "" || fe.File == file) {
 			out = append(out, fe)
 		}
@@ -132,8 +133,8 @@ func fileErrors(e Evidence, file string) []*repo.FileError {
 // unreadScripts are the errors of project files other than fly.toml, the
 // Dockerfile and .dockerignore: boot scripts ENTRYPOINT/CMD name that exist
 // but could not be read.
-func unreadScripts(e Evidence) []*repo.FileError {
-	var out []*repo.FileError
+func unreadScripts(e Evidence) []*textfile.FileError {
+	var out []*textfile.FileError
 	for _, fe := range fileErrors(e, "") {
 		switch fe.File {
 		case repo.FlyTomlFile, repo.DockerfileFile, repo.DockerignoreFile:

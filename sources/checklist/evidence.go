@@ -12,7 +12,7 @@ import (
 type Evidence struct {
 	// Project is the local project directory; nil when none was read.
 	Project *repo.Project
-	// ProjectErrors are repo.Load's per-file errors (*repo.FileError).
+	// ProjectErrors are repo.Load's per-file errors (*textfile.FileError).
 	ProjectErrors []error
 	// Release is the deployed release the platform's evidence is about
 	// ("57"); "" when no machine names one.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 // DiscoverApp picks the app: the -a flag, then FLY_APP, then `app = "..."`
@@ -37,11 +38,11 @@ func discoverApp(flag string, env func(string) string, dir string) (app, source 
 	// without blocking on a FIFO; a dangling link is an error, not "no
 	// fly.toml".
 	path := filepath.Join(dir, repo.FlyTomlFile)
-	b, err := repo.ReadFile(dir, repo.FlyTomlFile)
+	b, err := textfile.ReadFile(dir, repo.FlyTomlFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", ErrNoApp{Dir: dir}
 	}
-	var fe *repo.FileError
+	var fe *textfile.FileError
 	if errors.As(err, &fe) {
 		return "", "", fmt.Errorf("reading %s: %s — fix it or pass -a APP", sanitize.Line(path), fe.Msg)
 	}

@@ -12,6 +12,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 // FlyTomlFile is the config file name flyctl reads by default.
@@ -268,7 +269,7 @@ type rawVM struct {
 }
 
 // ParseFlyToml decodes fly.toml and returns every problem it finds, each a
-// *FileError with its line: a syntax error (the parser cannot go on past
+// *textfile.FileError with its line: a syntax error (the parser cannot go on past
 // one), every value of the wrong type, every value out of range, and every
 // unknown key as a warning naming the nearest known key. The result is nil
 // when there is any error, because a half-read config would make the
@@ -279,7 +280,7 @@ func ParseFlyToml(data []byte) (*FlyToml, []error) {
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, []error{decodeError(err)}
 	}
-	lines, err := TOMLLines(data)
+	lines, err := textfile.TOMLLines(data)
 	if err != nil {
 		return nil, []error{decodeError(err)}
 	}
@@ -380,11 +381,11 @@ func (f *FlyToml) unknownGroups() []error {
 			}
 			msg := fmt.Sprintf("processes of %s names %s, which is no process group of this app (%s): no machine gets it from that name",
 				what, strconv.Quote(clip(g, 80)), strings.Join(f.ProcessGroups(), ", "))
-			fe := &FileError{File: FlyTomlFile, Line: f.Line(fmt.Sprintf("%s.processes.%d", path, i)), Warning: true, Key: path + ".processes"}
+			fe := &textfile.FileError{File: FlyTomlFile, Line: f.Line(fmt.Sprintf("%s.processes.%d", path, i)), Warning: true, Key: path + ".processes"}
 			if fe.Line == 0 {
 				fe.Line = f.Line(path + ".processes")
 			}
-			if near := Nearest(g, f.ProcessGroups()); near != "" {
+			if near := textfile.Nearest(g, f.ProcessGroups()); near != "" {
 				msg += fmt.Sprintf(" — did you mean %s?", near)
 			}
 			fe.Msg = sanitize.Line(msg)
@@ -401,7 +402,7 @@ func (f *FlyToml) unknownGroups() []error {
 }
 
 func byLine(a, b error) int {
-	var fa, fb *FileError
+	var fa, fb *textfile.FileError
 	errors.As(a, &fa)
 	errors.As(b, &fb)
 	if fa == nil || fb == nil {
@@ -411,7 +412,7 @@ func byLine(a, b error) int {
 }
 
 func (f *FlyToml) fieldError(path, format string, args ...any) error {
-	return &FileError{File: FlyTomlFile, Line: f.Line(path), Msg: fmt.Sprintf(format, args...)}
+	return &textfile.FileError{File: FlyTomlFile, Line: f.Line(path), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (f *FlyToml) service(rs rawService, kind string, index int) (Service, []error) {
@@ -581,86 +582,7 @@ func tomlLiteral(v any) string {
 }
 
 // decodeError is TOMLError for fly.toml.
-func decodeError(err error) error { return TOMLError(FlyTomlFile, err) }
-
-// TOMLError turns a go-toml error reading file into a FileError with its
-// line and a sentence saying what was expected (fly.toml, the key file).
-func TOMLError(file string, err error) *FileError {
-	var de *toml.DecodeError
-	if !errors.As(err, &de) {
-		return &FileError{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
-	}
-	line, _ := de.Position()
-	msg := strings.TrimPrefix(de.Error(), "toml: ")
-	key := strings.Join(de.Key(), ".")
-	if got, want, ok := typeMismatch(msg); ok {
-		msg = "expected " + want
-		if key != "" {
-			msg += " for " + key
-		}
-		msg += ", got " + article(got) + " " + got
-	} else {
-		msg = syntaxHint(msg)
-		if key != "" && !strings.Contains(msg, key) {
-			msg = fmt.Sprintf("%s (at %s)", msg, key)
-		}
-	}
-	return &FileError{File: file, Line: line, Msg: msg}
-}
-
-// syntaxHint rewords go-toml messages that do not say what was expected.
-func syntaxHint(msg string) string {
-	switch {
-	case strings.Contains(msg, "strings cannot have new lines"):
-		return "unterminated string: expected a closing quote before the end of the line"
-	case strings.HasPrefix(msg, "unexpected character") && strings.Contains(msg, "at start of value"):
-		return "expected a value after '=', " + strings.TrimSuffix(msg, " at start of value")
-	case msg == "array is incomplete":
-		return "expected ']' to close the array"
-	case msg == "inline table is incomplete":
-		return "expected '}' to close the inline table"
-	}
-	return msg
-}
-
-// typeMismatch reads go-toml's "cannot decode TOML string into struct field
-// repo.rawService.InternalPort of type int".
-func typeMismatch(msg string) (got, want string, ok bool) {
-	const prefix = "cannot decode TOML "
-	if !strings.HasPrefix(msg, prefix) {
-		return "", "", false
-	}
-	got, target, found := strings.Cut(strings.TrimPrefix(msg, prefix), " into ")
-	if !found {
-		return "", "", false
-	}
-	if _, t, ok := strings.Cut(target, " of type "); ok {
-		target = t
-	}
-	target = strings.TrimPrefix(strings.TrimSpace(target), "*")
-	switch {
-	case strings.HasPrefix(target, "int") || strings.HasPrefix(target, "uint"):
-		want = "an integer"
-	case target == "bool":
-		want = "a boolean"
-	case target == "string":
-		want = "a string"
-	case strings.HasPrefix(target, "[]"):
-		want = "an array of tables"
-	case strings.HasPrefix(target, "map["), strings.HasPrefix(target, "repo."), strings.HasPrefix(target, "struct"):
-		want = "a table"
-	default:
-		want = "a " + target
-	}
-	return got, want, true
-}
-
-func article(word string) string {
-	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
-		return "an"
-	}
-	return "a"
-}
+func decodeError(err error) error { return textfile.TOMLError(FlyTomlFile, err) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

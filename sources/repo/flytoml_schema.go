@@ -3,7 +3,6 @@ package repo
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,8 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/flywake/flywake/sources/sanitize"
+	"github.com/flywake/flywake/sources/textfile"
+	"github.com/flywake/flywake/sources/words"
 )
 
 // schemaWalk checks a decoded fly.toml against the raw* types: a value of
@@ -94,8 +95,8 @@ func (w *schemaWalk) value(v any, t reflect.Type, path string) bool {
 	if want == "" {
 		return true
 	}
-	w.errs = append(w.errs, &FileError{File: FlyTomlFile, Line: w.lines[path],
-		Msg: fmt.Sprintf("expected %s for %s, got %s %s", want, keyName(path), article(tomlType(v)), tomlType(v))})
+	w.errs = append(w.errs, &textfile.FileError{File: FlyTomlFile, Line: w.lines[path],
+		Msg: fmt.Sprintf("expected %s for %s, got %s %s", want, keyName(path), words.Article(tomlType(v)), tomlType(v))})
 	return false
 }
 
@@ -106,7 +107,7 @@ func (w *schemaWalk) unknown(key, path string, v any, fields map[string]reflect.
 	for n := range fields {
 		names = append(names, n)
 	}
-	near := Nearest(key, names)
+	near := textfile.Nearest(key, names)
 	what, nearName := fmt.Sprintf("key %s", strconv.Quote(clip(key, 80))), near
 	if open, close, ok := tableBrackets(v); ok {
 		what, nearName = "table "+open+clip(keyName(join(path, key)), 80)+close, open+keyName(join(path, near))+close
@@ -120,7 +121,7 @@ func (w *schemaWalk) unknown(key, path string, v any, fields map[string]reflect.
 	}
 	msg := fmt.Sprintf("unknown %s%s, ignored", what, where)
 	// Key may hold any character a TOML escape can write: kept inert.
-	fe := &FileError{File: FlyTomlFile, Line: w.lines[join(path, key)], Warning: true, Key: sanitize.Line(clip(keyName(join(path, key)), 200))}
+	fe := &textfile.FileError{File: FlyTomlFile, Line: w.lines[join(path, key)], Warning: true, Key: sanitize.Line(clip(keyName(join(path, key)), 200))}
 	if near != "" {
 		msg += fmt.Sprintf(" — did you mean %s?", nearName)
 		fe.Nearest = keyName(join(path, near))
@@ -189,55 +190,18 @@ func tomlType(v any) string {
 	return "value"
 }
 
-// Nearest is the known name closest to word, if it is close enough to be a
-// typo (an edit distance of at most a third of its length, and 3): the
-// "did you mean" of fly.toml's unknown keys and the key file's actions.
-func Nearest(word string, known []string) string {
-	if len(word) > 64 {
-		return "" // no known name is that long
-	}
-	names := slices.Sorted(slices.Values(known))
-	key := word
-	best, bestD := "", min(3, max(1, len(key)/3))+1
-	for _, n := range names {
-		if d := editDistance(strings.ToLower(key), n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance counts the insertions, deletions, substitutions and swaps of
-// two neighbours that turn a into b (optimal string alignment; a dozen
-// lines, and no library in the module has one).
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
-
 // clip shortens s to n bytes for a message.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// join is a dotted key path: prefix.part, or part at the top level.
+func join(prefix, part string) string {
+	if prefix == "" {
+		return part
+	}
+	return prefix + "." + part
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 // seedFiles adds every fixture file of one name as a fuzz seed.
@@ -28,7 +30,7 @@ func FuzzParseFlyToml(f *testing.F) {
 		cfg, problems := ParseFlyToml(data)
 		failed := false
 		for _, err := range problems {
-			var fe *FileError
+			var fe *textfile.FileError
 			if !errors.As(err, &fe) || fe.File != FlyTomlFile || fe.Line < 0 {
 				t.Fatalf("problem %v (%T)", err, err)
 			}

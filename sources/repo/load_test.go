@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"testing/fstest"
+
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 func TestLoadFixtures(t *testing.T) {
@@ -44,7 +46,7 @@ func TestLoadFixtures(t *testing.T) {
 			p, errs := LoadFS(tc.fsys(t))
 			w := tc.want
 			if w.errLine > 0 {
-				var fe *FileError
+				var fe *textfile.FileError
 				if len(errs) != 1 || !errors.As(errs[0], &fe) || fe.File != FlyTomlFile || fe.Line != w.errLine {
 					t.Fatalf("errors %v, want one fly.toml error on line %d", errs, w.errLine)
 				}
@@ -125,7 +127,7 @@ func TestDemoProjectHasDotfiles(t *testing.T) {
 }
 
 func TestLoadUnreadableAndHuge(t *testing.T) {
-	big := make([]byte, maxFileSize+1)
+	big := make([]byte, textfile.MaxSize+1)
 	fsys := fstest.MapFS{
 		"fly.toml":   &fstest.MapFile{Mode: fs.ModeDir},
 		"Dockerfile": &fstest.MapFile{Data: big},

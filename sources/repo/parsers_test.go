@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 func TestParseFlyTomlErrors(t *testing.T) {
@@ -28,9 +30,9 @@ func TestParseFlyTomlErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		f, problems := ParseFlyToml([]byte(tc.doc))
-		var fe *FileError
+		var fe *textfile.FileError
 		if f != nil || len(problems) == 0 || !errors.As(problems[0], &fe) {
-			t.Errorf("%q: got %v, %v; want a FileError", tc.doc, f, problems)
+			t.Errorf("%q: got %v, %v; want a textfile.FileError", tc.doc, f, problems)
 			continue
 		}
 		if fe.Line != tc.line || !strings.Contains(fe.Error(), tc.contains) || !strings.HasPrefix(fe.Error(), "fly.toml:") {
@@ -264,7 +266,7 @@ swap_size_mb = "big"
 	for _, w := range want {
 		found := false
 		for _, p := range problems {
-			var fe *FileError
+			var fe *textfile.FileError
 			if errors.As(p, &fe) && fe.Line == w.line && fe.Warning == w.warning && strings.Contains(fe.Msg, w.text) {
 				found = true
 			}
@@ -293,7 +295,7 @@ func TestUnknownTablesAndKeys(t *testing.T) {
 	if f == nil {
 		t.Fatalf("warnings alone made the config unusable: %v", problems)
 	}
-	want := []FileError{
+	want := []textfile.FileError{
 		{Line: 2, Key: "kill_timout", Nearest: "kill_timeout", Msg: `unknown key "kill_timout" at the top level, ignored — did you mean kill_timeout?`},
 		{Line: 4, Key: "http_servic", Nearest: "http_service", Msg: "unknown table [http_servic], ignored — did you mean [http_service]?"},
 		{Line: 7, Key: "servics", Nearest: "services", Msg: "unknown table [[servics]], ignored — did you mean [[services]]?"},
@@ -305,7 +307,7 @@ func TestUnknownTablesAndKeys(t *testing.T) {
 	for _, w := range want {
 		found := false
 		for _, p := range problems {
-			var fe *FileError
+			var fe *textfile.FileError
 			if errors.As(p, &fe) && fe.Warning && fe.Line == w.Line && fe.Key == w.Key && fe.Nearest == w.Nearest && fe.Msg == w.Msg {
 				found = true
 			}
@@ -316,7 +318,7 @@ func TestUnknownTablesAndKeys(t *testing.T) {
 	}
 	// A name close to nothing has no suggestion.
 	_, problems = ParseFlyToml([]byte("zzzzzzzz = 1\n"))
-	var fe *FileError
+	var fe *textfile.FileError
 	if len(problems) != 1 || !errors.As(problems[0], &fe) || fe.Nearest != "" || strings.Contains(fe.Msg, "did you mean") {
 		t.Errorf("problems %v", problems)
 	}
@@ -358,7 +360,7 @@ func TestProcessGroups(t *testing.T) {
 			}
 			var msgs []string
 			for _, p := range problems {
-				var fe *FileError
+				var fe *textfile.FileError
 				if errors.As(p, &fe) && fe.Warning {
 					msgs = append(msgs, fe.Msg)
 				}

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/flywake/flywake/sources/textfile"
 )
 
 // project writes files into a temporary directory; a value of "FIFO" makes
@@ -39,10 +41,10 @@ func project(t *testing.T, files map[string]string) string {
 
 const entrypointDockerfile = "FROM python:3.12-slim\nENTRYPOINT [\"/app/entrypoint.sh\"]\n"
 
-// errorFor finds the FileError about file.
-func errorFor(errs []error, file string) *FileError {
+// errorFor finds the textfile.FileError about file.
+func errorFor(errs []error, file string) *textfile.FileError {
 	for _, err := range errs {
-		var fe *FileError
+		var fe *textfile.FileError
 		if errors.As(err, &fe) && fe.File == file {
 			return fe
 		}
@@ -148,14 +150,14 @@ func TestProjectTextIsSanitised(t *testing.T) {
 	}
 }
 
-// A load that hangs (a stuck network mount) ends at LoadTimeout with an
+// A load that hangs (a stuck network mount) ends at textfile.Timeout with an
 // error saying so, instead of holding check or the dashboard.
 func TestLoadGivesUpAtItsDeadline(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	defer func(f func(fs.FS) (*Project, []error), d time.Duration) { loadFS, LoadTimeout = f, d }(loadFS, LoadTimeout)
+	defer func(f func(fs.FS) (*Project, []error), d time.Duration) { loadFS, textfile.Timeout = f, d }(loadFS, textfile.Timeout)
 	loadFS = func(fs.FS) (*Project, []error) { <-release; return nil, nil }
-	LoadTimeout = 50 * time.Millisecond
+	textfile.Timeout = 50 * time.Millisecond
 	start := time.Now()
 	p, errs := Load(t.TempDir())
 	if took := time.Since(start); took > time.Second {
@@ -171,9 +173,9 @@ func TestLoadGivesUpAtItsDeadline(t *testing.T) {
 func TestCheckDirGivesUpAtItsDeadline(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	defer func(f func(string) error, d time.Duration) { checkDir, LoadTimeout = f, d }(checkDir, LoadTimeout)
+	defer func(f func(string) error, d time.Duration) { checkDir, textfile.Timeout = f, d }(checkDir, textfile.Timeout)
 	checkDir = func(string) error { <-release; return nil }
-	LoadTimeout = 50 * time.Millisecond
+	textfile.Timeout = 50 * time.Millisecond
 	start := time.Now()
 	err := CheckDir(t.TempDir())
 	_, errs := Load(t.TempDir())
@@ -336,16 +338,16 @@ func TestReadFile(t *testing.T) {
 	if err := os.Symlink("nowhere", filepath.Join(dir, "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ReadFile(dir, "fly.toml"); err != nil || string(b) != "app = 'x'\n" {
+	if b, err := textfile.ReadFile(dir, "fly.toml"); err != nil || string(b) != "app = 'x'\n" {
 		t.Errorf("fly.toml: %q, %v", b, err)
 	}
-	if _, err := ReadFile(dir, "absent"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := textfile.ReadFile(dir, "absent"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("absent: %v, want fs.ErrNotExist", err)
 	}
 	for name, want := range map[string]string{"env": "outside the project directory", "dangling": "which does not exist", "pipe": "named pipe"} {
-		var fe *FileError
-		if _, err := ReadFile(dir, name); !errors.As(err, &fe) || !strings.Contains(fe.Msg, want) {
-			t.Errorf("%s: %v, want a FileError saying %q", name, err, want)
+		var fe *textfile.FileError
+		if _, err := textfile.ReadFile(dir, name); !errors.As(err, &fe) || !strings.Contains(fe.Msg, want) {
+			t.Errorf("%s: %v, want a textfile.FileError saying %q", name, err, want)
 		}
 	}
 }

@@ -70,3 +70,12 @@ func Count(n int, one, many string) string {
 	}
 	return Thousands(n) + " " + many
 }
+
+// Article is the indefinite article for word: "an" before a vowel ("an
+// integer"), else "a".
+func Article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}

@@ -89,3 +89,11 @@ func TestAnd(t *testing.T) {
 		}
 	}
 }
+
+func TestArticle(t *testing.T) {
+	for word, want := range map[string]string{"integer": "an", "string": "a", "array": "an", "": "a"} {
+		if got := Article(word); got != want {
+			t.Errorf("Article(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

@@ -11,9 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flywake/flywake/sources/textfile"
 	toml "github.com/pelletier/go-toml/v2"
-
-	"github.com/flywake/flywake/sources/repo"
 )
 
 // The key file rebinds actions, one line each, as k9s's hotkeys and
@@ -49,33 +48,24 @@ func File(getenv func(string) string, home string) string {
 // Load is Default with the rebindings of the key file at path. No file
 // there is no rebinding; a file that cannot be read, or holds any problem,
 // is an error naming each one (the key map is then of no use). It is read
-// as project files are (readKeyFile): a FIFO or a device there is refused
-// rather than waited on, and a read that hangs ends at repo.LoadTimeout.
+// as project files are (textfile.ReadLinked: a key file linked from a
+// dotfiles checkout is read where the link leads): a FIFO or a device there is refused
+// rather than waited on, and a read that hangs, the link to it followed
+// on the way, ends at textfile.Timeout.
 func Load(path string) (KeyMap, error) {
 	k := Default()
-	data, err := readKeyFile(path)
+	data, err := textfile.ReadLinked(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return k, nil
 	case err != nil:
-		var fe *repo.FileError
+		var fe *textfile.FileError
 		if errors.As(err, &fe) {
 			err = errors.New(fe.Msg) // the path is said once, here
 		}
 		return k, fmt.Errorf("reading the key file %s: %w", path, err)
 	}
 	return k, k.Rebind(data, path)
-}
-
-// readKeyFile reads the key file with repo.ReadFile, the one bounded read
-// of a single file (no blocking open, regular files only, the read limit,
-// LoadTimeout), in the directory the file is really in: a key file linked
-// from a dotfiles checkout is read where the link leads.
-func readKeyFile(path string) ([]byte, error) {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	return repo.ReadFile(filepath.Dir(path), filepath.Base(path))
 }
 
 // LoadUser is Load of the user's key file (File). Without a home directory
@@ -134,17 +124,17 @@ func (k *KeyMap) Rebind(data []byte, file string) error {
 func parse(data []byte, file string) ([]rebinding, []error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, []error{repo.TOMLError(file, err)}
+		return nil, []error{textfile.TOMLError(file, err)}
 	}
-	lines, err := repo.TOMLLines(data)
+	lines, err := textfile.TOMLLines(data)
 	if err != nil {
-		return nil, []error{repo.TOMLError(file, err)}
+		return nil, []error{textfile.TOMLError(file, err)}
 	}
 	actions := slices.Sorted(maps.Keys((&KeyMap{}).All()))
 	var out []rebinding
 	var errs []error
 	fail := func(line int, format string, args ...any) {
-		errs = append(errs, &repo.FileError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &textfile.FileError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
 	for _, name := range slices.Sorted(maps.Keys(doc)) {
 		line := lineOf(lines, name)
@@ -155,7 +145,7 @@ func parse(data []byte, file string) ([]rebinding, []error) {
 		}
 		if !slices.Contains(actions, name) {
 			msg := "unknown action " + strconv.Quote(name)
-			if near := repo.Nearest(name, actions); near != "" {
+			if near := textfile.Nearest(name, actions); near != "" {
 				msg += " — did you mean " + near + "?"
 			} else {
 				msg += " (the actions are listed in the README, \"Keys can be rebound\")"
@@ -240,11 +230,11 @@ func conflictError(file string, c conflict, written map[string]int) error {
 		}
 		msg += " (" + strings.Join(whose, ", ") + "): bind one of them to another key"
 	}
-	return &repo.FileError{File: file, Line: line, Msg: msg}
+	return &textfile.FileError{File: file, Line: line, Msg: msg}
 }
 
 func lineOfError(err error) int {
-	var fe *repo.FileError
+	var fe *textfile.FileError
 	if errors.As(err, &fe) {
 		return fe.Line
 	}

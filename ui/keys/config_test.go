@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"github.com/flywake/flywake/sources/repo"
+	"github.com/flywake/flywake/sources/textfile"
 	"github.com/flywake/flywake/ui/uitest"
 )
 
@@ -237,7 +237,7 @@ func TestLoadRefusesAFIFO(t *testing.T) {
 	}
 	start := time.Now()
 	_, err := Load(path)
-	if took := time.Since(start); took >= repo.LoadTimeout {
+	if took := time.Since(start); took >= textfile.Timeout {
 		t.Errorf("Load took %s: the FIFO was waited on", took)
 	}
 	want := "reading the key file " + path + ": is a named pipe (FIFO), not a regular file; not read"

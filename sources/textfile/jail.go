@@ -1,4 +1,4 @@
-package repo
+package textfile
 
 import (
 	"errors"
@@ -13,35 +13,35 @@ import (
 	"github.com/flywake/flywake/sources/sanitize"
 )
 
-// jail is the project directory as Load reads it. It is an os.Root, so no
-// name and no symbolic link leads out of it (a link to /proc/self/environ
+// Jail is a directory as flywake reads it (a project, the key file's).
+// It is an os.Root, so no name and no symbolic link leads out of it (a link to /proc/self/environ
 // would quote the process's environment, the API token with it, as a boot
 // script), and its Open never blocks: a FIFO or a device named like a
 // project file would hold a plain open until a writer came. A file on a
 // kernel interface (/proc, /sys) is refused even when a mount puts one
 // inside the directory.
-type jail struct{ root *os.Root }
+type Jail struct{ root *os.Root }
 
-// openJail resolves dir's own symbolic links and opens it as a jail; the
+// OpenJail resolves dir's own symbolic links and opens it as a jail; the
 // caller closes it. anyRoot allows the root directory itself (a look for
 // ./fly.toml from /, where only the files under /proc and /sys are the
 // kernel's, and kernelFile refuses those).
-func openJail(dir string, anyRoot bool) (jail, error) {
+func OpenJail(dir string, anyRoot bool) (Jail, error) {
 	resolved, err := filepath.EvalSymlinks(dir)
 	if err == nil {
 		resolved, err = filepath.Abs(resolved)
 	}
 	if err != nil {
-		return jail{}, &FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}
+		return Jail{}, &FileError{File: sanitize.Line(dir), Msg: "directory " + Reason(err)}
 	}
 	if why := systemDir(resolved); why != "" && (resolved != "/" || !anyRoot) {
-		return jail{}, &FileError{File: sanitize.Line(dir), Msg: why}
+		return Jail{}, &FileError{File: sanitize.Line(dir), Msg: why}
 	}
 	root, err := os.OpenRoot(resolved)
 	if err != nil {
-		return jail{}, &FileError{File: sanitize.Line(dir), Msg: "project directory " + reason(err)}
+		return Jail{}, &FileError{File: sanitize.Line(dir), Msg: "directory " + Reason(err)}
 	}
-	return jail{root}, nil
+	return Jail{root}, nil
 }
 
 // systemDir says why an absolute directory is no project directory: the
@@ -58,9 +58,9 @@ func systemDir(abs string) string {
 	return ""
 }
 
-func (j jail) Close() error { return j.root.Close() }
+func (j Jail) Close() error { return j.root.Close() }
 
-func (j jail) Open(name string) (fs.File, error) {
+func (j Jail) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
@@ -75,15 +75,15 @@ func (j jail) Open(name string) (fs.File, error) {
 	return f, nil
 }
 
-func (j jail) Stat(name string) (fs.FileInfo, error)  { return j.root.Stat(filepath.FromSlash(name)) }
-func (j jail) Lstat(name string) (fs.FileInfo, error) { return j.root.Lstat(filepath.FromSlash(name)) }
-func (j jail) ReadLink(name string) (string, error)   { return j.root.Readlink(filepath.FromSlash(name)) }
+func (j Jail) Stat(name string) (fs.FileInfo, error)  { return j.root.Stat(filepath.FromSlash(name)) }
+func (j Jail) Lstat(name string) (fs.FileInfo, error) { return j.root.Lstat(filepath.FromSlash(name)) }
+func (j Jail) ReadLink(name string) (string, error)   { return j.root.Readlink(filepath.FromSlash(name)) }
 
-// linkProblem says why name, which could not be read, was not read when a
+// LinkProblem says why name, which could not be read, was not read when a
 // symbolic link on its way is the cause: the link leads
 // out of the project ("app" a link to /proc/self, for app/environ) or to
 // nothing. "" when no link is to blame.
-func linkProblem(fsys fs.FS, name string) string {
+func LinkProblem(fsys fs.FS, name string) string {
 	lfs, ok := fsys.(fs.ReadLinkFS)
 	if !ok {
 		return ""
