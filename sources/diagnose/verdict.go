@@ -95,8 +95,9 @@ func (l Level) combining() int {
 	return 1
 }
 
-// attention is a level's rank for WorstFirst.
-func (l Level) attention() int {
+// Attention is a level's rank in WorstFirst, as a number for a sort by
+// several figures: the higher, the sooner it needs someone's attention.
+func (l Level) Attention() int {
 	switch l {
 	case Fail:
 		return 4
@@ -122,7 +123,7 @@ func Worse(a, b Level) Level {
 // WorstFirst compares two levels for a list read worst first (the org
 // overview's rows, a machine's alerts): negative when a comes before b
 // (Fail, Warn, Unknown, Pass, NA).
-func WorstFirst(a, b Level) int { return b.attention() - a.attention() }
+func WorstFirst(a, b Level) int { return b.Attention() - a.Attention() }
 
 // CheckLevel grades a health check's status as the platform reports it
 // (Consul's passing, warning, critical); anything else is Unknown.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/components/cell"
-	"github.com/flywake/flywake/ui/panes/overview"
 )
 
 // The data flow: the data layer's one scheduler (watch.Scheduler) decides
@@ -99,9 +98,7 @@ func (m *Model) onReply(r watch.Reply) tea.Cmd {
 		m.setData()
 	}
 	if out.Org {
-		if p := m.paneByID(overview.ID); p != nil {
-			p.SetData(m.app, m.now())
-		}
+		m.setOrgData(m.now())
 	}
 	switch r.Kind {
 	case watch.AppsJob:

@@ -188,6 +188,16 @@ func (m *Model) setData() {
 	for _, p := range m.allPanes() {
 		p.SetData(m.app, now)
 	}
+	m.setOrgData(now) // the open app's row is the org model's too
+}
+
+// setOrgData hands the org model to the panes that read it.
+func (m *Model) setOrgData(now time.Time) {
+	for _, p := range m.allPanes() {
+		if op, ok := p.(pane.OrgPane); ok {
+			op.SetOrgData(m.org, now)
+		}
+	}
 }
 
 // allPanes are the tiles and the overlays: everything that receives data.

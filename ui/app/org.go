@@ -17,7 +17,7 @@ import (
 func (m *Model) showOverview() tea.Cmd {
 	cmds := []tea.Cmd{m.startOrg()}
 	if p := m.overviewPane(); p != nil {
-		p.SetData(m.app, m.now())
+		m.setOrgData(m.now())
 		cmds = append(cmds, m.openOverlay(p))
 	}
 	return tea.Batch(cmds...)

@@ -79,10 +79,14 @@ func (m *Model) buildOverlays(ctx pane.Context) []overlay {
 		{m.keys.WakeTest, m.buildWake(ctx), true, keys.WakeTest}, // the key is off in read-only mode
 		{m.keys.Logs, logs.New(ctx), false, keys.LogsView},
 		// esc where the focused pane has nothing to back out of; also `:apps`.
-		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.org, m.patience()), false, keys.Overview},
+		{pane.Relabel(m.keys.Back, "", "all apps"), overview.New(ctx, m.patience(), orgCadence), false, keys.Overview},
 		{m.keys.Deploy, m.buildDeploy(ctx), false, keys.DemoDeploy}, // off in read-only mode and outside the demo
 	}
 }
+
+// orgCadence is the org feeds' pace, for the overview's legend.
+var orgCadence = overview.Cadence{List: watch.OrgListEvery, Boots: watch.OrgBootsEvery,
+	Sockets: watch.OrgSocketsEvery, SocketSample: watch.OrgSocketSample}
 
 // patience grades cold starts in the overview as the checklist does.
 func (m *Model) patience() time.Duration {

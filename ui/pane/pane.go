@@ -101,6 +101,15 @@ type Priority interface {
 	Needs(width int) int
 }
 
+// OrgPane is a pane that reads the org model (snapshot.Org) as well as
+// the open app's: the root hands it with SetOrgData whenever either
+// changed, after SetData, as it hands the app. The pane keeps what it
+// derives, never the model.
+type OrgPane interface {
+	Pane
+	SetOrgData(org *snapshot.Org, now time.Time)
+}
+
 // Overlay is a pane that takes the whole body while it is open (the
 // checklist, the wake test). It keeps receiving data while closed.
 type Overlay interface {

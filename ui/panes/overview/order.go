@@ -50,7 +50,7 @@ func figureOf(r snapshot.OrgRow, col int) figure {
 	case colListed:
 		return num(r.Listed, -float64(r.ListedAt.UnixNano())) // the freshest first
 	case colWhy:
-		return num(true, float64(severity(r.Level)))
+		return num(true, float64(r.Level.Attention()))
 	}
 	return figure{}
 }

@@ -97,11 +97,19 @@ func fixture(t *testing.T) *snapshot.Org {
 	return o
 }
 
+// cadence is the org feeds' pace the legend names.
+var cadence = Cadence{List: 30 * time.Second, Boots: 2 * time.Minute, Sockets: 5 * time.Minute, SocketSample: 2}
+
 func newPane(t *testing.T, th *theme.Theme) *Pane {
-	km := keys.Default()
-	p := New(pane.Context{Theme: th, Keys: &km}, fixture(t), 30*time.Second)
-	p.SetData(nil, t0)
+	p, _ := newPaneOrg(t, th)
 	return p
+}
+
+func newPaneOrg(t *testing.T, th *theme.Theme) (*Pane, *snapshot.Org) {
+	km := keys.Default()
+	p, o := New(pane.Context{Theme: th, Keys: &km}, 30*time.Second, cadence), fixture(t)
+	p.SetOrgData(o, t0)
+	return p, o
 }
 
 func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
@@ -132,7 +140,7 @@ func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
 }
 
 func TestEnterOpensTheSelectedApp(t *testing.T) {
-	p := newPane(t, theme.New(true))
+	p, o := newPaneOrg(t, theme.New(true))
 	uitest.View(p, 120, 20, true, t0)
 	// The cursor starts on the open app (back from it: where the user was).
 	if app, _ := p.Selected(); app != "backlog-web" {
@@ -148,7 +156,7 @@ func TestEnterOpensTheSelectedApp(t *testing.T) {
 		t.Errorf("enter asked for %#v, want sleepy-api", msg)
 	}
 	// Data arriving keeps the cursor on the app, not the position.
-	p.SetData(nil, t0.Add(time.Second))
+	p.SetOrgData(o, t0.Add(time.Second))
 	if app, _ := p.Selected(); app != "sleepy-api" {
 		t.Errorf("after a refresh the cursor is on %s", app)
 	}
@@ -224,8 +232,8 @@ func TestBackgroundBacklogCells(t *testing.T) {
 		o.ApplySockets(app, reqs, res, t0)
 	}
 	km := keys.Default()
-	p := New(pane.Context{Theme: theme.New(true), Keys: &km}, o, 30*time.Second)
-	p.SetData(nil, t0.Add(time.Second))
+	p := New(pane.Context{Theme: theme.New(true), Keys: &km}, 30*time.Second, cadence)
+	p.SetOrgData(o, t0.Add(time.Second))
 	out := uitest.PlainView(p, 120, 12, true, t0.Add(time.Second))
 	lines := strings.Split(out, "\n")
 	col := -1 // the BACKLOG column, in runes
@@ -260,7 +268,7 @@ func TestBackgroundBacklogCells(t *testing.T) {
 // The crash cell and WHY say in words what fails: no "✗ 1+1", the worst
 // finding whole and how many more.
 func TestCellsInWords(t *testing.T) {
-	p := New(pane.Context{Theme: theme.New(true)}, nil, 30*time.Second)
+	p := New(pane.Context{Theme: theme.New(true)}, 30*time.Second, cadence)
 	cases := []struct {
 		row         snapshot.OrgRow
 		crash, why  string

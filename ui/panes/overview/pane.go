@@ -4,7 +4,7 @@
 // the last hour and day, the socket backlog — so the engineer paged at 3 a.m.
 // sees which app is on fire before opening one. enter opens the app; esc
 // (from the app's dashboard) comes back. It reads the root's org model
-// (snapshot.Org); the data comes from watch.OrgFeeds.
+// (snapshot.Org), handed with SetOrgData; the org feeds fill it.
 package overview
 
 import (
@@ -19,7 +19,6 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
@@ -36,17 +35,24 @@ type Pane struct {
 	pane.Base
 	theme    *theme.Theme
 	keys     keys.KeyMap
-	org      *snapshot.Org
 	patience time.Duration
+	cadence  Cadence
 	table    table.Model
 
-	rows    []snapshot.OrgRow
-	sort    sorting         // o/O: by a column, or worst first
-	filter  textinput.Model // focused while / is typed
-	moved   bool            // the user moved the cursor: it follows its app, else the worst row
-	now     time.Time       // of the last SetData, to reorder the rows at
-	summary string          // the line above the table
-	legend  []string        // what the cells do not know yet, wrapped in SetSize
+	// What SetOrgData read of the org model.
+	org                 string
+	open                string // the app the dashboard shows ("": none)
+	listed              bool
+	appsErr, metricsErr string
+
+	read    []snapshot.OrgRow // as the org model gave them, worst first
+	rows    []snapshot.OrgRow // in the order shown
+	sort    sorting           // o/O: by a column, or worst first
+	filter  textinput.Model   // focused while / is typed
+	moved   bool              // the user moved the cursor: it follows its app, else the worst row
+	now     time.Time         // of the last SetOrgData, to reorder the rows at
+	summary string            // the line above the table
+	legend  []string          // what the cells do not know yet, wrapped in SetSize
 	wrapped []string
 }
 
@@ -87,15 +93,23 @@ var columns = []table.Column{
 // maxCell caps how wide a column grows to fit its longest cell.
 const maxCell = 40
 
-// New builds the overview on the root's org model; patience grades the
-// cold starts as the checklist does (the proxy's patience).
-func New(ctx pane.Context, org *snapshot.Org, patience time.Duration) *Pane {
+// Cadence is how often the org feeds read each background app, for the
+// legend: its listing, its boot logs, and its sockets (SocketSample
+// running machines each time).
+type Cadence struct {
+	List, Boots, Sockets time.Duration
+	SocketSample         int
+}
+
+// New builds the overview; patience grades the cold starts as the
+// checklist does (the proxy's patience).
+func New(ctx pane.Context, patience time.Duration, cadence Cadence) *Pane {
 	t, km := ctx.Themed(), ctx.KeyMap()
 	tb := table.New(columns, table.StylesFrom(t))
 	tb.SetEmptyText("listing the org's apps…")
 	tb.SaySideways(true) // ←/→ scroll it
 	tb.SetSort(worstFirst.col, false)
-	return &Pane{theme: t, keys: km, org: org, patience: patience, table: tb, sort: worstFirst, filter: t.NewInput("/")}
+	return &Pane{theme: t, keys: km, patience: patience, cadence: cadence, table: tb, sort: worstFirst, filter: t.NewInput("/")}
 }
 
 // ID names the pane.
@@ -103,10 +117,10 @@ func (p *Pane) ID() pane.ID { return ID }
 
 // Title names the overlay.
 func (p *Pane) Title() string {
-	if p.org == nil || p.org.Name == "" {
+	if p.org == "" {
 		return "Apps"
 	}
-	return "Apps of " + p.org.Name
+	return "Apps of " + p.org
 }
 
 // Open keeps the cursor where it was; nothing to fetch (the root runs the
@@ -116,7 +130,7 @@ func (p *Pane) Open() tea.Cmd { return nil }
 // CanClose: esc goes back to the open app; with none open there is nothing
 // to go back to, and while a filter is on esc clears it first.
 func (p *Pane) CanClose() bool {
-	return p.org != nil && p.org.Open() != "" && p.table.Filter() == "" && !p.filtering()
+	return p.open != "" && p.table.Filter() == "" && !p.filtering()
 }
 
 // Capturing: the filter is being typed.
@@ -124,14 +138,27 @@ func (p *Pane) Capturing() bool { return p.filtering() }
 
 func (p *Pane) filtering() bool { return p.filter.Focused() }
 
-// SetData derives the rows from the org model (a is the open app, whose row
-// the org model already reads).
-func (p *Pane) SetData(_ *snapshot.App, now time.Time) {
-	if p.org == nil {
+// SetData: the open app's row is read off the org model (SetOrgData),
+// which the root hands whenever the app changed too.
+func (p *Pane) SetData(*snapshot.App, time.Time) {}
+
+var _ pane.OrgPane = (*Pane)(nil)
+
+// SetOrgData derives the rows from the org model; the pane keeps what it
+// derived, never the model.
+func (p *Pane) SetOrgData(org *snapshot.Org, now time.Time) {
+	if org == nil {
 		return
 	}
-	p.now = now
-	p.rows = order(p.org.Rows(now, p.patience), p.sort)
+	p.org, p.open, p.listed, p.appsErr, p.metricsErr = org.Name, org.Open(), org.Listed(), org.AppsErr, org.MetricsErr
+	p.read, p.now = org.Rows(now, p.patience), now
+	p.derive()
+}
+
+// derive orders the rows read last and builds the table of them.
+func (p *Pane) derive() {
+	now := p.now
+	p.rows = order(p.read, p.sort)
 	out := make([]table.Row, 0, len(p.rows))
 	cols := append([]table.Column(nil), columns...)
 	for _, r := range p.rows {
@@ -146,16 +173,16 @@ func (p *Pane) SetData(_ *snapshot.App, now time.Time) {
 	p.table.SetColumns(cols)
 	p.table.SetRows(out)
 	if !p.moved { // back from an app: on its row; else the worst one
-		if open := p.org.Open(); open != "" && p.table.Select(open) {
+		if p.open != "" && p.table.Select(p.open) {
 			p.moved = true
 		} else {
 			p.table.Top()
 		}
 	}
-	if p.org.AppsErr != "" && !p.org.Listed() {
-		p.table.SetEmptyText("could not list the org's apps: " + p.org.AppsErr)
-	} else if p.org.Listed() {
-		p.table.SetEmptyText("the token sees no apps in " + p.org.Name)
+	if p.appsErr != "" && !p.listed {
+		p.table.SetEmptyText("could not list the org's apps: " + p.appsErr)
+	} else if p.listed {
+		p.table.SetEmptyText("the token sees no apps in " + p.org)
 	}
 	p.summary, p.legend = p.summarize(now), p.legendLines()
 	p.relayout()
@@ -320,8 +347,8 @@ func (p *Pane) setSort(s sorting) {
 	p.sort = s
 	p.table.SetSort(s.col, s.desc)
 	p.moved = true
-	if p.org != nil {
-		p.SetData(nil, p.now)
+	if !p.now.IsZero() {
+		p.derive()
 	}
 }
 
@@ -496,7 +523,7 @@ func (p *Pane) whyCell(r snapshot.OrgRow) string {
 	}
 	if r.LossKnown {
 		lvl, window, lost, edge := r.Loss24h, "24 h", r.Lost24h, r.Edge24h
-		if severity(r.Loss1h) > severity(lvl) {
+		if diagnose.WorstFirst(r.Loss1h, lvl) < 0 {
 			lvl, window, lost, edge = r.Loss1h, "last hour", r.Lost1h, r.Edge1h
 		}
 		if edge >= 0.5 {
@@ -525,17 +552,6 @@ func (p *Pane) whyCell(r snapshot.OrgRow) string {
 	return ""
 }
 
-// severity orders levels: fail over warn over the rest.
-func severity(l diagnose.Level) int {
-	switch l {
-	case diagnose.Fail:
-		return 2
-	case diagnose.Warn:
-		return 1
-	}
-	return 0
-}
-
 func (p *Pane) lossCell(lost, edge float64, lvl diagnose.Level) string {
 	if edge < 0.5 {
 		return p.theme.Dim.Render("no req")
@@ -547,11 +563,11 @@ func (p *Pane) lossCell(lost, edge float64, lvl diagnose.Level) string {
 // many rows fail or warn, and how far the first round has got.
 func (p *Pane) summarize(now time.Time) string {
 	t := p.theme
-	if !p.org.Listed() {
-		if p.org.AppsErr != "" {
-			return t.Fail.Render("✗ apps: " + p.org.AppsErr)
+	if !p.listed {
+		if p.appsErr != "" {
+			return t.Fail.Render("✗ apps: " + p.appsErr)
 		}
-		return t.Dim.Render("listing the apps of " + p.org.Name + "…")
+		return t.Dim.Render("listing the apps of " + p.org + "…")
 	}
 	machines, listed, failing, warning, boots := 0, 0, 0, 0, 0
 	for _, r := range p.rows {
@@ -583,7 +599,7 @@ func (p *Pane) summarize(now time.Time) string {
 	if boots < n {
 		parts = append(parts, t.Dim.Render(fmt.Sprintf("boots read %d/%d", boots, n)))
 	}
-	if p.org.MetricsErr != "" {
+	if p.metricsErr != "" {
 		parts = append(parts, t.Warn.Render("metrics ✗"))
 	}
 	return strings.Join(parts, " · ")
@@ -593,15 +609,15 @@ func (p *Pane) summarize(now time.Time) string {
 func (p *Pane) legendLines() []string {
 	every := func(d time.Duration) string { return words.Duration(d, words.Whole) }
 	lines := []string{
-		p.sortWords() + " · background apps listed every " + every(watch.OrgListEvery) +
+		p.sortWords() + " · background apps listed every " + every(p.cadence.List) +
 			", the open app (▸) at its own pace · … not read yet · ? could not be read",
 		"BOOTS/DAY, P95: cold boots until serving, from each app's logs, read one app at a time (every " +
-			every(watch.OrgBootsEvery) + " per app; N crashed: starts that crashed or restarted after a crash, left out of both) · LOST: edge minus app responses, one query for the org each minute" +
+			every(p.cadence.Boots) + " per app; N crashed: starts that crashed or restarted after a crash, left out of both) · LOST: edge minus app responses, one query for the org each minute" +
 			" · BACKLOG: CLOSE_WAIT sockets, the most on one machine (all the open app's; " +
-			fmt.Sprintf("%d of each other app's every %s", watch.OrgSocketSample, every(watch.OrgSocketsEvery)) + "; – none running)",
+			fmt.Sprintf("%d of each other app's every %s", p.cadence.SocketSample, every(p.cadence.Sockets)) + "; – none running)",
 	}
-	if p.org.MetricsErr != "" {
-		lines = append(lines, "metrics: "+p.org.MetricsErr)
+	if p.metricsErr != "" {
+		lines = append(lines, "metrics: "+p.metricsErr)
 	}
 	return lines
 }
