@@ -115,6 +115,21 @@ func TestInterruptQuitsWhateverQuitIs(t *testing.T) {
 	}
 }
 
+// ctrl+z suspends the dashboard as a SIGTSTP does: in raw mode it comes
+// as a key, and no key file can take it for an action.
+func TestCtrlZSuspends(t *testing.T) {
+	m := rebound(t, `quit = "Q"`, false)
+	if _, cmd := m.Update(uitest.Key("ctrl+z")); cmd == nil {
+		t.Fatal("ctrl+z does nothing")
+	} else if _, ok := cmd().(tea.SuspendMsg); !ok {
+		t.Errorf("ctrl+z gave %T, want tea.SuspendMsg", cmd())
+	}
+	k := keys.Default()
+	if err := k.Rebind([]byte(`stop = "ctrl+z"`+"\n"), "keys.toml"); err == nil || !strings.Contains(err.Error(), "ctrl+z always suspends") {
+		t.Errorf("binding ctrl+z to stop: %v, want a refusal", err)
+	}
+}
+
 func isQuit(cmd tea.Cmd) bool {
 	_, ok := cmd().(tea.QuitMsg)
 	return ok

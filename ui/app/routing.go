@@ -135,6 +135,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, k.Interrupt) {
 		return m.quit()
 	}
+	if key.Matches(msg, k.Background) {
+		return m, tea.Suspend // the SIGTSTP path's suspend (suspend_unix.go)
+	}
 	if m.tooSmall() {
 		if key.Matches(msg, k.Quit) {
 			return m.quit()

@@ -18,6 +18,10 @@ type KeyMap struct {
 	// key. It is not an action: no file rebinds it, so a terminal can
 	// always be given back.
 	Interrupt key.Binding
+	// Background (ctrl+z) suspends the dashboard as a shell's suspend
+	// does (the terminal given back until `fg`): in raw mode the terminal
+	// sends it as a key, not as SIGTSTP. Like Interrupt it is no action.
+	Background key.Binding
 
 	Quit key.Binding
 	Help key.Binding
@@ -100,6 +104,8 @@ func Default() KeyMap {
 	}
 	return KeyMap{
 		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
+
+		Background: b("ctrl+z", "suspend", "ctrl+z"),
 
 		Quit: b("q", "quit", "q", "ctrl+c"),
 		Help: b("?", "help", "?"),

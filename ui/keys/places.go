@@ -83,7 +83,11 @@ func Actions(place string) []string {
 var typing = place{"a text input", []string{"enter", "back", "next_pane", "prev_pane"}}
 
 // interruptKey always quits (KeyMap.Interrupt); only quit may list it.
-const interruptKey = "ctrl+c"
+// backgroundKey always suspends (KeyMap.Background); no action lists it.
+const (
+	interruptKey  = "ctrl+c"
+	backgroundKey = "ctrl+z"
+)
 
 // conflict is two actions that answer to one key in some places; an
 // empty second action is a rule broken by one (ctrl+c, or typing).
@@ -112,7 +116,7 @@ func conflicts(bindings map[string][]string) []conflict {
 		owner := map[string]string{}
 		for _, action := range pl.actions {
 			for _, k := range bindings[action] {
-				if k == interruptKey {
+				if k == interruptKey || k == backgroundKey {
 					continue // quit's, or a rule broken: below
 				}
 				other, taken := owner[k]
@@ -136,6 +140,8 @@ func conflicts(bindings map[string][]string) []conflict {
 			switch {
 			case k == interruptKey && action != "quit":
 				out = append(out, conflict{key: k, actions: [2]string{action}, why: "ctrl+c always quits"})
+			case k == backgroundKey:
+				out = append(out, conflict{key: k, actions: [2]string{action}, why: "ctrl+z always suspends the dashboard"})
 			case typesACharacter(k) && slices.Contains(typing.actions, action):
 				out = append(out, conflict{key: k, actions: [2]string{action},
 					why: action + " also acts in " + typing.name + ", where that key must type itself"})
