@@ -87,8 +87,14 @@ func IsCrash(e *fly.MachineEvent) bool {
 		return false
 	}
 	ee := ExitEventOf(e)
-	return ee != nil && !ee.RequestedStop && (ee.ExitCode != 0 || ee.OOMKilled)
+	return ee != nil && !ee.RequestedStop && (ee.OOMKilled || ee.ExitCode != 0 && ExitCodeReadable(ee.ExitCode))
 }
+
+// ExitCodeReadable reports whether code is one a process can exit with:
+// an exit status is a byte (0–255), and -1 a kill by a signal. Anything
+// else (9223372036854775807) is no exit code: the exit cannot be judged,
+// and is neither a crash nor a clean stop.
+func ExitCodeReadable(code int) bool { return code >= -1 && code <= 255 }
 
 // ExitEventOf reads the exit payload from either nesting fly-go knows,
 // preferring MonitorEvent like fly-go's GetExitCode.

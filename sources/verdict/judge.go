@@ -334,6 +334,7 @@ func (j *Judge) At(i int) *Machine {
 // t.out. What it says is worked out again only when something it says it
 // from changed.
 func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dropped int, now time.Time) {
+	fm = untimeTheFuture(fm, now)
 	if t.release != "" && rel != t.release {
 		t.from = t.release
 	}
@@ -422,6 +423,32 @@ func (t *tracked) asIfJudged(fm *machine.Machine, m Machine, settle time.Duratio
 	return st == StatusLive || st == StatusIdle
 }
 
+// maxSkew is how far after the look an event may be timed and still be
+// read as a time: a clock a little off, never an event from years ahead
+// (a timestamp near the end of int64 milliseconds, year 9999), which
+// would be a crash that happened "0s ago" and never gets older.
+const maxSkew = 24 * time.Hour
+
+// untimeTheFuture is fm with the events timed after now+maxSkew untimed:
+// what cannot be a time is unknown, as a missing one is (unreadOf).
+func untimeTheFuture(fm *machine.Machine, now time.Time) *machine.Machine {
+	limit := now.Add(maxSkew)
+	for i, e := range fm.Events {
+		if !e.At.After(limit) {
+			continue
+		}
+		c := *fm
+		c.Events = slices.Clone(fm.Events)
+		for j := i; j < len(c.Events); j++ {
+			if c.Events[j].At.After(limit) {
+				c.Events[j].At = time.Time{}
+			}
+		}
+		return &c
+	}
+	return fm
+}
+
 // unreadOf says what of fm's entry could not be read: dropped null
 // entries, exit events it cannot time or read, checks of no known status.
 func unreadOf(fm *machine.Machine, dropped, oddChecks int) string {
@@ -443,7 +470,7 @@ func unreadOf(fm *machine.Machine, dropped, oddChecks int) string {
 		parts = append(parts, words.Count(untimed, "exit event without a time", "exit events without a time"))
 	}
 	if bare > 0 {
-		parts = append(parts, words.Count(bare, "exit event without its exit code", "exit events without their exit code"))
+		parts = append(parts, words.Count(bare, "exit event without an exit code it can read", "exit events without an exit code it can read"))
 	}
 	if oddChecks > 0 {
 		parts = append(parts, words.Count(oddChecks, "health check of no status it knows", "health checks of no status it knows"))

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/snapshot/machine"
 )
 
 // hostility makes one machine of a listing unreadable, one way: what the
@@ -436,6 +438,36 @@ func TestAGiveUpStandsWhenAMachineIsWoken(t *testing.T) {
 		if got := mustMachine(t, r, "m1"); got.Crash.Kind != diagnose.GaveUp || got.Status != StatusFailed || r.Crashes().Level() != diagnose.Fail ||
 			strings.Count(got.Crash.Reason, "started since") != 1 {
 			t.Fatalf("woken: %v %v %q", got.Crash.Kind, got.Status, got.Crash.Reason)
+		}
+	}
+}
+
+// An exit the platform reports with no exit code a process can exit with
+// (one near the end of int64), or timed years ahead (the end of RFC 3339's
+// years, from the timestamp or from exited_at), cannot be judged: the
+// release is unknown, never failed by a give-up "0s ago" nor live.
+func TestOddExitsAreUnknown(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for name, exit := range map[string]string{
+		"an exit code near int64's end": `"timestamp":1772366400000,"request":{"exit_event":{"exit_code":9223372036854775807,"requested_stop":false,"restarting":false}}`,
+		"a timestamp in the year 9999":  `"timestamp":253402300799000,"request":{"exit_event":{"exit_code":1,"requested_stop":false,"restarting":false}}`,
+		"exited_at in the year 9999":    `"timestamp":0,"request":{"exit_event":{"exit_code":1,"exited_at":"9999-12-31T23:59:59Z","requested_stop":false,"restarting":false}}`,
+		"a timestamp at int64's end":    `"timestamp":9223372036854775807,"request":{"exit_event":{"exit_code":1,"requested_stop":false,"restarting":false}}`,
+	} {
+		listing := `{"id":"m1","state":"stopped","created_at":"2026-03-01T10:00:00Z","config":{"metadata":{"fly_release_version":"43"}},"events":[` +
+			`{"type":"exit","status":"stopped",` + exit + `},{"type":"launch","status":"created","timestamp":1772359200000}]}`
+		var fm fly.Machine
+		if err := json.Unmarshal([]byte(listing), &fm); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		m := machine.FromFly(&fm)
+		j := New(Options{Release: "43"})
+		var r Result
+		for i := range 3 {
+			r = j.Observe([]*machine.Machine{&m}, now.Add(time.Duration(i)*time.Minute))
+		}
+		if r.Outcome != CannotJudge || !strings.Contains(r.Reason, "cannot be judged") {
+			t.Errorf("%s: %v (%s), want unknown", name, r.Outcome, r.Reason)
 		}
 	}
 }

@@ -56,7 +56,7 @@ type Event struct {
 	ExitCode             int
 	RestartCount         int
 	Restarting           bool // an exit the platform is restarting the machine after
-	ExitRead             bool // an exit event with its exit payload (code, OOM kill) reported
+	ExitRead             bool // an exit event with its exit payload (code, OOM kill) reported and readable
 }
 
 // Config is what the panes and rules read from a machine's config.
@@ -159,7 +159,8 @@ func FromFly(fm *fly.Machine) Machine {
 			ev.RestartCount = e.Request.RestartCount
 		}
 		if ee := diagnose.ExitEventOf(e); ee != nil {
-			ev.OOMKilled, ev.ExitCode, ev.Restarting, ev.ExitRead = ee.OOMKilled, ee.ExitCode, ee.Restarting, true
+			ev.OOMKilled, ev.ExitCode, ev.Restarting = ee.OOMKilled, ee.ExitCode, ee.Restarting
+			ev.ExitRead = ee.OOMKilled || diagnose.ExitCodeReadable(ee.ExitCode)
 		}
 		m.Events = append(m.Events, ev)
 	}
