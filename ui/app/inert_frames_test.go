@@ -17,6 +17,7 @@ import (
 	flyc "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/panes/logs"
 	"github.com/flywake/flywake/ui/panes/overview"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
@@ -98,10 +99,11 @@ func jsonText(s string) string {
 // TestNoFrameCarriesAControlSequence feeds hostileText through every way
 // text reaches the screen — the platform's answers (the listing, the logs,
 // the probes, the metrics, a describe, an error body, the org's app
-// names) and keys the user pasted — and draws every tile, zoomed and
-// tiled, every overlay, the drill-down, the describe view, the switcher,
-// the notice and the fatal screen: no frame holds a sequence but the UI's
-// own styling, and the text is there, inert.
+// names) and keys the user pasted, as keys or into the views' filters —
+// and draws every tile, zoomed and tiled, every overlay, the drill-down,
+// the describe view, the switcher, the notice and the fatal screen: no
+// frame holds a sequence but the UI's own styling, and the text is
+// there, inert.
 func TestNoFrameCarriesAControlSequence(t *testing.T) {
 	fx := hostileFixture(t0)
 	one := newFixture(1, t0).machines[0] // GET machine: its free text hostile, its enums as the API spells them
@@ -193,6 +195,39 @@ func TestNoFrameCarriesAControlSequence(t *testing.T) {
 		m = send(m, esc)
 	}
 
+	// Text the user types where the views take text (the machines filter,
+	// the logs view's regex, the overview's filter) is drawn as typed,
+	// inert: each view's input is opened, the hostile text pasted into it.
+	filter := uitest.Key(m.keys.Filter.Keys()[0])
+	capturing := func() bool {
+		if m.open != nil {
+			return m.open.Capturing()
+		}
+		return m.panes[m.focus].Capturing()
+	}
+	typed := func(what string) {
+		t.Helper()
+		m = send(send(m, filter), paste)
+		if !capturing() {
+			t.Fatalf("%s: %s opened no input to type into", what, m.keys.Filter.Keys()[0])
+		}
+		look(what+", typed into its filter", m)
+		m = send(m, esc) // out of the input, the filter cleared
+	}
+	for range m.panes {
+		if m.panes[m.focus].ID() == "machines" {
+			typed("tile machines")
+		}
+		m = send(m, tea.KeyMsg{Type: tea.KeyTab})
+	}
+	for _, o := range m.overlays {
+		if id := o.pane.ID(); id == logs.ID || id == overview.ID {
+			m = send(m, uitest.Key(o.key.Keys()[0]))
+			typed("overlay " + string(id))
+			m = send(m, esc)
+		}
+	}
+
 	_, listErr := client.List(ctx, fixtureApp)
 	if listErr == nil {
 		t.Fatal("the failing platform answered the listing")
@@ -210,7 +245,8 @@ func TestNoFrameCarriesAControlSequence(t *testing.T) {
 	look("fatal", dead)
 	look("fatal, pasted key", send(dead, paste))
 
-	for _, what := range []string{"tiled", "drill-down", "describe", "overlay logs", "overlay overview", "fatal"} {
+	for _, what := range []string{"tiled", "drill-down", "describe", "overlay logs", "overlay overview", "fatal",
+		"tile machines, typed into its filter", "overlay logs, typed into its filter", "overlay overview, typed into its filter"} {
 		if !shown[what] {
 			t.Errorf("%s: the hostile text is not on screen as inert text (the test would prove nothing there)", what)
 		}
