@@ -62,7 +62,7 @@ func (t *CrashTracker) Look(m *machine.Machine, releaseSince, now time.Time) dia
 	if gaveUp(m, newestExit, releaseSince) {
 		v.Kind = diagnose.GaveUp
 		v.Reason = fmt.Sprintf("gave up restarting: %s %s ago and the machine is stopped",
-			describeExit(newestExit), words.Duration(now.Sub(newestExit.At), words.Whole))
+			DescribeExit(newestExit), words.Duration(now.Sub(newestExit.At), words.Whole))
 		t.newestCrash = newest
 		return v
 	}
@@ -168,7 +168,9 @@ func gaveUp(m *machine.Machine, newestExit *machine.Event, since time.Time) bool
 	return exitAt.After(since)
 }
 
-func describeExit(e *machine.Event) string {
+// DescribeExit is how an exit reads: "exit code 1", "killed out of memory
+// (exit code 137)".
+func DescribeExit(e *machine.Event) string {
 	if e.OOMKilled {
 		return fmt.Sprintf("killed out of memory (exit code %d)", e.ExitCode)
 	}

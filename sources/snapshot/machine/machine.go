@@ -154,15 +154,7 @@ func FromFly(fm *fly.Machine) Machine {
 			m.Dropped++
 			continue
 		}
-		ev := Event{Type: line(e.Type), Status: line(e.Status), Source: line(e.Source), At: datable(diagnose.EventTime(e)), Crash: diagnose.IsCrash(e)}
-		if e.Request != nil {
-			ev.RestartCount = e.Request.RestartCount
-		}
-		if ee := diagnose.ExitEventOf(e); ee != nil {
-			ev.OOMKilled, ev.ExitCode, ev.Restarting = ee.OOMKilled, ee.ExitCode, ee.Restarting
-			ev.ExitRead = ee.OOMKilled || diagnose.ExitCodeReadable(ee.ExitCode)
-		}
-		m.Events = append(m.Events, ev)
+		m.Events = append(m.Events, EventFromFly(e))
 	}
 	if cfg := fm.GetConfig(); cfg != nil {
 		m.Config = newConfig(cfg, fm.Config == nil)
@@ -171,6 +163,21 @@ func FromFly(fm *fly.Machine) Machine {
 	}
 	m.Phase = diagnose.Classify(m.State)
 	return m
+}
+
+// EventFromFly copies one event (not nil), cleaning its strings: a
+// machine's events, or one the recording kept after the platform dropped it.
+func EventFromFly(e *fly.MachineEvent) Event {
+	line := sanitize.Field
+	ev := Event{Type: line(e.Type), Status: line(e.Status), Source: line(e.Source), At: datable(diagnose.EventTime(e)), Crash: diagnose.IsCrash(e)}
+	if e.Request != nil {
+		ev.RestartCount = e.Request.RestartCount
+	}
+	if ee := diagnose.ExitEventOf(e); ee != nil {
+		ev.OOMKilled, ev.ExitCode, ev.Restarting = ee.OOMKilled, ee.ExitCode, ee.Restarting
+		ev.ExitRead = ee.OOMKilled || diagnose.ExitCodeReadable(ee.ExitCode)
+	}
+	return ev
 }
 
 // Release is the release a machine's config names (its
