@@ -62,6 +62,10 @@ func (m *Model) run(j watch.Job) tea.Cmd {
 		ctx = m.ctx
 	}
 	src := m.cfg.Source
+	if m.bar != nil { // a replay: a reply made before the clock moved back is dropped
+		epoch := m.bar.epoch
+		return func() tea.Msg { return replayReply{epoch: epoch, Reply: src.Do(ctx, j)} }
+	}
 	return func() tea.Msg { return src.Do(ctx, j) }
 }
 

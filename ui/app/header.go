@@ -75,7 +75,11 @@ func (m Model) headerLine() string {
 	if m.app.Org != "" {
 		full = m.app.Org + "/" + name
 	}
-	segs := []segment{{kind: partName, text: full, short: name}, {kind: partMode, text: frame.ModeBadge(t, m.cfg.Demo)}}
+	mode := frame.ModeBadge(t, m.cfg.Demo)
+	if m.bar != nil {
+		mode = t.Badge.Render(" REPLAY ")
+	}
+	segs := []segment{{kind: partName, text: full, short: name}, {kind: partMode, text: mode}}
 	if m.cfg.ReadOnly || m.keys.IsReadOnly() {
 		segs = append(segs, segment{kind: partReadOnly, text: t.Badge.Render(" READONLY "), short: t.Badge.Render(" RO ")})
 	}

@@ -80,7 +80,7 @@ func (m *Model) chromeLines() int {
 	if m.switcher != nil {
 		n += 2
 	}
-	return n + len(m.statusLines())
+	return n + len(m.statusLines()) + len(m.timebarLines())
 }
 
 // layout places the panes in the body.

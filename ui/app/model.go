@@ -45,6 +45,12 @@ type Config struct {
 	Secrets []string
 	// Clipboard puts text on the terminal's clipboard (OSC 52); nil: none.
 	Clipboard func(text string)
+	// Replay is the recording Source reads (flywake --replay): the header
+	// says REPLAY and the time bar moves its clock (timebar.go). Nil: live.
+	Replay *Replay
+	// ReplaySpeed is how many recorded seconds space plays a second
+	// (--speed; 0 or 1: DefaultReplaySpeed).
+	ReplaySpeed float64
 }
 
 // Model is the root bubbletea model.
@@ -91,6 +97,7 @@ type Model struct {
 	fatal    error            // bad token or unknown app: the body says so, with the ways out
 	openedAt time.Time        // wall time the app was opened: older errors are not its own
 	back     returnTo         // what was shown before the last switch: where a failed one returns
+	bar      *timebar         // the replay's time bar; nil when live
 }
 
 // returnTo is where a failed switch goes back to: an app, or the org
@@ -124,6 +131,7 @@ func newModel(parent context.Context, cfg Config) Model {
 	if !cfg.Demo {
 		km.Deploy.SetEnabled(false) // a demo release exists on the demo's platform only
 	}
+	km.Replaying(cfg.Replay != nil)
 	ctx, cancel := context.WithCancel(parent)
 	m := Model{cfg: cfg, theme: cfg.Theme, keys: &km, wall: time.Now, ctx: ctx, cancel: cancel,
 		sched: watch.NewScheduler(dashboardFeeds(), watch.OrgFeeds()), wake: &wakeTimer{}}
@@ -132,6 +140,9 @@ func newModel(parent context.Context, cfg Config) Model {
 		org, markers = cfg.Source.Org, cfg.Source.Markers
 	}
 	m.org = snapshot.NewOrg(org, markers)
+	if cfg.Replay != nil {
+		m.bar = newTimebar(cfg.Replay, cfg.ReplaySpeed)
+	}
 	m.resetApp(cfg.App)
 	return m
 }

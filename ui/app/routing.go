@@ -56,9 +56,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pane.Msg:
 		return m.deliver(msg)
 	case clockMsg:
-		return m, clockCmd()
+		return m, tea.Batch(clockCmd(), m.onPlayTick())
 	case watch.Reply:
 		return m, m.onReply(msg)
+	case replayReply:
+		if msg.epoch != m.bar.epoch {
+			return m, nil // asked before the clock moved back
+		}
+		return m, m.onReply(msg.Reply)
 	case wakeMsg:
 		return m, m.onWake(msg)
 	case noticeMsg:
@@ -150,6 +155,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.switcher != nil {
 		return m.updateSwitcher(msg)
 	}
+	if m.bar != nil && m.bar.entry != nil {
+		return m.updateTimeEntry(msg)
+	}
 	if m.fatal != nil {
 		return m.updateFatalKey(msg)
 	}
@@ -157,6 +165,11 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.updateHelpKey(msg)
 	}
 	if m.open != nil {
+		if m.open.ID() == overview.ID && !m.open.Capturing() {
+			if next, cmd, ok := m.timebarKey(msg); ok {
+				return next, cmd
+			}
+		}
 		return m.updateOverlayKey(msg)
 	}
 	focused := m.panes[m.focus]
@@ -165,6 +178,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// overlay's: l in a drill-down shows that machine's logs, esc
 		// backs out of it before it means "all apps".
 		return m, m.keyToPane(focused, msg)
+	}
+	if next, cmd, ok := m.timebarKey(msg); ok {
+		return next, cmd
 	}
 	if o, ok := m.overlayFor(msg); ok {
 		if o.ID() == overview.ID {

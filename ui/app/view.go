@@ -31,6 +31,7 @@ func (m Model) View() string {
 		lines = append(lines, m.switcherLines()...)
 	}
 	lines = append(lines, m.statusLines()...)
+	lines = append(lines, m.timebarLines()...)
 	lines = append(lines, frame.Footer(m.theme, m.footerKeys(), m.width))
 	return strings.Join(lines, "\n")
 }

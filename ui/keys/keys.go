@@ -73,6 +73,15 @@ type KeyMap struct {
 	LogWrap     key.Binding
 	LogTime     key.Binding
 
+	// The replay's time bar (flywake --replay): step by event, by hour,
+	// jump to a time, play. Disabled unless a recording is replayed.
+	ReplayPrev     key.Binding
+	ReplayNext     key.Binding
+	ReplayHourBack key.Binding
+	ReplayHourOn   key.Binding
+	ReplayJump     key.Binding
+	ReplayPlay     key.Binding
+
 	// The demo deploy's choice of release.
 	DeployHealthy  key.Binding
 	DeployCrashing key.Binding
@@ -102,7 +111,7 @@ func Default() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
-	return KeyMap{
+	k := KeyMap{
 		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
 
 		Background: b("ctrl+z", "suspend", "ctrl+z"),
@@ -151,6 +160,13 @@ func Default() KeyMap {
 		LogWrap:     b("w", "wrap lines", "w"),
 		LogTime:     b("t", "timestamps", "t"),
 
+		ReplayPrev:     b("[", "previous event", "["),
+		ReplayNext:     b("]", "next event", "]"),
+		ReplayHourBack: b("{", "hour back", "{"),
+		ReplayHourOn:   b("}", "hour on", "}"),
+		ReplayJump:     b("t", "jump to a time", "t"),
+		ReplayPlay:     b("space", "play/pause", " "),
+
 		DeployHealthy:  b("h", "healthy release", "h"),
 		DeployCrashing: b("c", "crashing release", "c"),
 
@@ -168,6 +184,22 @@ func Default() KeyMap {
 		Stop:     b("S", "stop machine", "S"),
 		Suspend:  b("Z", "suspend machine", "Z"),
 		Deploy:   b("D", "demo deploy", "D"),
+	}
+	k.Replaying(false) // a live dashboard has no time bar
+	return k
+}
+
+// Replay lists the time bar's bindings (Replaying turns them on).
+func (k *KeyMap) replay() []*key.Binding {
+	return []*key.Binding{&k.ReplayPrev, &k.ReplayNext, &k.ReplayHourBack, &k.ReplayHourOn, &k.ReplayJump, &k.ReplayPlay}
+}
+
+// Replaying turns the time bar's keys on or off: they act only while a
+// recording is replayed (Default has them off; the key file may rebind
+// them all the same).
+func (k *KeyMap) Replaying(on bool) {
+	for _, b := range k.replay() {
+		b.SetEnabled(on)
 	}
 }
 
@@ -240,6 +272,9 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"log_provider": &k.LogProvider, "log_level": &k.LogLevel, "log_clear": &k.LogClear,
 		"log_wrap": &k.LogWrap, "log_time": &k.LogTime,
 		"deploy_healthy": &k.DeployHealthy, "deploy_crashing": &k.DeployCrashing,
+		"replay_prev_event": &k.ReplayPrev, "replay_next_event": &k.ReplayNext,
+		"replay_hour_back": &k.ReplayHourBack, "replay_hour_forward": &k.ReplayHourOn,
+		"replay_jump": &k.ReplayJump, "replay_play": &k.ReplayPlay,
 		"wake_mode_prev": &k.WakeModePrev, "wake_mode_next": &k.WakeModeNext,
 		"wake_mode_stop": &k.WakeModeStop, "wake_mode_suspend": &k.WakeModeSuspend, "wake_mode_both": &k.WakeModeBoth,
 		"wake_more": &k.WakeMore, "wake_fewer": &k.WakeFewer, "wake_default": &k.WakeDefault,

@@ -29,6 +29,10 @@ var nav = []string{"up", "down", "page_up", "page_down", "home", "end"}
 // `:` command line.
 var around = []string{"quit", "help", "back", "command"}
 
+// replayKeys are the time bar's: they act wherever the replayed instant
+// is shown, the dashboard and the org overview.
+var replayKeys = []string{"replay_prev_event", "replay_next_event", "replay_hour_back", "replay_hour_forward", "replay_jump", "replay_play"}
+
 func joined(parts ...[]string) []string { return slices.Concat(parts...) }
 
 // The places by name: the root says which one a key was pressed in
@@ -49,7 +53,7 @@ const (
 var places = []place{
 	{Dashboard, joined(nav, []string{"quit", "help", "next_pane", "prev_pane", "zoom", "enter", "back",
 		"filter", "command", "refresh", "checklist", "logs", "wake_test", "start", "stop", "suspend", "deploy",
-		"sort_next", "sort_reverse", "left", "right", "describe", "copy", "next_item", "prev_item", "compare"})},
+		"sort_next", "sort_reverse", "left", "right", "describe", "copy", "next_item", "prev_item", "compare"}, replayKeys)},
 	{Describe, joined(around, nav, []string{"filter", "next_item", "prev_item", "describe", "copy", "refresh"})},
 	{Question, []string{"yes"}},
 	{Checklist, joined(around, nav, []string{"next_item", "prev_item", "enter", "refresh"})},
@@ -58,7 +62,7 @@ var places = []place{
 		"wake_more", "wake_fewer", "wake_default"})},
 	{LogsView, joined(around, nav, []string{"filter", "refresh", "log_follow", "log_machine", "log_region",
 		"log_provider", "log_level", "log_clear", "log_wrap", "log_time", "left", "right", "copy"})},
-	{Overview, joined(around, nav, []string{"enter", "filter", "refresh", "sort_next", "sort_reverse", "left", "right"})},
+	{Overview, joined(around, nav, []string{"enter", "filter", "refresh", "sort_next", "sort_reverse", "left", "right"}, replayKeys)},
 	{DemoDeploy, joined(around, []string{"deploy_healthy", "deploy_crashing"})},
 	{HelpView, around},
 	{ErrorView, around},
