@@ -102,3 +102,10 @@ shot logs-120x36           120 36 "" "$demo"                 "started" l "until:
 shot checklist-120x36      120 36 "" "$demo"                 "started" c n Enter
 shot nocolor-80x24          80 24 "NO_COLOR=1" "$demo"       "started"
 shot wake-both-120x40      120 40 "XDG_STATE_HOME=$(mktemp -d)" "--demo --seed 1 --speed 10 -a snappy-api" "started" w sleep:1 3 sleep:1 Enter y "until:saved" sleep:1
+# The replay of the demo's recorded day (made once into a cache of its own,
+# so the shot does not wait for it), at 09:43 with the time bar.
+replay_cache=$(mktemp -d)
+if [[ -z $only || replay-160x48 == *"$only"* ]]; then
+  XDG_CACHE_HOME=$replay_cache "$bin" status --replay --demo >/dev/null
+fi
+shot replay-160x48         160 48 "XDG_CACHE_HOME=$replay_cache" "--replay --demo -a sleepy-api --at 09:43" "paused" "until:cold boots"

@@ -171,6 +171,15 @@ func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 				return usage(err)
 			}
 		}
+		if err := g.checkReplay(c.name); err != nil {
+			return usage(err)
+		}
+		if g.replay == demoReplay && c.needs != noPlatform {
+			// Made once, before any deadline of the command's own.
+			if g.replay, err = demoRecording(cmd.Context(), s); err != nil {
+				return err
+			}
+		}
 		if c.validate != nil {
 			if err := c.validate(); err != nil {
 				return err
@@ -188,7 +197,7 @@ func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 			defer cancel()
 		}
 		if c.needs != noPlatform {
-			g.frozen = c.oneLook
+			g.frozen, g.tui, g.command = c.oneLook, c.tui, c.name
 			if p, err = connect(ctx, g, connectNeeds{app: c.needs == oneApp, org: !c.noOrg}, s); err != nil {
 				return err
 			}

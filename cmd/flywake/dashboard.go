@@ -42,6 +42,9 @@ func dashboardCommand(g *globalFlags) command {
 				CheckOptions: g.checkOptions(),
 				Secrets:      []string{p.token},
 			}
+			if p.replay != nil { // a recording: nothing changes; the time bar moves its clock
+				cfg.Replay, cfg.ReplaySpeed, cfg.ReadOnly = p.replay, g.speed, true
+			}
 			if p.demo { // the wake test goes through the demo's edge, on its clock
 				cfg.EdgeURL, cfg.Speed = p.sim.EdgeURL, p.sim.Clock().Speed()
 			}

@@ -46,6 +46,10 @@ type globalFlags struct {
 	dir      string
 	debug    string // --debug FILE: the debug log, "" for none
 	frozen   bool   // set by a oneLook command (status): the demo platform's clock stands still
+	tui      bool   // set by the dashboard: a replay's clock is the time bar's
+	command  string // the command running ("" the dashboard), for what a replay allows it
+	replay   string // --replay FILE: a recording served as the platform ("--demo": the demo's)
+	at       string // --at TIME: the replayed instant
 	// Checklist thresholds, shared by `check` and the dashboard's checklist.
 	proxyPatience time.Duration
 	cdnTimeout    time.Duration
@@ -96,7 +100,7 @@ crash-looping.
 		RunE:          g.runE(dashboardCommand(g)),
 	}
 	g.bind(root.PersistentFlags())
-	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g), newVerdictCmd(g), newDeployCmd(g))
+	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g), newVerdictCmd(g), newDeployCmd(g), newRecordCmd(g))
 	return root
 }
 
@@ -105,7 +109,7 @@ func (g *globalFlags) bind(pf *pflag.FlagSet) {
 	pf.BoolVar(&g.demo, "demo", false, "run against a fresh embedded Fly platform (no account, no network)")
 	pf.StringVarP(&g.app, "app", "a", "", "app name (default: FLY_APP, then app in ./fly.toml)")
 	pf.StringVar(&g.org, "org", "", "organization slug (default: FLY_ORG, then the app's org)")
-	pf.Float64Var(&g.speed, "speed", 1, "with --demo: run the platform's clock this many times faster than wall time")
+	pf.Float64Var(&g.speed, "speed", 1, "with --demo: run the platform's clock this many times faster than wall time; with --replay: the time bar's first playing speed")
 	pf.Uint64Var(&g.seed, "seed", 1, "with --demo: seed for boot times and traffic, so runs reproduce")
 	pf.BoolVar(&g.readonly, "readonly", false, "remove every action that changes machines (stop, suspend, start, wake test, demo deploy)")
 	pf.StringVar(&g.dir, "dir", "", "project directory the checklist reads: fly.toml, Dockerfile, .dockerignore, entrypoint (default: current directory; with --demo, the demo app's own)")
@@ -113,5 +117,7 @@ func (g *globalFlags) bind(pf *pflag.FlagSet) {
 	pf.DurationVar(&g.cdnTimeout, "cdn-timeout", 0, "checklist: origin timeout of a CDN in front of the app (0: none)")
 	pf.StringArrayVar(&g.phases, "phase", nil, "boot phase marker of your entrypoint, NAME=REGEX matched against app log lines (repeatable)")
 	pf.StringArrayVar(&g.releasePhases, "release-phase", nil, "like --phase, for work that belongs to a deploy (migrations, asset builds): flagged when it runs on every boot")
+	pf.StringVar(&g.replay, "replay", "", "answer from a recording (flywake record) instead of a platform: the dashboard, status, verdict and check as they were; --replay --demo opens the demo's day")
+	pf.StringVar(&g.at, "at", "", "with --replay: the instant to open at (2026-03-01T03:12:00Z, 2026-03-01 03:12, 03:12, -2h, start; default: the recording's end)")
 	pf.StringVar(&g.debug, "debug", "", "append a debug log to FILE: every API call (method, path, status, duration), retries and errors; the token is redacted (attach it to a problem report)")
 }

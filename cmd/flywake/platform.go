@@ -9,6 +9,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/replay"
 	"github.com/flywake/flywake/sources/repo"
 	"github.com/flywake/flywake/sources/watch"
 )
@@ -20,11 +21,17 @@ type platform struct {
 	demo   bool
 	sim    *flysim.Sim // nil unless demo
 	token  string      // for redaction only; never printed
+	// replay is the recording served as the platform (--replay); nil otherwise.
+	replay *replay.Platform
 }
 
 func (p *platform) close() {
 	if p.sim != nil {
 		_ = p.sim.Close()
+	}
+	if p.replay != nil {
+		_ = p.replay.Close()
+		_ = p.replay.Recording().Close()
 	}
 }
 
@@ -51,6 +58,9 @@ func connect(ctx context.Context, g *globalFlags, needs connectNeeds, s *session
 }
 
 func connectPlatform(ctx context.Context, g *globalFlags, needs connectNeeds, s *session) (*platform, error) {
+	if g.replaying() {
+		return connectReplay(ctx, g, needs, s)
+	}
 	if g.demo {
 		// FLYWAKE_DEMO_TOKEN, for tests and demos only, fixes the embedded
 		// platform's API token (default: random per run), so a test can

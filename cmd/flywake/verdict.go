@@ -76,6 +76,9 @@ printed instead of a report).`,
 				if err := writeVerdict(cmd.OutOrStdout(), format, rep); err != nil {
 					return err
 				}
+				if format != "json" { // the JSON shape is a contract; the history is for people
+					crashHistory(cmd.OutOrStdout(), p, rep, format == "markdown")
+				}
 				if code := rep.ExitCode(); code != verdict.ExitLive {
 					return exitWith(code)
 				}
