@@ -5,7 +5,10 @@
 package longtest
 
 import (
+	"flag"
 	"os"
+	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -20,5 +23,21 @@ func Need(t testing.TB, what string) {
 	t.Helper()
 	if !On() {
 		t.Skipf("%s: runs with %s=1 (as .ci/run does), not under -short", what, Env)
+	}
+}
+
+// WaitParallel sets -test.parallel to n when the command line did not set
+// it. Call it from TestMain, before m.Run, in a package whose parallel tests
+// spend their time waiting on the wall clock (injected latency, exec
+// timeouts, retry back-offs, a program's redraws): the default, one test
+// per core, leaves the cores idle while every such test waits its turn.
+func WaitParallel(n int) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set && n > runtime.GOMAXPROCS(0) {
+		_ = flag.Set("test.parallel", strconv.Itoa(n))
 	}
 }

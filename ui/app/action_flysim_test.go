@@ -95,6 +95,7 @@ func (l *loop) selectMachine(id string) {
 // is refused for its swap without a prompt, and S, y stops it; the listing
 // then shows it stopped.
 func TestStopAndSuspendAgainstFlysim(t *testing.T) {
+	t.Parallel()
 	sim := flysim.New(flysim.Options{Seed: 1, Speed: 20})
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)

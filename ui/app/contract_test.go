@@ -308,6 +308,7 @@ func writeUint(h *maphash.Hash, n uint64) {
 // changed nothing: the pane's whole state hashes the same before and after,
 // and a second View draws the same frame.
 func TestViewIsPure(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(10, t0)
 	m := fedRoot(t, fx, quietClient(t), false, 160, 48)
 	steps := []tea.KeyMsg{uitest.Key("down"), uitest.Key("down"), uitest.Key("enter"), uitest.Key("pgdown"), uitest.Key("end")}

@@ -110,6 +110,9 @@ func fedRoot(t *testing.T, fx fixtureData, client *fly.Client, noColor bool, w, 
 		Source: &watch.Source{Client: client, Org: fixtureOrg, Now: func() time.Time { return t0 }},
 		App:    fixtureApp, Demo: true, Theme: theme.New(noColor),
 	})
+	// The wall clock stands still too: "updated 0s ago" however long a
+	// loaded machine (or the race detector) takes between reply and frame.
+	m.wall = func() time.Time { return t0 }
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
 	m = send(m, listReply(m, fx.machines))
 	m = send(m, logsReply(t, m, fx))

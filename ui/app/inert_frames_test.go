@@ -105,6 +105,7 @@ func jsonText(s string) string {
 // frame holds a sequence but the UI's own styling, and the text is
 // there, inert.
 func TestNoFrameCarriesAControlSequence(t *testing.T) {
+	t.Parallel()
 	fx := hostileFixture(t0)
 	one := newFixture(1, t0).machines[0] // GET machine: its free text hostile, its enums as the API spells them
 	one.Name, one.Region, one.Config.Image = one.Name+hostileText, one.Region+hostileText, one.Config.Image+hostileText

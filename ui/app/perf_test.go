@@ -23,6 +23,7 @@ import (
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/longtest"
+	"github.com/flywake/flywake/sources/race"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 )
@@ -369,7 +370,7 @@ func TestStartup(t *testing.T) {
 		took = append(took, startupOnce(t))
 	}
 	perfLine(t, "startup.inprocess", "median %s of %d (min %s, max %s)", pct(took, 50), runs, pct(took, 0), pct(took, 100))
-	if m := percentile(took, 50); m > 10*time.Second {
+	if m := percentile(took, 50); m > 10*time.Second && !race.Enabled { // a wall-clock budget for real builds
 		t.Errorf("first full frame after %s", m)
 	}
 }
