@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/ui/components/prompt"
 )
 
@@ -55,11 +55,11 @@ lease held by someone else, the API failed: the rest keep their release).`,
 					return errors.New("with --demo the embedded platform ends with this command: run `flywake verdict --demo --demo-release " +
 						demoRelease + "` (deploy, then judge), press D in `flywake --demo`, or run `flywake sim` in another terminal and deploy to it")
 				}
-				_, err := watch.ParseDemoRelease(demoRelease)
+				_, err := rollout.ParseRelease(demoRelease)
 				return err
 			},
 			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
-				rel, _ := watch.ParseDemoRelease(demoRelease)
+				rel, _ := rollout.ParseRelease(demoRelease)
 				plan, err := p.source.PlanDemoDeploy(ctx, p.app, rel)
 				if err != nil {
 					return err
@@ -85,7 +85,7 @@ lease held by someone else, the API failed: the rest keep their release).`,
 
 // demoDeploy plans and runs a demo deploy without asking: `verdict --demo
 // --demo-release` on its own private platform, where nothing else lives.
-func demoDeploy(ctx context.Context, p *platform, rel watch.DemoRelease, progress io.Writer) error {
+func demoDeploy(ctx context.Context, p *platform, rel rollout.Release, progress io.Writer) error {
 	plan, err := p.source.PlanDemoDeploy(ctx, p.app, rel)
 	if err != nil {
 		return err
@@ -94,10 +94,10 @@ func demoDeploy(ctx context.Context, p *platform, rel watch.DemoRelease, progres
 }
 
 // runDeploy rolls the plan out, a line per machine on progress.
-func runDeploy(ctx context.Context, p *platform, plan watch.DeployPlan, progress io.Writer) error {
+func runDeploy(ctx context.Context, p *platform, plan rollout.Plan, progress io.Writer) error {
 	fmt.Fprintf(progress, "rolling out release v%s (%s) to %s, one machine at a time: %s\n",
 		plan.To, plan.Release.Describe(), plan.App, plan.Image)
-	return p.source.DemoDeploy(ctx, plan, func(s watch.DeployStep) {
+	return p.source.DemoDeploy(ctx, plan, func(s rollout.Step) {
 		if s.Sent {
 			return // the line comes when it settled
 		}
@@ -110,7 +110,7 @@ func runDeploy(ctx context.Context, p *platform, plan watch.DeployPlan, progress
 }
 
 // confirmDeploy asks y/N on w; without a terminal it refuses.
-func confirmDeploy(in io.Reader, w io.Writer, p watch.DeployPlan) error {
+func confirmDeploy(in io.Reader, w io.Writer, p rollout.Plan) error {
 	what := fmt.Sprintf("roll out release v%s (%s) to %d machines of %s (%s)", p.To, p.Release.Describe(),
 		len(p.Machines), p.App, strings.Join(p.IDs(), ", "))
 	if !isTerminal(in) {

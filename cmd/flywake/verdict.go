@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/sources/verdict"
 	"github.com/flywake/flywake/sources/watch"
 )
@@ -67,7 +68,7 @@ printed instead of a report).`,
 			},
 			run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
 				if demoRelease != "" {
-					rel, _ := watch.ParseDemoRelease(demoRelease)
+					rel, _ := rollout.ParseRelease(demoRelease)
 					if err := demoDeploy(ctx, p, rel, cmd.ErrOrStderr()); err != nil {
 						return err
 					}
@@ -126,7 +127,7 @@ func validateVerdict(g *globalFlags, format, demoRelease string, timeout, settle
 		if g.readonly {
 			return fmt.Errorf("--readonly: --demo-release updates machines, so it is off in read-only mode")
 		}
-		if _, err := watch.ParseDemoRelease(demoRelease); err != nil {
+		if _, err := rollout.ParseRelease(demoRelease); err != nil {
 			return fmt.Errorf("--demo-release: %w", err)
 		}
 	}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/sources/sanitize"
 	"github.com/flywake/flywake/sources/snapshot"
-	"github.com/flywake/flywake/sources/words"
 )
 
 // A demo deploy rolls a new release out to a demo app the way `fly deploy`
@@ -28,44 +28,16 @@ import (
 // stopped). It checks no health: judging the release is `flywake verdict`'s
 // work. It only runs against an embedded platform (flysim), whose registry
 // holds the two demo images under these tags (flysim.DemoHealthyTag and
-// DemoCrashingTag; a test keeps them equal, so the real path does not
-// import the simulator).
+// DemoCrashingTag; a test keeps them and rollout.CrashAfter equal to the
+// simulator's, so the real path does not import the simulator).
 const (
 	demoHealthyTag  = "flywake-demo-healthy"
 	demoCrashingTag = "flywake-demo-crashing"
-	// DemoCrashAfter is how long after a start the crashing release exits.
-	DemoCrashAfter = 2500 * time.Millisecond
 )
 
-// DemoRelease names a release a demo deploy can roll out.
-type DemoRelease string
-
-const (
-	// DemoHealthy runs like the app's own release (its boots included).
-	DemoHealthy DemoRelease = "healthy"
-	// DemoCrashing exits 1 DemoCrashAfter after every start.
-	DemoCrashing DemoRelease = "crashing"
-)
-
-// ParseDemoRelease reads "healthy" or "crashing".
-func ParseDemoRelease(s string) (DemoRelease, error) {
-	switch DemoRelease(s) {
-	case DemoHealthy, DemoCrashing:
-		return DemoRelease(s), nil
-	}
-	return "", fmt.Errorf("the demo release is healthy or crashing, not %q", s)
-}
-
-// Describe says what the release does, for prompts and output.
-func (r DemoRelease) Describe() string {
-	if r == DemoCrashing {
-		return "crashes " + words.Duration(DemoCrashAfter, words.Tenths) + " after every start"
-	}
-	return "healthy"
-}
-
-func (r DemoRelease) tag() string {
-	if r == DemoCrashing {
+// demoTag is the registry tag of release r's image.
+func demoTag(r rollout.Release) string {
+	if r == rollout.Crashing {
 		return demoCrashingTag
 	}
 	return demoHealthyTag
@@ -76,55 +48,20 @@ func (r DemoRelease) tag() string {
 var ErrNotEmbedded = errors.New("a demo release only rolls out to the embedded platform (--demo, or the environment `flywake sim` prints): " +
 	"this Machines API is not on this computer — deploy a real app with `fly deploy`")
 
-// DeployPlan is a demo deploy before it runs: what the confirmation names.
-type DeployPlan struct {
-	App      string
-	Release  DemoRelease
-	From, To string // release numbers
-	Image    string // the new image reference
-	Machines []DeployTarget
-}
-
-// DeployTarget is one machine the plan updates, as the model has it
-// (every string inert).
-type DeployTarget struct {
-	ID, State, Release string
-}
-
-// IDs are the targets' ids, for the confirmation.
-func (p DeployPlan) IDs() []string {
-	out := make([]string, len(p.Machines))
-	for i, m := range p.Machines {
-		out[i] = m.ID
-	}
-	return out
-}
-
-// DeployStep is one machine of a demo deploy: its update accepted (Sent,
-// the machine now on its way), then done or failed.
-type DeployStep struct {
-	Machine      string
-	Index, Total int // 1-based
-	From, To     string
-	Sent         bool   // the API accepted the update; the wait follows
-	State        string // where it settled
-	Err          error
-}
-
 // PlanDemoDeploy lists app's machines once and plans the rollout of rel.
 // It refuses, before any call, a platform that is not embedded.
-func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel DemoRelease) (DeployPlan, error) {
-	if _, err := ParseDemoRelease(string(rel)); err != nil {
-		return DeployPlan{}, err
+func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel rollout.Release) (rollout.Plan, error) {
+	if _, err := rollout.ParseRelease(string(rel)); err != nil {
+		return rollout.Plan{}, err
 	}
 	if !onThisComputer(s.Client.FlapsURL()) {
-		return DeployPlan{}, ErrNotEmbedded
+		return rollout.Plan{}, ErrNotEmbedded
 	}
 	l, err := s.Client.List(ctx, app)
 	if err != nil {
-		return DeployPlan{}, err
+		return rollout.Plan{}, err
 	}
-	plan := DeployPlan{App: app, Release: rel}
+	plan := rollout.Plan{App: app, Release: rel}
 	var releases []string
 	top := 0
 	for _, m := range snapshot.Convert(l).Machines() {
@@ -136,12 +73,12 @@ func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel DemoRelease
 			top = max(top, n)
 		}
 		if plan.Image == "" {
-			plan.Image = retag(m.Config.Image, rel.tag())
+			plan.Image = retag(m.Config.Image, demoTag(rel))
 		}
-		plan.Machines = append(plan.Machines, DeployTarget{ID: m.ID, State: m.State, Release: m.Release})
+		plan.Machines = append(plan.Machines, rollout.Target{ID: m.ID, State: m.State, Release: m.Release})
 	}
 	if len(plan.Machines) == 0 {
-		return DeployPlan{}, fmt.Errorf("%s has no machines to deploy to", sanitize.Line(app))
+		return rollout.Plan{}, fmt.Errorf("%s has no machines to deploy to", sanitize.Line(app))
 	}
 	plan.From = sanitize.Line(diagnose.CurrentRelease(releases))
 	plan.To = strconv.Itoa(top + 1)
@@ -152,12 +89,12 @@ func (s *Source) PlanDemoDeploy(ctx context.Context, app string, rel DemoRelease
 // API accepted a machine's update and again when it is done (nil: no
 // progress). It stops at the first machine it could not update:
 // the rest keep their release, as a halted `fly deploy` leaves them.
-func (s *Source) DemoDeploy(ctx context.Context, plan DeployPlan, onStep func(DeployStep)) error {
+func (s *Source) DemoDeploy(ctx context.Context, plan rollout.Plan, onStep func(rollout.Step)) error {
 	if !onThisComputer(s.Client.FlapsURL()) {
 		return ErrNotEmbedded
 	}
 	for i, t := range plan.Machines {
-		step := DeployStep{Machine: t.ID, Index: i + 1, Total: len(plan.Machines), From: t.Release, To: plan.To}
+		step := rollout.Step{Machine: t.ID, Index: i + 1, Total: len(plan.Machines), From: t.Release, To: plan.To}
 		sent := func() {
 			if onStep != nil {
 				s := step
@@ -179,7 +116,7 @@ func (s *Source) DemoDeploy(ctx context.Context, plan DeployPlan, onStep func(De
 // deployOne updates one machine and waits until it is back where it was.
 // It reads fly-go's machine, not the model's: an update sends the whole
 // config back, every field the model leaves out included.
-func (s *Source) deployOne(ctx context.Context, plan DeployPlan, t DeployTarget, sent func()) (string, error) {
+func (s *Source) deployOne(ctx context.Context, plan rollout.Plan, t rollout.Target, sent func()) (string, error) {
 	m, err := s.Client.GetMachine(ctx, plan.App, t.ID)
 	if err != nil {
 		return "", err

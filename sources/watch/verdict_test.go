@@ -10,6 +10,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/sources/verdict"
 )
 
@@ -50,7 +51,7 @@ func startGate(t *testing.T, speed float64, p flysim.AppProfile) (*flysim.Sim, *
 
 // deploy rolls rel (or the image ref, when set) out to every machine, as
 // `flywake deploy --demo-release` does, and returns when it is done.
-func deploy(t *testing.T, src *Source, app string, rel DemoRelease, image string) DeployPlan {
+func deploy(t *testing.T, src *Source, app string, rel rollout.Release, image string) rollout.Plan {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -128,7 +129,7 @@ func TestVerdictCatchesTheCrashLoopACountMisses(t *testing.T) {
 		// gives up after 10 restarts in 5 minutes: 40 s of this loop).
 		p.RestartRetries = 1000
 	}))
-	deploy(t, src, "gate-api", DemoCrashing, "")
+	deploy(t, src, "gate-api", rollout.Crashing, "")
 	untilEventsFull(t, src, "gate-api")
 
 	timeout := time.Minute
@@ -194,7 +195,7 @@ func counts(ls []verdict.Look) []int {
 func TestVerdictSlowHealthyBootIsLive(t *testing.T) {
 	const speed = 16
 	_, src := startGate(t, speed, gateApp(1, nil))
-	deploy(t, src, "gate-api", DemoHealthy, "")
+	deploy(t, src, "gate-api", rollout.Healthy, "")
 	began := src.Now()
 	rep := runVerdict(t, src, "gate-api", VerdictOptions{Timeout: 2 * time.Minute})
 	if rep.ExitCode() != verdict.ExitLive {
@@ -222,7 +223,7 @@ func TestVerdictOneCrashThenUpIsLiveAndNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deploy(t, src, "gate-api", DemoHealthy, ref)
+	deploy(t, src, "gate-api", rollout.Healthy, ref)
 	rep := runVerdict(t, src, "gate-api", VerdictOptions{Timeout: 2 * time.Minute})
 	if rep.ExitCode() != verdict.ExitLive {
 		t.Fatalf("exit %d (%s), want 0", rep.ExitCode(), rep.Reason())
@@ -242,7 +243,7 @@ func TestVerdictGaveUpRestartingFails(t *testing.T) {
 		fastBoot(p)
 		p.RestartRetries = 1
 	}))
-	deploy(t, src, "gate-api", DemoCrashing, "")
+	deploy(t, src, "gate-api", rollout.Crashing, "")
 	rep := runVerdict(t, src, "gate-api", VerdictOptions{Timeout: 2 * time.Minute})
 	if rep.ExitCode() != verdict.ExitFailed {
 		t.Fatalf("exit %d (%s), want 2", rep.ExitCode(), rep.Reason())
@@ -294,7 +295,7 @@ func TestVerdictTimeoutSaysWhatItWaitedFor(t *testing.T) {
 	// timeout passes after the second look (5 platform seconds, 2.5 s on
 	// the wall) has seen the machine up with its checks not passing yet.
 	_, src := startGate(t, 2, gateApp(1, nil))
-	deploy(t, src, "gate-api", DemoHealthy, "")
+	deploy(t, src, "gate-api", rollout.Healthy, "")
 	rep := runVerdict(t, src, "gate-api", VerdictOptions{Timeout: 4 * time.Second})
 	if rep.ExitCode() != verdict.ExitCannotJudge || rep.Cause != verdict.CauseTimeout {
 		t.Fatalf("exit %d cause %q", rep.ExitCode(), rep.Cause)
@@ -340,7 +341,7 @@ func untilServing(t *testing.T, src *Source, app string) {
 func TestVerdictTenMachineRolloutCallBudget(t *testing.T) {
 	const speed = 16
 	sim, src := startGate(t, speed, gateApp(10, fastBoot))
-	deploy(t, src, "gate-api", DemoHealthy, "")
+	deploy(t, src, "gate-api", rollout.Healthy, "")
 	untilServing(t, src, "gate-api")
 	sim.ResetAPICalls()
 	rep := runVerdict(t, src, "gate-api", VerdictOptions{Timeout: 2 * time.Minute})
@@ -369,13 +370,13 @@ func TestDemoDeployOnlyOnTheEmbeddedPlatform(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := &Source{Client: c, Now: time.Now}
-	if _, err := src.PlanDemoDeploy(context.Background(), "app", DemoCrashing); !errors.Is(err, ErrNotEmbedded) {
+	if _, err := src.PlanDemoDeploy(context.Background(), "app", rollout.Crashing); !errors.Is(err, ErrNotEmbedded) {
 		t.Fatalf("real Fly: %v, want ErrNotEmbedded", err)
 	}
 	if c.Stats().Calls != 0 {
 		t.Errorf("%d calls made before refusing", c.Stats().Calls)
 	}
-	if demoHealthyTag != flysim.DemoHealthyTag || demoCrashingTag != flysim.DemoCrashingTag || DemoCrashAfter != flysim.DemoCrashAfter {
+	if demoHealthyTag != flysim.DemoHealthyTag || demoCrashingTag != flysim.DemoCrashingTag || rollout.CrashAfter != flysim.DemoCrashAfter {
 		t.Error("the demo release tags drifted from flysim's registry")
 	}
 	for _, u := range []string{"http://127.0.0.1:4280", "http://[::1]:80", "http://localhost:9"} {
@@ -383,7 +384,7 @@ func TestDemoDeployOnlyOnTheEmbeddedPlatform(t *testing.T) {
 			t.Errorf("%s is on this computer", u)
 		}
 	}
-	if _, err := ParseDemoRelease("broken"); err == nil {
+	if _, err := rollout.ParseRelease("broken"); err == nil {
 		t.Error("an unknown demo release parsed")
 	}
 }
@@ -398,7 +399,7 @@ func TestDemoDeployRollsOutUnderLeases(t *testing.T) {
 		p.InitialAwake, p.MinRunning = 2, 0
 	}))
 	ctx := context.Background()
-	plan, err := src.PlanDemoDeploy(ctx, "gate-api", DemoCrashing)
+	plan, err := src.PlanDemoDeploy(ctx, "gate-api", rollout.Crashing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,9 +410,9 @@ func TestDemoDeployRollsOutUnderLeases(t *testing.T) {
 	if _, err := sim.HoldLease("gate-api", held, "deploy@other", "someone's deploy", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	var steps []DeployStep
+	var steps []rollout.Step
 	sent := 0
-	err = src.DemoDeploy(ctx, plan, func(s DeployStep) {
+	err = src.DemoDeploy(ctx, plan, func(s rollout.Step) {
 		if s.Sent {
 			sent++
 			return
@@ -449,7 +450,7 @@ func TestDemoDeployRollsOutUnderLeases(t *testing.T) {
 	}
 }
 
-func stateOf(p DeployPlan, id string) string {
+func stateOf(p rollout.Plan, id string) string {
 	for _, m := range p.Machines {
 		if m.ID == id {
 			return m.State
@@ -471,7 +472,7 @@ func TestVerdictDuringATenMachineRollout(t *testing.T) {
 	const speed = 16
 	sim, src := startGate(t, speed, gateApp(10, fastBoot))
 	ctx := context.Background()
-	plan, err := src.PlanDemoDeploy(ctx, "gate-api", DemoHealthy)
+	plan, err := src.PlanDemoDeploy(ctx, "gate-api", rollout.Healthy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/panes/deploy"
@@ -23,14 +24,14 @@ type deployRunner struct {
 	source *watch.Source
 }
 
-func (r deployRunner) Plan(ctx context.Context, app string, rel watch.DemoRelease) (watch.DeployPlan, error) {
+func (r deployRunner) Plan(ctx context.Context, app string, rel rollout.Release) (rollout.Plan, error) {
 	if !r.source.Ready() {
-		return watch.DeployPlan{}, errors.New("no platform to deploy to")
+		return rollout.Plan{}, errors.New("no platform to deploy to")
 	}
 	return r.source.PlanDemoDeploy(ctx, app, rel)
 }
 
-func (r deployRunner) Run(ctx context.Context, plan watch.DeployPlan, onStep func(watch.DeployStep)) error {
+func (r deployRunner) Run(ctx context.Context, plan rollout.Plan, onStep func(rollout.Step)) error {
 	if !r.source.Ready() {
 		return errors.New("no platform to deploy to")
 	}

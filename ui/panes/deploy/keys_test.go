@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
@@ -27,7 +27,7 @@ func TestReleaseKeysRebind(t *testing.T) {
 		t.Fatalf("c still plans: stage %v, planned %v", p.Stage(), d.planned)
 	}
 	press(p, "C")
-	if p.Stage() != StageConfirm || len(d.planned) != 1 || d.planned[0] != watch.DemoCrashing {
+	if p.Stage() != StageConfirm || len(d.planned) != 1 || d.planned[0] != rollout.Crashing {
 		t.Fatalf("C: stage %v, planned %v", p.Stage(), d.planned)
 	}
 }

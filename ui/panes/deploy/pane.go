@@ -20,9 +20,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/verdict"
-	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
@@ -35,8 +35,8 @@ import (
 // watch.Source; tests pass a fake). Both block: the pane calls them in
 // commands only.
 type Deployer interface {
-	Plan(ctx context.Context, app string, rel watch.DemoRelease) (watch.DeployPlan, error)
-	Run(ctx context.Context, plan watch.DeployPlan, onStep func(watch.DeployStep)) error
+	Plan(ctx context.Context, app string, rel rollout.Release) (rollout.Plan, error)
+	Run(ctx context.Context, plan rollout.Plan, onStep func(rollout.Step)) error
 }
 
 // Stage is where the overlay is.
@@ -65,8 +65,8 @@ type Pane struct {
 
 	stage    Stage
 	seq      int // the current plan or run; older replies are dropped
-	plan     watch.DeployPlan
-	steps    []watch.DeployStep
+	plan     rollout.Plan
+	steps    []rollout.Step
 	err      error
 	notice   string
 	machines int            // listed, for the first screen
@@ -165,12 +165,12 @@ func (p *Pane) Keys() []key.Binding {
 type (
 	planMsg struct {
 		seq  int
-		plan watch.DeployPlan
+		plan rollout.Plan
 		err  error
 	}
 	stepMsg struct {
 		seq  int
-		step watch.DeployStep
+		step rollout.Step
 		next <-chan tea.Msg
 	}
 	doneMsg struct {
@@ -238,9 +238,9 @@ func (p *Pane) key(k tea.KeyMsg) tea.Cmd {
 	case StageChoose, StagePlanning, StageDone:
 		switch {
 		case key.Matches(k, p.keys.DeployHealthy):
-			return p.planFor(watch.DemoHealthy)
+			return p.planFor(rollout.Healthy)
 		case key.Matches(k, p.keys.DeployCrashing):
-			return p.planFor(watch.DemoCrashing)
+			return p.planFor(rollout.Crashing)
 		}
 	case StageConfirm:
 		if prompt.YesKey(k, &p.keys) {
@@ -251,7 +251,7 @@ func (p *Pane) key(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (p *Pane) planFor(rel watch.DemoRelease) tea.Cmd {
+func (p *Pane) planFor(rel rollout.Release) tea.Cmd {
 	if p.deployer == nil {
 		p.notice = "no platform to deploy to"
 		return nil
@@ -275,7 +275,7 @@ func (p *Pane) run() tea.Cmd {
 	seq, d, plan, ctx := p.seq, p.deployer, p.plan, p.ctx
 	ch := make(chan tea.Msg, len(plan.Machines)+1)
 	go func() {
-		err := d.Run(ctx, plan, func(s watch.DeployStep) { ch <- stepMsg{seq: seq, step: s, next: ch} })
+		err := d.Run(ctx, plan, func(s rollout.Step) { ch <- stepMsg{seq: seq, step: s, next: ch} })
 		ch <- doneMsg{seq: seq, err: err}
 		close(ch)
 	}()
@@ -317,7 +317,7 @@ func (p *Pane) View(bool, time.Time) string {
 		hk, ck := keys.Short(p.keys.DeployHealthy), keys.Short(p.keys.DeployCrashing)
 		kw := max(ansi.StringWidth(hk), ansi.StringWidth(ck))
 		add("  " + cell.Fit(hk, kw, cell.Left) + "  healthy   runs like " + p.app + "'s own release, its boots included")
-		add("  " + cell.Fit(ck, kw, cell.Left) + "  crashing  exits 1 " + words.Duration(watch.DemoCrashAfter, words.Tenths) + " after every start: a release that crash-loops")
+		add("  " + cell.Fit(ck, kw, cell.Left) + "  crashing  exits 1 " + words.Duration(rollout.CrashAfter, words.Tenths) + " after every start: a release that crash-loops")
 		add("")
 		add(fmt.Sprintf("Either rolls out as `fly deploy` does: machine by machine (%d listed) over the Machines API's update endpoint, "+
 			"each under its lease; a stopped machine stays stopped. The Machines pane shows each machine's old and new release, "+

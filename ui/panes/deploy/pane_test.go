@@ -11,9 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/verdict"
-	"github.com/flywake/flywake/sources/watch"
 	"github.com/flywake/flywake/ui/keys"
 	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
@@ -25,25 +25,25 @@ var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // fakeDeployer plans two machines and rolls them out, recording what ran.
 type fakeDeployer struct {
 	mu      sync.Mutex
-	planned []watch.DemoRelease
+	planned []rollout.Release
 	runs    int
 	failAt  int // 1-based machine whose update fails; 0 none
 }
 
-func (f *fakeDeployer) Plan(_ context.Context, app string, rel watch.DemoRelease) (watch.DeployPlan, error) {
+func (f *fakeDeployer) Plan(_ context.Context, app string, rel rollout.Release) (rollout.Plan, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.planned = append(f.planned, rel)
-	return watch.DeployPlan{App: app, Release: rel, From: "42", To: "43", Image: "registry.fly.io/sleepy-api:x",
-		Machines: []watch.DeployTarget{{ID: "m1", State: "started", Release: "42"}, {ID: "m2", State: "stopped", Release: "42"}}}, nil
+	return rollout.Plan{App: app, Release: rel, From: "42", To: "43", Image: "registry.fly.io/sleepy-api:x",
+		Machines: []rollout.Target{{ID: "m1", State: "started", Release: "42"}, {ID: "m2", State: "stopped", Release: "42"}}}, nil
 }
 
-func (f *fakeDeployer) Run(_ context.Context, plan watch.DeployPlan, onStep func(watch.DeployStep)) error {
+func (f *fakeDeployer) Run(_ context.Context, plan rollout.Plan, onStep func(rollout.Step)) error {
 	f.mu.Lock()
 	f.runs++
 	f.mu.Unlock()
 	for i, m := range plan.Machines {
-		s := watch.DeployStep{Machine: m.ID, Index: i + 1, Total: len(plan.Machines), From: "42", To: "43", State: m.State}
+		s := rollout.Step{Machine: m.ID, Index: i + 1, Total: len(plan.Machines), From: "42", To: "43", State: m.State}
 		if i+1 != f.failAt {
 			sent := s
 			sent.Sent = true
@@ -118,7 +118,7 @@ func TestOnlyYRollsOutAndTheQuestionNamesAppAndMachines(t *testing.T) {
 	// Started is not live: until the judge has looked, no row is green.
 	uitest.AssertMentions(t, view(p), []string{"Rolled out release v43 to 2 machines of sleepy-api — judging it",
 		"m1 v42 → v43, started · not judged yet", "m2 v42 → v43, stopped · not judged yet"}, []string{"✓"})
-	if len(d.planned) != 2 || d.planned[1] != watch.DemoCrashing {
+	if len(d.planned) != 2 || d.planned[1] != rollout.Crashing {
 		t.Errorf("planned %v", d.planned)
 	}
 	// The judgement colours the rows: m1 crash-loops, m2 stays stopped.
@@ -179,7 +179,7 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	second := p.Update(uitest.Key("c"))
 	p.Update(second())
 	p.Update(first())
-	if p.plan.Release != watch.DemoCrashing {
+	if p.plan.Release != rollout.Crashing {
 		t.Fatalf("the older plan won: %v", p.plan.Release)
 	}
 }
