@@ -12,20 +12,21 @@ import (
 )
 
 // buildWake creates the wake test overlay for the current app. Its runs
-// live under the generation's context, so switching apps or quitting
-// aborts a run in flight.
+// are bounded by the generation's context too, so switching apps or
+// quitting aborts a run in flight.
 func (m *Model) buildWake(pctx pane.Context) *wake.Pane {
 	setup := waketest.Setup{App: m.cfg.App, Speed: m.cfg.Speed, Secrets: m.cfg.Secrets}
 	if m.cfg.EdgeURL != nil {
 		setup.AppURL = m.cfg.EdgeURL(m.cfg.App)
 	}
-	return wake.New(pctx, wake.Options{Setup: setup, Runner: engineRunner{source: m.cfg.Source}, Ctx: m.genCtx})
+	return wake.New(pctx, wake.Options{Setup: setup, Runner: engineRunner{source: m.cfg.Source, gen: m.genCtx}})
 }
 
 // engineRunner is the wake pane's Runner: the same engine `flywake wake`
 // drives, against the dashboard's platform, saving under the state dir.
 type engineRunner struct {
 	source *watch.Source
+	gen    context.Context // the app generation's
 }
 
 var errNoPlatform = errors.New("no platform to test against")
@@ -43,11 +44,15 @@ func (r engineRunner) Prepare(ctx context.Context, s waketest.Setup) (*waketest.
 	if err != nil {
 		return nil, err
 	}
+	ctx, done := bound(r.gen, ctx)
+	defer done()
 	return waketest.Prepare(ctx, env, s)
 }
 
 // Run runs the plan; cancelling ctx aborts it with a partial report.
 func (r engineRunner) Run(ctx context.Context, plan *waketest.Plan, onEvent func(waketest.Event)) (*waketest.Report, error) {
+	ctx, done := bound(r.gen, ctx)
+	defer done()
 	return plan.Run(ctx, onEvent)
 }
 

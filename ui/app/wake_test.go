@@ -98,3 +98,21 @@ func TestWakeKeyOffWhenReadOnly(t *testing.T) {
 		t.Error("w did not open the wake test")
 	}
 }
+
+// A context a pane made for one command ends with the app generation's
+// (an app switch, quitting), and on its own when the command is done.
+func TestBoundEndsWithTheGeneration(t *testing.T) {
+	gen, endGen := context.WithCancel(context.Background())
+	ctx, done := bound(gen, context.Background())
+	if ctx.Err() != nil {
+		t.Fatal("ended before the generation did")
+	}
+	endGen()
+	<-ctx.Done()
+	other, done2 := bound(context.Background(), context.Background())
+	done2()
+	if other.Err() == nil {
+		t.Error("done did not end the command's context")
+	}
+	done()
+}

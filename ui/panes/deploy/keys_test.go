@@ -1,7 +1,6 @@
 package deploy
 
 import (
-	"context"
 	"testing"
 
 	"github.com/flywake/flywake/sources/rollout"
@@ -19,7 +18,7 @@ func TestReleaseKeysRebind(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &fakeDeployer{}
-	p := New(pane.Context{Theme: theme.New(true), Keys: &km}, "sleepy-api", d, context.Background())
+	p := New(pane.Context{Theme: theme.New(true), Keys: &km}, "sleepy-api", d)
 	drain(p, p.Open())
 	uitest.AssertMentions(t, view(p), []string{"C  crashing"}, []string{"c  crashing"})
 	press(p, "c")

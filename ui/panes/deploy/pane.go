@@ -61,7 +61,6 @@ type Pane struct {
 	readOnly bool
 	app      string
 	deployer Deployer
-	ctx      context.Context
 
 	stage    Stage
 	seq      int // the current plan or run; older replies are dropped
@@ -75,13 +74,11 @@ type Pane struct {
 
 var _ pane.Overlay = (*Pane)(nil)
 
-// New returns the overlay for app. ctx bounds its runs (the root's app
-// generation: switching apps or quitting stops a rollout between machines).
-func New(pctx pane.Context, app string, d Deployer, ctx context.Context) *Pane {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	return &Pane{th: pctx.Theme, keys: pctx.KeyMap(), readOnly: pctx.ReadOnly, app: app, deployer: d, ctx: ctx}
+// New returns the overlay for app. Each command makes its own context;
+// the root's Deployer bounds it by the app's (switching apps or quitting
+// stops a rollout between machines).
+func New(pctx pane.Context, app string, d Deployer) *Pane {
+	return &Pane{th: pctx.Theme, keys: pctx.KeyMap(), readOnly: pctx.ReadOnly, app: app, deployer: d}
 }
 
 // ID names the overlay.
@@ -258,9 +255,9 @@ func (p *Pane) planFor(rel rollout.Release) tea.Cmd {
 	}
 	p.seq++
 	p.stage, p.notice, p.steps, p.err = StagePlanning, "", nil, nil
-	seq, d, app, ctx := p.seq, p.deployer, p.app, p.ctx
+	seq, d, app := p.seq, p.deployer, p.app
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		plan, err := d.Plan(ctx, app, rel)
 		return planMsg{seq: seq, plan: plan, err: err}
@@ -272,10 +269,10 @@ func (p *Pane) planFor(rel rollout.Release) tea.Cmd {
 func (p *Pane) run() tea.Cmd {
 	p.seq++
 	p.stage = StageRunning
-	seq, d, plan, ctx := p.seq, p.deployer, p.plan, p.ctx
+	seq, d, plan := p.seq, p.deployer, p.plan
 	ch := make(chan tea.Msg, len(plan.Machines)+1)
 	go func() {
-		err := d.Run(ctx, plan, func(s rollout.Step) { ch <- stepMsg{seq: seq, step: s, next: ch} })
+		err := d.Run(context.Background(), plan, func(s rollout.Step) { ch <- stepMsg{seq: seq, step: s, next: ch} })
 		ch <- doneMsg{seq: seq, err: err}
 		close(ch)
 	}()

@@ -61,7 +61,7 @@ func (f *fakeDeployer) Run(_ context.Context, plan rollout.Plan, onStep func(rol
 
 func newPane(d Deployer, readOnly bool) *Pane {
 	km := keys.Default()
-	return New(pane.Context{Theme: theme.New(true), Keys: &km, ReadOnly: readOnly}, "sleepy-api", d, context.Background())
+	return New(pane.Context{Theme: theme.New(true), Keys: &km, ReadOnly: readOnly}, "sleepy-api", d)
 }
 
 // relists counts the Relist requests the pane sent the root.
@@ -130,7 +130,7 @@ func TestOnlyYRollsOutAndTheQuestionNamesAppAndMachines(t *testing.T) {
 	uitest.AssertMentions(t, view(p), []string{"— it fails: m1 is crash-looping", "m1 v42 → v43, started · ✗ v43 failed: crash-looping",
 		"m2 v42 → v43, stopped · – v43 idle"}, []string{"✓", "not judged"})
 	uitest.PinColorProfile(t)
-	colour := New(pane.Context{Theme: theme.New(false)}, "sleepy-api", d, context.Background())
+	colour := New(pane.Context{Theme: theme.New(false)}, "sleepy-api", d)
 	colour.stage, colour.plan, colour.steps = p.stage, p.plan, p.steps
 	colour.SetData(a, t0)
 	out := uitest.View(colour, 100, 30, true, t0)

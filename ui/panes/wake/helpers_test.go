@@ -122,11 +122,9 @@ func newTestPane(t *testing.T, th *theme.Theme, r Runner, readOnly bool) *Pane {
 	if readOnly {
 		km.ReadOnly()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
 	return New(pane.Context{Theme: th, Keys: &km, ReadOnly: readOnly}, Options{
 		Setup:  waketest.Setup{App: testApp, AppURL: "https://snappy-api.fly.dev", Speed: 1, Secrets: []string{"FlyV1 sekrit-token-value"}},
-		Runner: r, Ctx: ctx,
+		Runner: r,
 	})
 }
 

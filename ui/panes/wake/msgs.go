@@ -1,6 +1,8 @@
 package wake
 
 import (
+	"context"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/flywake/flywake/sources/waketest"
@@ -40,19 +42,19 @@ type savedMsg struct {
 // The commands below are the only places the Runner is called.
 
 func (p *Pane) prepareCmd(id int, s waketest.Setup) tea.Cmd {
-	r, ctx := p.runner, p.ctx
+	r := p.runner
 	return func() tea.Msg {
-		ctx, cancel := contextWithTimeout(ctx, prepareTimeout)
+		ctx, cancel := contextWithTimeout(context.Background(), prepareTimeout)
 		defer cancel()
 		plan, err := r.Prepare(ctx, s)
 		return preparedMsg{from: p, id: id, plan: plan, err: err}
 	}
 }
 
-// runCmd runs the plan to its end (or abort) and closes the feed; the
-// events travel separately through waitCmd.
-func (p *Pane) runCmd(run int, plan *waketest.Plan, f *feed) tea.Cmd {
-	r, ctx := p.runner, p.runCtx
+// runCmd runs the plan to its end (or abort, ctx cancelled) and closes
+// the feed; the events travel separately through waitCmd.
+func (p *Pane) runCmd(ctx context.Context, plan *waketest.Plan, f *feed) tea.Cmd {
+	r := p.runner
 	return func() tea.Msg {
 		rep, err := r.Run(ctx, plan, f.add)
 		f.finish(rep, err)

@@ -48,11 +48,10 @@ type Options struct {
 	// "" for https://<app>.fly.dev), Speed, Secrets. Mode and Requests are
 	// the pane's to choose.
 	Setup waketest.Setup
-	// Runner does the pane's I/O.
+	// Runner does the pane's I/O. Each command makes its own context (a
+	// deadline, a cancel for esc); the root's Runner bounds it by the
+	// app's, so an app switch or quitting aborts a run in flight.
 	Runner Runner
-	// Ctx parents every call and run: the root cancels it on app switch and
-	// quit, which aborts a run in flight.
-	Ctx context.Context
 }
 
 // Pane is the wake test overlay. Build it with New.
@@ -64,7 +63,6 @@ type Pane struct {
 
 	readOnly bool
 	runner   Runner
-	ctx      context.Context
 	base     waketest.Setup
 
 	stage Stage
@@ -79,8 +77,7 @@ type Pane struct {
 
 	// run
 	runID     int
-	runCtx    context.Context
-	cancel    context.CancelFunc
+	cancel    context.CancelFunc // the run's: esc aborts it
 	feed      *feed
 	live      *live
 	finished  []string
@@ -109,13 +106,9 @@ func (p *Pane) ID() pane.ID { return ID }
 // New builds the pane for one app.
 func New(pctx pane.Context, opts Options) *Pane {
 	t, km := pctx.Themed(), pctx.KeyMap()
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	return &Pane{
 		theme: t, keys: km, bold: t.Renderer().NewStyle().Bold(true),
-		readOnly: pctx.ReadOnly || km.IsReadOnly(), runner: opts.Runner, ctx: ctx, base: opts.Setup,
+		readOnly: pctx.ReadOnly || km.IsReadOnly(), runner: opts.Runner, base: opts.Setup,
 		mode: waketest.ModeBoth,
 	}
 }
@@ -224,7 +217,8 @@ func (p *Pane) start() tea.Cmd {
 	if p.cancel != nil {
 		p.cancel()
 	}
-	p.runCtx, p.cancel = context.WithCancel(p.ctx)
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
 	p.stage = StageRunning
 	p.report, p.runErr, p.savedPath, p.saveErr = nil, nil, "", nil
 	p.previous, p.prevPath, p.prevErr, p.compare = nil, "", nil, false
@@ -233,7 +227,7 @@ func (p *Pane) start() tea.Cmd {
 	p.live = newLive(plan, firstMode(plan.Setup.Mode), 1, runCount(plan.Setup.Mode), nil)
 	p.plan = plan
 	p.feed = newFeed()
-	return tea.Batch(p.runCmd(p.runID, plan, p.feed), p.waitCmd(p.runID, p.feed))
+	return tea.Batch(p.runCmd(ctx, plan, p.feed), p.waitCmd(p.runID, p.feed))
 }
 
 // abort cancels the run; the engine stops sending, reads where the

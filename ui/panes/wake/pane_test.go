@@ -1,7 +1,6 @@
 package wake
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -389,10 +388,8 @@ func TestSetupKeysRebind(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &fakeRunner{}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
 	p := New(pane.Context{Theme: theme.New(true), Keys: &km}, Options{
-		Setup: waketest.Setup{App: testApp, AppURL: "https://snappy-api.fly.dev", Speed: 1}, Runner: f, Ctx: ctx})
+		Setup: waketest.Setup{App: testApp, AppURL: "https://snappy-api.fly.dev", Speed: 1}, Runner: f})
 	d := newDriver(t, p)
 	d.do(p.Open())
 	d.planned()
