@@ -476,8 +476,6 @@ func worst(r OrgRow) diagnose.Level {
 	return lvl
 }
 
-// stateOrder is the states present, in lifecycle order (diagnose.States),
-// states flywake does not know last.
 // StateCounts counts the app's machines by state, in the order of a
 // machine's life (diagnose.States), states the platform added after them
 // by name: the overview's and the header's one order.
@@ -493,6 +491,8 @@ func (a *App) StateCounts() []StateCount {
 	return out
 }
 
+// stateOrder is the states present, in lifecycle order (diagnose.States),
+// states flywake does not know last.
 func stateOrder(count map[string]int) []string {
 	var out []string
 	for _, st := range diagnose.States {
