@@ -118,7 +118,7 @@ same pace, plus two Prometheus queries a minute for the response counters —
 and keeps what it reads in one SQLite file: every machine state change and
 event with its exit code, config versions and releases, the log lines (boots
 and their phases, proxy errors, access lines), exec probes (memory, sockets,
-bytecode), the edge's and the app's responses per minute, and the crash-loop
+bytecode), each app's volumes, the edge's and the app's responses per minute, and the crash-loop
 judgements. Fly keeps five events per machine and a short window of logs; the
 file keeps all of them, for --keep. Changes are stored, not snapshots; a
 second of facts at most is lost to a kill -9, and a restart resumes without

@@ -21,5 +21,8 @@ func (c *Client) ListVolumes(ctx context.Context, app string) ([]Volume, error) 
 	if err != nil {
 		return nil, c.fail(ctx, call{op: "list volumes of " + app, scope: appScope, app: app}, err)
 	}
+	if c.tap != nil {
+		c.tap.VolumesListed(app, vs)
+	}
 	return vs, nil
 }

@@ -17,7 +17,7 @@
 // nanoseconds. Text is stored as received, with every secret the process
 // holds removed (sources/sanitize); it is made inert where it is shown.
 //
-// # Schema, version 1
+// # Schema, version 2
 //
 //	meta(key, value)                    schema_version, org, scope, events_kept, created_by
 //	sessions(id, began, last, scope)    one per run of the recorder: began..last is recorded time
@@ -40,6 +40,8 @@
 //	      crashed, phases)
 //	judgements(t, app, release,         the crash-loop judgement of a release when it changed
 //	           outcome, reason)
+//	volumes(t, app, json)               the app's volumes listing (fly-go's JSON) when it changed
+//	                                    (version 2; a version 1 file gains the table when written)
 //
 // A file whose schema_version is newer than SchemaVersion is refused (this
 // build cannot read it); an older one is migrated on open for writing.

@@ -26,7 +26,7 @@ func Export(src, dst string, from, to time.Time) error {
 		return err
 	}
 	scope, kept := r.Scope(), r.EventsKept()
-	org := r.Org()
+	org, version := r.Org(), r.version
 	r.Close()
 	if _, err := os.Stat(dst); err == nil {
 		return &Error{Kind: IO, Path: dst, Detail: "it exists already: name a new file"}
@@ -54,10 +54,11 @@ func Export(src, dst string, from, to time.Time) error {
 		return classify(dst, err)
 	}
 	defer tx.Rollback()
-	for _, q := range []struct {
+	type query struct {
 		sql  string
 		args []any
-	}{
+	}
+	queries := []query{
 		{`DELETE FROM sessions`, nil},
 		{`INSERT INTO sessions (began, last, scope) SELECT max(began, ?), min(last, ?), scope FROM src.sessions
 			WHERE last >= ? AND began <= ? ORDER BY began`, []any{f, t, f, t}},
@@ -77,7 +78,12 @@ func Export(src, dst string, from, to time.Time) error {
 			OR rowid IN (SELECT max(rowid) FROM src.judgements WHERE t < ? GROUP BY app)`, []any{f, t, f}},
 		{`INSERT INTO apps SELECT * FROM src.apps WHERE t >= ? AND t <= ?
 			OR rowid IN (SELECT max(rowid) FROM src.apps WHERE t < ? GROUP BY app)`, []any{f, t, f}},
-	} {
+	}
+	if version >= 2 { // an older file has no volumes
+		queries = append(queries, query{`INSERT INTO volumes SELECT * FROM src.volumes WHERE t >= ? AND t <= ?
+			OR rowid IN (SELECT max(rowid) FROM src.volumes WHERE t < ? GROUP BY app)`, []any{f, t, f}})
+	}
+	for _, q := range queries {
 		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
 			return classify(dst, err)
 		}

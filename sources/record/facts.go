@@ -59,6 +59,19 @@ func (w *Writer) Probe(at time.Time, app, machine, command string, res fly.Machi
 	w.submit(func(b *batch) { b.probe(r) })
 }
 
+// Volumes records app's volumes listing (fly-go's JSON) when it changed.
+func (w *Writer) Volumes(at time.Time, app string, vs []fly.Volume) {
+	if vs == nil {
+		vs = []fly.Volume{}
+	}
+	js, err := json.Marshal(vs)
+	if err != nil {
+		return
+	}
+	r := volumesRow{t: ns(at), app: app, json: []byte(sanitize.Redact(string(js)))}
+	w.submit(func(b *batch) { b.volumes(r) })
+}
+
 // Apps records the org's apps listing.
 func (w *Writer) Apps(at time.Time, names []string) {
 	names = append([]string(nil), names...)
@@ -249,6 +262,11 @@ type (
 		app     string
 		present bool
 	}
+	volumesRow struct {
+		t    int64
+		app  string
+		json []byte
+	}
 )
 
 // batch is the rows of one commit, decided against the diff state (which
@@ -266,6 +284,7 @@ type batch struct {
 	brows []bootRow
 	jrows []judgementRow
 	arows []appRow
+	vrows []volumesRow
 	stats Stats
 }
 
@@ -273,7 +292,7 @@ func newBatch(st *diffState) *batch { return &batch{st: st} }
 
 func (b *batch) size() int {
 	return len(b.mrows) + len(b.crows) + len(b.srows) + len(b.erows) + len(b.lrows) + len(b.prows) +
-		len(b.nrows) + len(b.brows) + len(b.jrows) + len(b.arows)
+		len(b.nrows) + len(b.brows) + len(b.jrows) + len(b.arows) + len(b.vrows)
 }
 
 func (b *batch) addMachines(at time.Time, app string, ms []prepared, complete bool) {
@@ -408,6 +427,17 @@ func (b *batch) addBoots(rows []bootRow) {
 	}
 }
 
+func (b *batch) volumes(r volumesRow) {
+	h := sha256.Sum256(r.json)
+	if old, ok := b.st.volumes[r.app]; ok && old == h {
+		b.stats.Skipped++
+		return
+	}
+	b.st.volumes[r.app] = h
+	b.vrows = append(b.vrows, r)
+	b.stats.Volumes++
+}
+
 func (b *batch) judgement(r judgementRow) {
 	sig := judgementSig(r)
 	if b.st.judgements[r.app] == sig {
@@ -481,6 +511,10 @@ func (b *batch) write(ctx context.Context, tx *sql.Tx) error {
 		{`INSERT INTO apps (t, app, present) VALUES (?, ?, ?)`, len(b.arows), func(i int) []any {
 			r := b.arows[i]
 			return []any{r.t, r.app, b2i(r.present)}
+		}, nil},
+		{`INSERT INTO volumes (t, app, json) VALUES (?, ?, ?)`, len(b.vrows), func(i int) []any {
+			r := b.vrows[i]
+			return []any{r.t, r.app, r.json}
 		}, nil},
 	} {
 		if s.n == 0 {

@@ -26,6 +26,7 @@ type Recording struct {
 	db         *sql.DB
 	org, scope string
 	eventsKept int
+	version    int // the file's schema version
 	sessions   []Session
 
 	machines map[string]*machineIndex   // app \x00 machine
@@ -136,7 +137,7 @@ func (r *Recording) load(ctx context.Context) error {
 	if meta == nil {
 		return &Error{Kind: NotARecording, Path: r.path, Detail: "an SQLite database without flywake's tables"}
 	}
-	if _, err := checkVersion(r.path, meta); err != nil {
+	if r.version, err = checkVersion(r.path, meta); err != nil {
 		return err
 	}
 	r.org, r.scope = meta["org"], meta["scope"]
@@ -567,6 +568,22 @@ func (r *Recording) Probe(app, machine, command string, t time.Time) (fly.Machin
 		return res, time.Time{}, false, classify(r.path, err)
 	}
 	return res, fromNS(at), true, nil
+}
+
+// Volumes is app's volumes listing (fly-go's JSON) as last recorded at or
+// before t; ok is false when none was (or the file predates volumes).
+func (r *Recording) Volumes(app string, t time.Time) (js []byte, ok bool, err error) {
+	if r.version < 2 {
+		return nil, false, nil
+	}
+	err = r.db.QueryRow(`SELECT json FROM volumes WHERE app = ? AND t <= ? ORDER BY t DESC LIMIT 1`, app, ns(t)).Scan(&js)
+	if err == sql.ErrNoRows {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, classify(r.path, err)
+	}
+	return js, true, nil
 }
 
 // CounterSeries is one recorded counter of one app and status.

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -225,4 +226,79 @@ func mustListing(t *testing.T, r *Recording, at time.Time) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A volumes listing is stored when it changes and read back as it was at
+// each instant; a version 1 file (no volumes) reads as none recorded, and
+// gains the table when it is written again.
+func TestVolumesAsListedAndTheVersion1File(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.db")
+	c := &clock{now: t0}
+	w := newWriter(t, path, c)
+	one := []fly.Volume{{ID: "vol_1", Name: "data", State: "created", Region: "iad", SizeGb: 1}}
+	two := []fly.Volume{{ID: "vol_1", Name: "data", State: "created", Region: "iad", SizeGb: 3}}
+	w.Volumes(t0, "api", one)
+	w.Volumes(t0.Add(time.Minute), "api", one) // unchanged: not stored again
+	w.Volumes(t0.Add(2*time.Minute), "api", two)
+	c.now = t0.Add(3 * time.Minute)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Stats().Volumes; got != 2 {
+		t.Errorf("%d volumes listings stored, want 2 (the unchanged one skipped)", got)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := func(at time.Time) int {
+		js, ok, err := r.Volumes("api", at)
+		if err != nil || !ok {
+			t.Fatalf("volumes at %s: ok %v, %v", at.Format(time.TimeOnly), ok, err)
+		}
+		var vs []fly.Volume
+		if err := json.Unmarshal(js, &vs); err != nil || len(vs) != 1 {
+			t.Fatalf("volumes at %s: %v %s", at.Format(time.TimeOnly), err, js)
+		}
+		return vs[0].SizeGb
+	}
+	if a, b := size(t0.Add(90*time.Second)), size(t0.Add(2*time.Minute)); a != 1 || b != 3 {
+		t.Errorf("sizes %d GB then %d GB, want 1 then 3", a, b)
+	}
+	if _, ok, _ := r.Volumes("api", t0.Add(-time.Second)); ok {
+		t.Error("volumes before the first listing")
+	}
+	r.Close()
+
+	// Make it a version 1 file: no volumes table.
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP TABLE volumes`, `UPDATE meta SET value = '1' WHERE key = 'schema_version'`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	if r, err = Open(path); err != nil {
+		t.Fatalf("a version 1 file: %v", err)
+	}
+	if _, ok, err := r.Volumes("api", c.now); ok || err != nil {
+		t.Errorf("a version 1 file holds volumes? ok %v, %v", ok, err)
+	}
+	r.Close()
+	w = newWriter(t, path, c)
+	w.Volumes(c.now, "api", two)
+	c.now = c.now.Add(time.Minute)
+	if err := w.Close(); err != nil {
+		t.Fatalf("writing a version 1 file: %v", err)
+	}
+	if r, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.version != SchemaVersion || size(c.now) != 3 {
+		t.Errorf("migrated to version %d, want %d", r.version, SchemaVersion)
+	}
 }

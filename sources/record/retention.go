@@ -30,6 +30,7 @@ func retain(ctx context.Context, db *sql.DB, cut time.Time, eventsKept int) erro
 		{`DELETE FROM boots WHERE began < ?`, []any{c}},
 		{`DELETE FROM judgements WHERE t < ? AND rowid NOT IN (SELECT max(rowid) FROM judgements WHERE t <= ? GROUP BY app)`, []any{c, c}},
 		{`DELETE FROM apps WHERE t < ? AND rowid NOT IN (SELECT max(rowid) FROM apps WHERE t <= ? GROUP BY app)`, []any{c, c}},
+		{`DELETE FROM volumes WHERE t < ? AND rowid NOT IN (SELECT max(rowid) FROM volumes WHERE t <= ? GROUP BY app)`, []any{c, c}},
 		{`DELETE FROM configs WHERE id NOT IN (SELECT DISTINCT config FROM states)`, nil},
 		{`DELETE FROM sessions WHERE last < ?`, []any{c}},
 		{`UPDATE sessions SET began = ? WHERE began < ?`, []any{c, c}},

@@ -13,9 +13,15 @@ import (
 )
 
 // SchemaVersion is the schema this build writes (see the package doc).
-const SchemaVersion = 1
+const SchemaVersion = 2
 
-// schema is version 1, as the package doc documents it.
+// volumesTable is version 2's addition: each app's volumes listing.
+var volumesTable = []string{
+	`CREATE TABLE volumes (t INTEGER NOT NULL, app TEXT NOT NULL, json BLOB NOT NULL)`,
+	`CREATE INDEX volumes_by_app ON volumes (app, t)`,
+}
+
+// schema is the current version, as the package doc documents it.
 var schema = []string{
 	`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
 	`CREATE TABLE sessions (id INTEGER PRIMARY KEY, began INTEGER NOT NULL, last INTEGER NOT NULL, scope TEXT NOT NULL)`,
@@ -40,6 +46,7 @@ var schema = []string{
 		crashed INTEGER NOT NULL, phases TEXT NOT NULL, PRIMARY KEY (app, machine, began)) WITHOUT ROWID`,
 	`CREATE TABLE judgements (t INTEGER NOT NULL, app TEXT NOT NULL, release TEXT NOT NULL, outcome TEXT NOT NULL,
 		reason TEXT NOT NULL)`,
+	volumesTable[0], volumesTable[1],
 }
 
 // pragmas apply to every connection: WAL (one writer, readers alongside),
@@ -124,9 +131,29 @@ func create(ctx context.Context, db *sql.DB, org, scope string, eventsKept int) 
 	return tx.Commit()
 }
 
-// migrate brings an older schema to SchemaVersion. Version 1 is the first:
-// there is nothing to migrate yet; a version 2 adds its steps here.
-func migrate(context.Context, *sql.DB, int) error { return nil }
+// migrate brings an older schema to SchemaVersion, in one transaction:
+// version 2 adds the volumes table.
+func migrate(ctx context.Context, db *sql.DB, from int) error {
+	if from >= SchemaVersion {
+		return nil
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if from < 2 {
+		for _, stmt := range volumesTable {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrating the schema to version 2: %w", err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'schema_version'`, strconv.Itoa(SchemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
 
 // emptyFile reports whether path is missing or has no bytes (a new recording).
 func emptyFile(path string) (bool, error) {

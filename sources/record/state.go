@@ -29,6 +29,7 @@ type diffState struct {
 	apps             map[string]bool
 	judgements       map[string]string
 	boots            map[bootKey]string
+	volumes          map[string][32]byte // app → its last volumes listing's hash
 }
 
 type lastState struct {
@@ -58,7 +59,7 @@ func loadDiffState(ctx context.Context, db *sql.DB, eventsKept int) (*diffState,
 	st := &diffState{db: db, eventsKept: eventsKept, mids: map[string]int64{}, last: map[int64]lastState{},
 		byApp: map[string]map[int64]bool{}, cfgs: map[[32]byte]int64{}, events: map[int64][]eventKey{},
 		tails: map[string]*logTail{}, probes: map[probeKey][32]byte{}, apps: map[string]bool{},
-		judgements: map[string]string{}, boots: map[bootKey]string{}}
+		judgements: map[string]string{}, boots: map[bootKey]string{}, volumes: map[string][32]byte{}}
 	q := func(query string, args []any, scan func(*sql.Rows) error) error {
 		rows, err := db.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -165,6 +166,17 @@ func loadDiffState(ctx context.Context, db *sql.DB, eventsKept int) (*diffState,
 			st.judgements[j.app] = judgementSig(j)
 			return nil
 		}); err != nil {
+		return nil, err
+	}
+	if err := q(`SELECT app, json FROM volumes WHERE rowid IN (SELECT max(rowid) FROM volumes GROUP BY app)`, nil, func(r *sql.Rows) error {
+		var app string
+		var js []byte
+		if err := r.Scan(&app, &js); err != nil {
+			return err
+		}
+		st.volumes[app] = sha256.Sum256(js)
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	return st, nil

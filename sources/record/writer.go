@@ -74,6 +74,7 @@ type Stats struct {
 	Commits                               int
 	States, Configs, Events, Logs, Probes int
 	Counts, Boots, Judgements, AppChanges int
+	Volumes                               int       // volume listings that changed
 	LastCommit                            time.Time // platform time of the last commit
 	Skipped                               int       // facts that changed nothing (already held)
 	Failed                                error
@@ -339,5 +340,6 @@ func (s *Stats) add(c Stats) {
 	s.Boots += c.Boots
 	s.Judgements += c.Judgements
 	s.AppChanges += c.AppChanges
+	s.Volumes += c.Volumes
 	s.Skipped += c.Skipped
 }

@@ -87,6 +87,11 @@ func figures(a *snapshot.App, now time.Time) []string {
 		out = append(out, fmt.Sprintf("edge vs app: 24h %.0f of %.0f, 1h %.0f of %.0f", d, tot, d1, tot1))
 	}
 	out = append(out, fmt.Sprintf("traffic minutes %d", len(a.Traffic.Minutes)))
+	vols := a.Volumes()
+	out = append(out, fmt.Sprintf("volumes %d error %q", len(vols.List), vols.Err))
+	for _, v := range vols.List {
+		out = append(out, fmt.Sprintf("volume %s %s %s %d GB on %q", v.ID, v.Name, v.State, v.SizeGB, v.Machine))
+	}
 	return out
 }
 
@@ -118,7 +123,7 @@ func collectApp(t *testing.T, src *watch.Source, app string) *snapshot.App {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	a, err := src.Collect(ctx, app, watch.Feeds()...)
+	a, err := src.Collect(ctx, app, append(watch.Feeds(), watch.VolumesFeed())...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,8 @@ func (t *Tap) Executed(app, id, cmd string, res fly.MachineExecResponse) {
 	t.W.Probe(t.Now(), app, id, cmd, res)
 }
 
+func (t *Tap) VolumesListed(app string, vs []fly.Volume) { t.W.Volumes(t.Now(), app, vs) }
+
 func (t *Tap) AppsListed(_ string, apps []fly.App) {
 	names := make([]string, 0, len(apps))
 	for _, a := range apps {

@@ -45,7 +45,9 @@ func (c Config) watchers() ([]*watcher, error) {
 	}
 	var out []*watcher
 	for _, name := range c.Apps {
-		feeds := watch.Feeds()
+		// The volumes tile's feed too; the traffic tile's reads the
+		// counters, which the counters feed keeps.
+		feeds := append(watch.Feeds(), watch.VolumesFeed())
 		if !c.Org { // the org's counters feed reads every app's
 			feeds = append(feeds, (&counter{w: c.Writer, app: name}).feed())
 		}

@@ -141,6 +141,7 @@ func (p *Platform) Handler() http.Handler {
 		rt("GET "+m, "Machines_show", "get", byMachine, gate.GetMachine, p.within(p.serveMachine)),
 		rt("GET "+m+"/wait", "Machines_wait", "wait", byMachine, gate.PerAction, p.within(p.serveWait)),
 		rt("POST "+m+"/exec", "Machines_exec", "exec", byMachine, gate.PerAction, p.within(p.serveExec)),
+		rt("GET /v1/apps/{app}/volumes", "Volumes_list", "volumes", byApp, gate.PerAction, p.within(p.serveVolumes)),
 		rt("GET /api/v1/apps/{app}/logs", "Logs_list", "logs", byApp, nil, p.within(logsAPI.ServeHTTP)),
 		rt("GET /prometheus/{org}/api/v1/query", "Prometheus_query", "prom", gate.ByPath("org"), nil, p.within(prom.Query)),
 		rt("GET /prometheus/{org}/api/v1/query_range", "Prometheus_query_range", "prom", gate.ByPath("org"), nil, p.within(prom.QueryRange)),
@@ -348,6 +349,26 @@ func (p *Platform) serveExec(w http.ResponseWriter, r *http.Request) {
 		gate.WriteError(w, http.StatusPreconditionFailed, "failed_precondition: the recording holds no answer to this command on this machine by then")
 	default:
 		gate.WriteJSON(w, http.StatusOK, res)
+	}
+}
+
+// serveVolumes answers the app's volumes listing as last recorded.
+func (p *Platform) serveVolumes(w http.ResponseWriter, r *http.Request) {
+	app := r.PathValue("app")
+	if !p.rec.HasApp(app) {
+		gate.WriteError(w, http.StatusNotFound, "app not found")
+		return
+	}
+	js, ok, err := p.rec.Volumes(app, p.clock.Now())
+	switch {
+	case err != nil:
+		gate.WriteError(w, http.StatusInternalServerError, err.Error())
+	case !ok:
+		gate.WriteError(w, http.StatusPreconditionFailed, "failed_precondition: the recording holds no volumes listing of this app by then")
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(js)
 	}
 }
 
