@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -16,11 +17,14 @@ import (
 // credentials it fails with fly.ErrNoToken, whose text says how to log in and
 // how to try --demo; it never falls back to simulated data on its own. A key
 // file with any problem stops it before anything starts.
-func dashboardCommand(g *globalFlags) command {
+func dashboardCommand(g *globalFlags, view *string) command {
 	var km keys.KeyMap
 	return command{
 		cannotRun: 1, needs: anyApp, tui: true,
 		validate: func() error {
+			if *view != "" && !slices.Contains(app.Views, *view) {
+				return usage(app.CheckView(*view, "", g.readonly))
+			}
 			var err error
 			if km, err = keys.LoadUser(); err != nil {
 				return fmt.Errorf("%w\nnothing was started: fix the key file, or move it away to use the default keys", err)
@@ -29,7 +33,13 @@ func dashboardCommand(g *globalFlags) command {
 		},
 		run: func(ctx context.Context, _ *cobra.Command, p *platform) error {
 			name := p.app // "" (no -a, FLY_APP or fly.toml): the org overview opens first
+			if *view != "" {
+				if err := app.CheckView(*view, name, g.readonly); err != nil {
+					return usage(err)
+				}
+			}
 			cfg := app.Config{
+				View:     *view,
 				Source:   p.source,
 				App:      name,
 				Demo:     p.demo,

@@ -81,6 +81,7 @@ func (g *globalFlags) checkOptions() checklist.Options {
 
 func newRootCmd() *cobra.Command {
 	g := &globalFlags{}
+	var view string
 	root := &cobra.Command{
 		Use:   "flywake",
 		Short: "A terminal dashboard for apps on Fly.io Machines",
@@ -92,14 +93,18 @@ crash-looping.
   flywake --demo          the dashboard on an embedded Fly platform (no account, no network)
   flywake -a APP          the dashboard for a real app (token: FLY_ACCESS_TOKEN,
                           FLY_API_TOKEN or ~/.fly/config.yml; app: -a, FLY_APP or fly.toml)
+  flywake -a APP --view logs
+                          open straight on a view of the app: logs, checklist, wake
+                          (the wake test's setup), overview (every app) or machines
   flywake verdict -a APP  after ` + "`fly deploy`" + `: exit 0 live, 2 failed (roll back), 3 could not judge`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
-		RunE:          g.runE(dashboardCommand(g)),
+		RunE:          g.runE(dashboardCommand(g, &view)),
 	}
 	g.bind(root.PersistentFlags())
+	root.Flags().StringVar(&view, "view", "", "open on this view: machines (the dashboard), logs, checklist, wake (the wake test's setup) or overview (every app of the org)")
 	root.AddCommand(newSimCmd(g), newStatusCmd(g), newCheckCmd(g), newWakeCmd(g), newVerdictCmd(g), newDeployCmd(g), newRecordCmd(g))
 	return root
 }

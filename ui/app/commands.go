@@ -1,6 +1,9 @@
 package app
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -109,4 +112,41 @@ func (m *Model) commandWords() []switchWord {
 		out = append(out, switchWord{names: c.names})
 	}
 	return out
+}
+
+// Views are what --view opens straight on, as `k9s -c pods` does: the
+// dashboard (machines), one of its overlays, or the org overview.
+var Views = []string{"machines", "logs", "checklist", "wake", "overview"}
+
+// viewOverlays are the overlays --view names.
+var viewOverlays = map[string]pane.ID{"logs": logs.ID, "checklist": checklist.ID, "wake": wake.ID}
+
+// CheckView says why --view view cannot open on app ("" none: the org
+// overview opens first), nil when it can.
+func CheckView(view, app string, readOnly bool) error {
+	switch {
+	case !slices.Contains(Views, view):
+		return fmt.Errorf("--view %q is not a view: it takes %s", view, strings.Join(Views, ", "))
+	case view == "wake" && readOnly:
+		return errors.New("--view wake: the wake test is off under --readonly (it changes machines)")
+	case app == "" && view != "overview":
+		return fmt.Errorf("--view %s shows one app: name it with -a APP (FLY_APP or fly.toml also do); without one the org overview opens", view)
+	}
+	return nil
+}
+
+// openView opens the view --view named over the app just built (New
+// calls it); its command waits in pending for Init.
+func (m *Model) openView(view string) {
+	if id, ok := viewOverlays[view]; ok && m.cfg.App != "" {
+		for _, o := range m.overlays {
+			if o.pane.ID() == id && (id != wake.ID || m.keys.WakeTest.Enabled()) {
+				m.pending = append(m.pending, m.openOverlay(o.pane))
+			}
+		}
+	}
+	if view == "overview" {
+		m.open = m.overviewPane() // Init starts the org's feeds
+		m.relayout()
+	}
 }

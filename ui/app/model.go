@@ -51,6 +51,9 @@ type Config struct {
 	// ReplaySpeed is how many recorded seconds space plays a second
 	// (--speed; 0 or 1: DefaultReplaySpeed).
 	ReplaySpeed float64
+	// View is what opens first (--view, see Views): "" or machines, the
+	// dashboard; logs, checklist or wake over it; overview, the org's apps.
+	View string
 }
 
 // Model is the root bubbletea model.
@@ -144,6 +147,7 @@ func newModel(parent context.Context, cfg Config) Model {
 		m.bar = newTimebar(cfg.Replay, cfg.ReplaySpeed)
 	}
 	m.resetApp(cfg.App)
+	m.openView(cfg.View)
 	return m
 }
 

@@ -26,6 +26,9 @@ func (m *Model) startFetching() []tea.Cmd {
 		return []tea.Cmd{m.startOrg()}
 	}
 	cmds := append([]tea.Cmd{m.schedule()}, m.pending...)
+	if m.open != nil && m.open.ID() == overview.ID { // --view overview over the app
+		cmds = append(cmds, m.startOrg())
+	}
 	m.pending = nil
 	return cmds
 }
