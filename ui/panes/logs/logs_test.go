@@ -416,3 +416,28 @@ func TestTitleAndTimeFollowTheFilter(t *testing.T) {
 		t.Errorf("after M: machine %q, title %q", p.filter.Machine, p.Title())
 	}
 }
+
+// M and R on a line that names no machine or region, or with no line
+// under the cursor, leave the filter as it was and say why on the pane.
+func TestMachineAndRegionSayWhyTheyPickNothing(t *testing.T) {
+	lines := day(10)
+	lines[9].Machine, lines[9].Region = "", "" // the newest, under the cursor
+	p := newPane(theme.New(true))
+	p.SetSize(120, 30)
+	p.SetData(model(lines), t0)
+	p.Open()
+	for _, c := range []struct{ key, want string }{
+		{"M", "the line under the cursor names no machine"},
+		{"R", "the line under the cursor names no region"},
+	} {
+		run(p, uitest.Key(c.key))
+		if !p.filter.Empty() || !strings.Contains(ansi.Strip(p.View(true, t0)), c.want) {
+			t.Errorf("%s on a line with neither: filter %+v, screen:\n%s", c.key, p.filter, ansi.Strip(p.View(true, t0)))
+		}
+	}
+	p.SetData(model(nil), t0)
+	run(p, uitest.Key("M"))
+	if want := "no line under the cursor to take a machine from"; !strings.Contains(ansi.Strip(p.View(true, t0)), want) {
+		t.Errorf("M with no lines: want %q on screen:\n%s", want, ansi.Strip(p.View(true, t0)))
+	}
+}

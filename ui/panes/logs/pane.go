@@ -508,10 +508,16 @@ func (p *Pane) updateKey(km tea.KeyMsg) tea.Cmd {
 		p.sideways(key.Matches(km, k.Right))
 		return nil
 	case key.Matches(km, k.LogMachine):
-		f.Machine = toggle(f.Machine, cur.Machine, haveCur)
+		if f.Machine = toggle(f.Machine, cur.Machine, haveCur); f == p.filter {
+			p.note = nothingToPick(haveCur, "machine")
+			return nil
+		}
 		return p.setFilter(f)
 	case key.Matches(km, k.LogRegion):
-		f.Region = toggle(f.Region, cur.Region, haveCur)
+		if f.Region = toggle(f.Region, cur.Region, haveCur); f == p.filter {
+			p.note = nothingToPick(haveCur, "region")
+			return nil
+		}
 		return p.setFilter(f)
 	case key.Matches(km, k.LogProvider):
 		f.Provider = nextOf(providers, f.Provider)
@@ -570,6 +576,15 @@ func toggle(cur, value string, have bool) string {
 		return ""
 	}
 	return value
+}
+
+// nothingToPick is why M or R left the filter as it was: no line under
+// the cursor, or one that names no machine (the proxy's) or region.
+func nothingToPick(haveCur bool, what string) string {
+	if !haveCur {
+		return "no line under the cursor to take a " + what + " from"
+	}
+	return "the line under the cursor names no " + what
 }
 
 var providers = []string{"", "app", "runner", "proxy", "health"}

@@ -484,3 +484,20 @@ func TestSetupAdviceFollowsTheRequestCount(t *testing.T) {
 		}
 	}
 }
+
+// r in the setup reads the machines again; pressed while they are being
+// read it says so instead of nothing.
+func TestRefreshWhileReadingSaysSo(t *testing.T) {
+	p := newTestPane(t, theme.New(true), &fakeRunner{events: suspendEvents()}, false)
+	p.SetSize(100, 30)
+	d := newDriver(t, p)
+	open := p.Open() // the first read, not yet answered
+	if cmd := p.Update(uitest.Key("r")); cmd != nil || !strings.Contains(ansi.Strip(p.View(true, t0)), "already reading the machines") {
+		t.Errorf("r while reading: command %v, screen:\n%s", cmd != nil, ansi.Strip(p.View(true, t0)))
+	}
+	d.do(open)
+	d.planned()
+	if cmd := p.Update(uitest.Key("r")); cmd == nil || !p.preparing {
+		t.Errorf("r with a plan read nothing again (command %v, reading %v)", cmd != nil, p.preparing)
+	}
+}

@@ -97,6 +97,10 @@ func (p *Pane) setupKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.WakeDefault):
 		p.requests = 0
 	case key.Matches(msg, k.Refresh):
+		if p.preparing {
+			p.notice = "already reading the machines: the plan follows"
+			return nil
+		}
 		return p.prepare()
 	case key.Matches(msg, k.Enter):
 		switch {
