@@ -65,7 +65,11 @@ func connectPlatform(ctx context.Context, g *globalFlags, needs connectNeeds, s 
 		// FLYWAKE_DEMO_TOKEN, for tests and demos only, fixes the embedded
 		// platform's API token (default: random per run), so a test can
 		// look for a recognisable token in everything flywake prints.
-		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed, Frozen: g.frozen, Token: os.Getenv("FLYWAKE_DEMO_TOKEN")})
+		// FLYWAKE_DEMO_STILL=1, for tests only, stands the platform's clock
+		// still, as status does: a screen then changes only when a key
+		// changes it (e2e_everykey_test.go).
+		frozen := g.frozen || os.Getenv("FLYWAKE_DEMO_STILL") == "1"
+		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed, Frozen: frozen, Token: os.Getenv("FLYWAKE_DEMO_TOKEN")})
 		if err := sim.Start(); err != nil {
 			return nil, err
 		}
