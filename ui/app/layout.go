@@ -78,7 +78,7 @@ func (m *Model) bodyHeight() int { return max(m.height-m.chromeLines(), 0) }
 func (m *Model) chromeLines() int {
 	n := 2 + len(bannerText(m.crash, m.width))
 	if m.switcher != nil {
-		n += 2
+		n += len(m.switcherLines())
 	}
 	return n + len(m.statusLines()) + len(m.timebarLines())
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	flyc "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/ui/pane"
@@ -147,6 +148,29 @@ func TestCopyNoticeIsShort(t *testing.T) {
 		m.notice = notice{text: got}
 		if n := len(m.statusLines()); n != 1 {
 			t.Errorf("%s: the notice takes %d lines at 120 columns: %q", c.c.What, n, got)
+		}
+	}
+}
+
+// A refused `:` entry's reason wraps at 80 columns instead of losing its
+// end (the commands it lists, the way out), and the screen keeps its size.
+func TestCommandRefusalWrapsWhole(t *testing.T) {
+	for _, c := range []struct{ typed, want string }{
+		{"", "help, quit), esc to stay"},
+		{"zzz", "backspace to change it, esc to stay"},
+	} {
+		m := send(offline(t, false), tea.WindowSizeMsg{Width: 80, Height: 24})
+		m = send(typed(m, c.typed), enterKey())
+		screen := plainView(m)
+		lines := strings.Split(screen, "\n")
+		joined := strings.Join(strings.Fields(screen), " ")
+		if !strings.Contains(joined, c.want) || len(lines) != 24 {
+			t.Errorf(":%s enter at 80x24: want %q whole on 24 lines, got %d:\n%s", c.typed, c.want, len(lines), screen)
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf(":%s line %d is %d wide", c.typed, i, w)
+			}
 		}
 	}
 }

@@ -92,15 +92,23 @@ func (m Model) boxNote(p pane.Pane, focused bool) string {
 }
 
 // switcherLines are the `:` prompt and its hint (the matches, the
-// highlighted one in reverse).
+// highlighted one in reverse). A refusal wraps, up to refusalLines, so
+// the commands it lists and the way out are read whole.
 func (m Model) switcherLines() []string {
-	prompt := m.switcher.input.View()
-	hint := "  " + m.switcher.hint(m.width-2, func(s string) string { return m.theme.Selected.Render(s) }) // the footer names the keys
+	out := []string{cell.Fit(m.switcher.input.View(), m.width, cell.Left)}
 	if m.switcher.refusal != "" {
-		hint = m.theme.Warn.Render(hint)
+		lines := cell.Wrap("  "+m.switcher.refusal, m.width, 2)
+		for _, l := range lines[:min(len(lines), refusalLines)] {
+			out = append(out, cell.Fit(m.theme.Warn.Render(l), m.width, cell.Left))
+		}
+		return out
 	}
-	return []string{cell.Fit(prompt, m.width, cell.Left), cell.Fit(hint, m.width, cell.Left)}
+	hint := "  " + m.switcher.hint(m.width-2, func(s string) string { return m.theme.Selected.Render(s) }) // the footer names the keys
+	return append(out, cell.Fit(hint, m.width, cell.Left))
 }
+
+// refusalLines is the most a refused `:` entry's reason takes.
+const refusalLines = 3
 
 // fatalView is the body for errors only the user can fix: what happened,
 // and the ways out (back, another app, quit).
