@@ -3,8 +3,10 @@ package watch
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
+	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/waketest"
 )
@@ -28,13 +30,37 @@ const WaitPoll = 45 * time.Second
 // transition ends in.
 var settledStates = []string{"started", "stopped", "suspended"}
 
-// WaitSettled long-polls one machine until it is started, stopped or
-// suspended, or the poll's time passes (an ErrWaitTimeout: not a failure).
-func (s *Source) WaitSettled(ctx context.Context, app, id, instance string, poll time.Duration) error {
+// SteadyWaitPoll is one wait on a machine at rest: the longest the API
+// allows, so watching a steady machine costs one call a minute.
+const SteadyWaitPoll = 60 * time.Second
+
+// Wait long-polls one machine until it is in one of states, or the poll's
+// time passes (an ErrWaitTimeout: not a failure).
+func (s *Source) Wait(ctx context.Context, app, id, instance string, poll time.Duration, states []string) error {
 	if !s.Ready() {
 		return ErrNoPlatform
 	}
-	return s.Client.Wait(ctx, app, id, instance, poll, settledStates...)
+	return s.Client.Wait(ctx, app, id, instance, poll, states...)
+}
+
+// waitStates is what a wait on a machine in state waits for: a machine in
+// transition, any state a transition ends in; one at rest, any other rest
+// state (a crash the restart policy restarts counts as stopped); nil for a
+// state no wait follows (created, failed, destroyed, …).
+func waitStates(state string) []string {
+	if diagnose.IsTransient(state) {
+		return settledStates
+	}
+	if !slices.Contains(settledStates, state) {
+		return nil
+	}
+	out := make([]string, 0, len(settledStates)-1)
+	for _, s := range settledStates {
+		if s != state {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Action is a change the user asks for on one machine.

@@ -49,6 +49,10 @@ type Result struct {
 	// Busy reports that the fetch brought something new (or failed), for
 	// feeds that poll faster while data arrives.
 	Busy bool
+	// Changed are the machines the data says changed state (the proxy's
+	// and the runner's lines): the scheduler looks at each one a wait
+	// does not watch, without waiting for the next listing.
+	Changed []string
 	// Err is why the fetch failed, nil when it did not.
 	Err error
 }
@@ -88,6 +92,9 @@ func LogsFeed() Feed {
 		Fetch: func(ctx context.Context, s *Source, q Query) Result {
 			lines, next, err := s.Logs(ctx, q.App, q.Cursor)
 			r := Result{Cursor: next, Err: err, Busy: len(lines) > 0 || err != nil}
+			if q.Cursor != "" { // the first page is history the first listing already shows
+				r.Changed = changedMachines(lines)
+			}
 			if err != nil && len(lines) == 0 {
 				r.Cursor = q.Cursor // nothing read: start from the same place next time
 			}

@@ -59,15 +59,18 @@ type Job struct {
 	// Machine and Instance name the machine of a look, wait, probe,
 	// action or describe.
 	Machine, Instance string
-	Feed              int // FeedJob, OrgJob: the feed's index in its registry
-	Query             Query
-	OrgQuery          OrgQuery
-	Probe             snapshot.ProbeRequest
-	Action            Action
-	Ref               int           // the asker's own number for the call, returned as is
-	Timeout           time.Duration // the whole call's deadline
-	feed              *Feed
-	orgFeed           *OrgFeed
+	// States are what a WaitJob waits for, Poll how long it may hold.
+	States   []string
+	Poll     time.Duration
+	Feed     int // FeedJob, OrgJob: the feed's index in its registry
+	Query    Query
+	OrgQuery OrgQuery
+	Probe    snapshot.ProbeRequest
+	Action   Action
+	Ref      int           // the asker's own number for the call, returned as is
+	Timeout  time.Duration // the whole call's deadline
+	feed     *Feed
+	orgFeed  *OrgFeed
 }
 
 // Reply is a job's outcome.
@@ -108,7 +111,7 @@ func (s *Source) Do(ctx context.Context, j Job) Reply {
 		}
 		r.Err = err
 	case WaitJob:
-		r.Err = s.WaitSettled(ctx, j.App, j.Machine, j.Instance, WaitPoll)
+		r.Err = s.Wait(ctx, j.App, j.Machine, j.Instance, j.Poll, j.States)
 	case ProbeJob:
 		r.Exec = s.Probe(ctx, j.App, j.Probe)
 	case FeedJob:

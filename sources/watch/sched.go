@@ -35,19 +35,30 @@ func (c Clock) org() OrgClock { return OrgClock{Now: c.Now, Speed: c.Speed} }
 const (
 	ListFast   = 2 * time.Second  // the listing while a machine is in a transient state
 	ListSteady = 12 * time.Second // otherwise
-	RetryFirst = 2 * time.Second  // a failed listing's first retry; it doubles from there
-	RetryMax   = ListSteady       // a fault that ends is noticed within one steady refresh
+	// ListWatched is the listing of a steady app whose every machine a
+	// wait watches: the waits say what changes within the second, so the
+	// listing is only the safety net (machines created from outside).
+	ListWatched = time.Minute
+	RetryFirst  = 2 * time.Second // a failed listing's first retry; it doubles from there
+	RetryMax    = ListSteady      // a fault that ends is noticed within one steady refresh
 	// WaitCooldown is the least time between two waits on one machine, so
-	// a wait that returns at once cannot spin.
+	// a wait that returns at once cannot spin; WaitRetry, after a wait
+	// that failed.
 	WaitCooldown = 2 * time.Second
+	WaitRetry    = ListSteady
 	MaxWaits     = 16 // wait long-polls in flight at once: each holds a connection
 	MaxProbes    = 2  // exec probes in flight
-	ProbesPerMin = 6  // exec probes started a minute: keeps a steady app within ~12 Machines API calls/min
+	ProbesPerMin = 6  // exec probes started a minute
 	MaxLooks     = 4  // targeted looks in flight
+	// MachinesPerMin is the Machines API calls a minute the scheduler
+	// keeps to: probes start only while the last minute's calls leave
+	// probeHeadroom of it for the look and the wait a change costs.
+	MachinesPerMin = 15
+	probeHeadroom  = 2
 
 	listTimeout     = 20 * time.Second
 	lookTimeout     = 15 * time.Second
-	waitTimeout     = WaitPoll + 10*time.Second
+	waitSlack       = 10 * time.Second // a wait's deadline past its poll
 	probeTimeout    = ProbeTimeout + 5*time.Second
 	appsTimeout     = 15 * time.Second
 	actTimeout      = 30 * time.Second // a start, stop or suspend (they answer once accepted)
@@ -87,13 +98,25 @@ type Scheduler struct {
 	// unknown app); nothing more is fetched for this app.
 	stopped bool
 
-	list      listState
-	looks     []look // machines to look at, in the order asked
-	waits     map[string]bool
-	waitEnded map[string]time.Time // wall
-	probes    map[string]bool
-	launches  []time.Time // wall times of recent probe starts
-	feed      []feedState
+	list  listState
+	looks []look // machines to look at, in the order asked
+	// waits are the wait long-polls in flight, by machine: true for a
+	// machine at rest (a steady wait), false for one in transition.
+	waits map[string]bool
+	// waitNext is the wall time before which no wait starts on a machine
+	// (WaitCooldown, WaitRetry, Retry-After).
+	waitNext map[string]time.Time
+	// unseen holds the machines a wait said changed that no look or
+	// listing has shown since: no wait starts on them from the stale
+	// state, which it would only find reached at once.
+	unseen map[string]unseen
+	// waitFailing: a steady wait failed (not timed out), so the waits may
+	// not be watching; the listing keeps its steady pace until one answers.
+	waitFailing bool
+	probes      map[string]bool
+	launches    []time.Time // wall times of recent probe starts
+	calls       []time.Time // wall times of the Machines API calls started in the last minute
+	feed        []feedState
 
 	orgOn bool
 	org   []orgFeedState
@@ -109,6 +132,42 @@ type listState struct {
 	due     time.Time // wall; zero: at once
 	okWall  time.Time // when the last good listing arrived
 	fail    Failure
+}
+
+// unseen is a machine a wait said changed: the job id then (a listing
+// sent later shows it) and what the model held of it.
+type unseen struct {
+	asked int
+	was   mark
+}
+
+// mark is what says a machine changed: its state, its version and its
+// newest event.
+type mark struct {
+	state, instance string
+	event           time.Time
+}
+
+func markOf(app *snapshot.App, id string) mark {
+	m, ok := app.Machine(id)
+	if !ok {
+		return mark{}
+	}
+	k := mark{state: m.State, instance: m.InstanceID}
+	if len(m.Events) > 0 {
+		k.event = m.Events[0].At
+	}
+	return k
+}
+
+// seen is called once a look or a listing shows a machine a wait said
+// changed: when nothing did (a platform whose waits answer at once), the
+// next wait there comes only after WaitRetry, so the two cannot spin.
+func (s *Scheduler) seen(id string, u unseen, app *snapshot.App, wall time.Time) {
+	delete(s.unseen, id)
+	if markOf(app, id) == u.was {
+		s.waitNext[id] = wall.Add(WaitRetry)
+	}
 }
 
 type look struct {
@@ -147,8 +206,8 @@ func (s *Scheduler) Open(app string) int {
 	s.app, s.stopped = app, false
 	s.list = listState{}
 	s.looks = nil
-	s.waits, s.waitEnded = map[string]bool{}, map[string]time.Time{}
-	s.probes, s.launches = map[string]bool{}, nil
+	s.waits, s.waitNext, s.unseen, s.waitFailing = map[string]bool{}, map[string]time.Time{}, map[string]unseen{}, false
+	s.probes, s.launches, s.calls = map[string]bool{}, nil, nil
 	s.feed = make([]feedState, len(s.feeds))
 	kept := s.asked[:0]
 	for _, j := range s.asked {
@@ -234,7 +293,7 @@ func (s *Scheduler) job(k Kind) Job {
 // then in flight until its reply comes back through Done. It does no I/O,
 // and the same state and clock always give the same jobs.
 func (s *Scheduler) Due(c Clock, app *snapshot.App, org *snapshot.Org) []Job {
-	out := s.asked
+	out := s.count(s.asked, 0, c.Wall)
 	s.asked = nil
 	if s.app != "" && !s.stopped && app != nil {
 		out = s.dueApp(out, c, app)
@@ -245,7 +304,41 @@ func (s *Scheduler) Due(c Clock, app *snapshot.App, org *snapshot.Org) []Job {
 	return out
 }
 
+// machinesAPI reports whether a job of kind k is a Machines API call of
+// the open app (what MachinesPerMin counts; a feed is its own API's).
+func (k Kind) machinesAPI() bool {
+	switch k {
+	case ListJob, LookJob, WaitJob, ProbeJob, ActJob, DescribeJob:
+		return true
+	}
+	return false
+}
+
+// count records the Machines API calls among jobs[from:], started at wall.
+func (s *Scheduler) count(jobs []Job, from int, wall time.Time) []Job {
+	for _, j := range jobs[from:] {
+		if j.Kind.machinesAPI() {
+			s.calls = append(s.calls, wall)
+		}
+	}
+	return jobs
+}
+
+// callsLastMinute is how many Machines API calls started within a minute
+// of wall.
+func (s *Scheduler) callsLastMinute(wall time.Time) int {
+	kept := s.calls[:0]
+	for _, t := range s.calls {
+		if wall.Sub(t) < time.Minute {
+			kept = append(kept, t)
+		}
+	}
+	s.calls = kept
+	return len(kept)
+}
+
 func (s *Scheduler) dueApp(out []Job, c Clock, app *snapshot.App) []Job {
+	from := len(out)
 	if !s.list.busy && !c.Wall.Before(s.list.due) {
 		s.list.busy = true
 		j := s.job(ListJob)
@@ -255,7 +348,10 @@ func (s *Scheduler) dueApp(out []Job, c Clock, app *snapshot.App) []Job {
 	}
 	out = s.dueLooks(out)
 	out = s.dueWaits(out, c, app)
+	out = s.count(out, from, c.Wall) // before the probes, which yield to these
+	from = len(out)
 	out = s.dueProbes(out, c, app)
+	out = s.count(out, from, c.Wall)
 	for i := range s.feeds {
 		st := &s.feed[i]
 		if st.busy || c.Wall.Before(st.due) {
@@ -301,22 +397,61 @@ func (s *Scheduler) dueLooks(out []Job) []Job {
 // dueWaits starts one wait for every transient machine that has none in
 // flight (and did not just finish one), MaxWaits at once: a large app
 // mid-deploy would otherwise open one per machine; the fast listing
-// covers the rest.
+// covers the rest. When the waits can watch every machine (watchable),
+// the machines at rest get one too: a stop, start, suspend, crash or
+// autostop then answers the wait within the second, for one call a
+// machine a minute.
 func (s *Scheduler) dueWaits(out []Job, c Clock, app *snapshot.App) []Job {
-	for _, mc := range app.Machines {
-		if len(s.waits) >= MaxWaits {
+	steady := watchable(app)
+	for pass := range 2 {
+		transient := pass == 0 // the machines about to change first
+		if !transient && !steady {
 			break
 		}
-		id := mc.ID
-		if !diagnose.IsTransient(mc.State) || s.waits[id] || c.Wall.Sub(s.waitEnded[id]) < WaitCooldown {
-			continue
+		for _, mc := range app.Machines {
+			if len(s.waits) >= MaxWaits {
+				return out
+			}
+			id := mc.ID
+			if diagnose.IsTransient(mc.State) != transient {
+				continue
+			}
+			if _, busy := s.waits[id]; busy || c.Wall.Before(s.waitNext[id]) {
+				continue
+			}
+			if _, stale := s.unseen[id]; stale {
+				continue
+			}
+			states := waitStates(mc.State)
+			if states == nil {
+				continue
+			}
+			s.waits[id] = !transient
+			delete(s.waitNext, id)
+			j := s.job(WaitJob)
+			j.Machine, j.Instance, j.States, j.Poll = id, mc.InstanceID, states, WaitPoll
+			if !transient {
+				j.Poll = SteadyWaitPoll
+			}
+			j.Timeout = j.Poll + waitSlack
+			out = append(out, j)
 		}
-		s.waits[id] = true
-		j := s.job(WaitJob)
-		j.Machine, j.Instance, j.Timeout = id, mc.InstanceID, waitTimeout
-		out = append(out, j)
 	}
 	return out
+}
+
+// watchable reports whether waits can watch every machine of app: few
+// enough for MaxWaits, each in a state a wait follows.
+func watchable(app *snapshot.App) bool {
+	if len(app.Machines) > MaxWaits {
+		return false
+	}
+	for _, mc := range app.Machines {
+		if waitStates(mc.State) == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // dueProbes starts the probes the model wants, within the budget.
@@ -347,7 +482,9 @@ func probeKey(p snapshot.ProbeRequest) string {
 	return p.Kind.String() + "/" + p.Machine + "/" + p.Key
 }
 
-// probeBudget is how many probes may start now, given the recent starts.
+// probeBudget is how many probes may start now, given the recent starts
+// and the Machines API calls of the last minute: the waits and looks that
+// say what changed come first.
 func (s *Scheduler) probeBudget(wall time.Time) int {
 	kept := s.launches[:0]
 	for _, t := range s.launches {
@@ -356,7 +493,7 @@ func (s *Scheduler) probeBudget(wall time.Time) int {
 		}
 	}
 	s.launches = kept
-	return min(MaxProbes-len(s.probes), ProbesPerMin-len(kept))
+	return min(MaxProbes-len(s.probes), ProbesPerMin-len(kept), MachinesPerMin-probeHeadroom-s.callsLastMinute(wall))
 }
 
 func (s *Scheduler) dueOrg(out []Job, c Clock, org *snapshot.Org) []Job {
@@ -413,14 +550,15 @@ func (s *Scheduler) Done(r Reply, c Clock, app *snapshot.App, org *snapshot.Org)
 			s.ListNow() // gone: the listing says so
 		case r.Err == nil:
 			app.ApplyLook(r.Listing)
+			if u, ok := s.unseen[r.Machine]; ok {
+				s.seen(r.Machine, u, app, c.Wall)
+			}
 			return Outcome{App: true}
+		case s.list.fail.Err == nil: // a failing listing keeps its back-off
+			s.ListNow()
 		}
 	case WaitJob:
-		delete(s.waits, r.Machine)
-		s.waitEnded[r.Machine] = c.Wall
-		// Reached, timed out or failed: the listing says what the machine
-		// is now (WaitCooldown keeps a wait that fails at once from spinning).
-		s.ListNow()
+		s.doneWait(r, c, app)
 	case ProbeJob:
 		delete(s.probes, probeKey(r.Probe))
 		app.ApplyProbe(r.Probe, r.Exec, c.Now)
@@ -454,20 +592,67 @@ func (s *Scheduler) doneList(r Reply, c Clock, app *snapshot.App) Outcome {
 	s.list.fail = Failure{}
 	s.list.okWall = c.Wall
 	app.ApplyConverted(r.Listing, c.Now)
+	for id, u := range s.unseen {
+		if r.ID > u.asked { // sent after the wait said it changed
+			s.seen(id, u, app, c.Wall)
+		}
+	}
 	if s.list.again {
 		s.list.again, s.list.due = false, time.Time{}
 	} else {
-		s.list.due = c.Wall.Add(listInterval(app))
+		s.list.due = c.Wall.Add(s.listInterval(app))
 	}
 	return Outcome{App: true, Listed: true}
 }
 
-// listInterval adapts the listing to what the machines are doing.
-func listInterval(app *snapshot.App) time.Duration {
-	if app.Transitioning() {
+// listInterval adapts the listing to what the machines are doing and to
+// whether the waits watch them all.
+func (s *Scheduler) listInterval(app *snapshot.App) time.Duration {
+	switch {
+	case app.Transitioning():
 		return ListFast
+	case watchable(app) && !s.waitFailing:
+		return ListWatched
 	}
 	return ListSteady
+}
+
+// doneWait takes a wait's answer: reached, the machine changed, so look at
+// it; timed out, a machine at rest is still at rest (the next Due waits
+// again), one in transition is stuck, so list; failed, list, and wait
+// again only after WaitRetry (or the API's Retry-After).
+func (s *Scheduler) doneWait(r Reply, c Clock, app *snapshot.App) {
+	steady := s.waits[r.Machine]
+	delete(s.waits, r.Machine)
+	next := WaitCooldown
+	switch {
+	case r.Err == nil:
+		s.unseen[r.Machine] = unseen{asked: s.seq, was: markOf(app, r.Machine)}
+		s.Look(r.Machine)
+		if steady {
+			s.waitFailing = false
+		}
+	case errors.Is(r.Err, fly.ErrWaitTimeout{}):
+		if steady {
+			s.waitFailing = false
+		} else {
+			s.ListNow()
+		}
+	case errors.Is(r.Err, fly.ErrMachineNotFound{}):
+		s.ListNow() // gone: the listing says so
+	default:
+		if steady {
+			s.waitFailing = true
+		}
+		next = WaitRetry
+		if wait, ok := RetryAfter(r.Err); ok {
+			next = max(next, wait)
+		}
+		if s.list.fail.Err == nil { // a failing listing keeps its back-off
+			s.ListNow()
+		}
+	}
+	s.waitNext[r.Machine] = c.Wall.Add(next)
 }
 
 func (s *Scheduler) doneLook(machine string) {
@@ -492,6 +677,11 @@ func (s *Scheduler) doneFeed(r Reply, c Clock, app *snapshot.App) Outcome {
 	if r.Result.Apply != nil {
 		r.Result.Apply(app)
 		out.App = true
+	}
+	for _, id := range r.Result.Changed {
+		if _, watched := s.waits[id]; !watched { // a wait in flight will say
+			s.Look(id)
+		}
 	}
 	next := s.feeds[r.Feed].Next(app, r.Result)
 	if wait, ok := RetryAfter(r.Result.Err); ok {
@@ -540,6 +730,9 @@ func (s *Scheduler) NextWake(c Clock) (time.Time, bool) {
 	if s.app != "" && !s.stopped {
 		if !s.list.busy {
 			consider(s.list.due)
+		}
+		for _, at := range s.waitNext { // a machine's next wait
+			consider(at)
 		}
 		for _, st := range s.feed {
 			if !st.busy {

@@ -103,8 +103,11 @@ func TestIntervalsAfterReplies(t *testing.T) {
 		wantList  time.Duration
 		wantWaits int
 	}{
-		{"steady", []string{"stopped", "suspended"}, ListSteady, 0},
-		{"one starting", []string{"stopped", "starting"}, ListFast, 1},
+		{"steady, every machine watched", []string{"stopped", "suspended"}, ListWatched, 2},
+		{"steady, one a wait cannot follow", []string{"stopped", "failed"}, ListSteady, 0},
+		{"steady, too many to watch", slices.Repeat([]string{"stopped"}, MaxWaits+1), ListSteady, 0},
+		{"one starting", []string{"stopped", "starting"}, ListFast, 2},
+		{"one starting in a large app", append(slices.Repeat([]string{"stopped"}, MaxWaits), "starting"), ListFast, 1},
 		{"a few in transition", []string{"starting", "stopping", "suspending"}, ListFast, 3},
 		{"as many as the cap", slices.Repeat([]string{"starting"}, MaxWaits), ListFast, MaxWaits},
 		{"a large app mid-deploy", slices.Repeat([]string{"replacing"}, 200), ListFast, MaxWaits},
@@ -225,27 +228,43 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	}
 }
 
-// Probes: at most MaxProbes in flight and ProbesPerMin started a minute.
+// Probes: at most MaxProbes in flight and ProbesPerMin started a minute,
+// and they yield to the waits: a watched app's minute of Machines API
+// calls stays within MachinesPerMin less the headroom a change needs.
 func TestProbeBudget(t *testing.T) {
-	s := NewScheduler(nil, nil)
-	s.Open("app")
-	app := appOf(slices.Repeat([]string{"started"}, 10)...)
-	s.list.busy = true // the listing is not what this is about
-	started := 0
-	for sec := 0; sec < 60; sec++ {
-		for _, j := range s.Due(at(time.Duration(sec)*time.Second), app, nil) {
-			if j.Kind != ProbeJob {
-				continue
-			}
-			if inFlight := len(s.probes); inFlight > MaxProbes {
-				t.Fatalf("%d probes in flight", inFlight)
-			}
-			started++
-			s.Done(Reply{Job: j, Exec: snapshot.ExecResult{Stdout: "MemTotal: 1 kB\n"}}, at(time.Duration(sec)*time.Second), app, nil)
-		}
+	cases := []struct {
+		name     string
+		machines int
+		want     int
+	}{
+		{"too many to watch", MaxWaits + 1, ProbesPerMin},
+		{"ten machines watched", 10, MachinesPerMin - probeHeadroom - 10},
 	}
-	if started != ProbesPerMin {
-		t.Errorf("%d probes started in a minute, want the budget %d", started, ProbesPerMin)
+	for _, c := range cases {
+		s := NewScheduler(nil, nil)
+		s.Open("app")
+		app := appOf(slices.Repeat([]string{"started"}, c.machines)...)
+		s.list.busy = true // the listing is not what this is about
+		started, calls := 0, 0
+		for sec := 0; sec < 60; sec++ {
+			for _, j := range s.Due(at(time.Duration(sec)*time.Second), app, nil) {
+				calls++
+				if j.Kind != ProbeJob {
+					continue
+				}
+				if inFlight := len(s.probes); inFlight > MaxProbes {
+					t.Fatalf("%s: %d probes in flight", c.name, inFlight)
+				}
+				started++
+				s.Done(Reply{Job: j, Exec: snapshot.ExecResult{Stdout: "MemTotal: 1 kB\n"}}, at(time.Duration(sec)*time.Second), app, nil)
+			}
+		}
+		if started != c.want {
+			t.Errorf("%s: %d probes started in a minute, want %d", c.name, started, c.want)
+		}
+		if c.machines <= MaxWaits && calls > MachinesPerMin-probeHeadroom {
+			t.Errorf("%s: %d Machines API calls in a minute, want at most %d", c.name, calls, MachinesPerMin-probeHeadroom)
+		}
 	}
 }
 
@@ -270,8 +289,8 @@ func TestLookAtOneMachine(t *testing.T) {
 	if got, _ := app.Machine("m001"); !out.App || got.State != "stopping" {
 		t.Errorf("the look's machine was not merged: %+v, state %q", out, got.State)
 	}
-	if got := kinds(s, s.Due(at(time.Second), app, nil)); !slices.Equal(got, []string{"wait:m001"}) {
-		t.Errorf("after the look saw it stopping: %v due, want its wait", got)
+	if got := kinds(s, s.Due(at(time.Second), app, nil)); len(got) != 0 {
+		t.Errorf("after the look saw it stopping: %v due, want nothing (its steady wait is in flight)", got)
 	}
 
 	// A listing that goes out after the look was asked for covers it.

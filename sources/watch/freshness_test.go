@@ -1,0 +1,174 @@
+package watch
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	flygo "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/snapshot"
+)
+
+// listed opens app on a fresh scheduler, answers its first listing with
+// states and returns the jobs due right after it.
+func listed(t *testing.T, states ...string) (*Scheduler, *snapshot.App, []Job) {
+	t.Helper()
+	s := NewScheduler(nil, nil)
+	s.Open("app")
+	app := snapshot.New("org", "app", nil)
+	list := find(s.Due(at(0), app, nil), ListJob)
+	s.Done(Reply{Job: list, Listing: snapshot.Convert(fly.Listing{Machines: machines(states...)})}, at(0), app, nil)
+	return s, app, s.Due(at(0), app, nil)
+}
+
+func jobFor(jobs []Job, k Kind, machine string) (Job, bool) {
+	for _, j := range jobs {
+		if j.Kind == k && j.Machine == machine {
+			return j, true
+		}
+	}
+	return Job{}, false
+}
+
+// A steady app's every machine is waited on for the states it can go to
+// next, for the longest poll; a wait that times out is waited again with
+// no listing; one that answers asks for a look at its machine, and the
+// next wait there waits from what the look showed.
+func TestWaitsWatchEveryMachineOfASteadyApp(t *testing.T) {
+	s, app, jobs := listed(t, "started", "stopped", "suspended")
+	want := map[string][]string{"m000": {"stopped", "suspended"}, "m001": {"started", "suspended"}, "m002": {"started", "stopped"}}
+	for id, states := range want {
+		j, ok := jobFor(jobs, WaitJob, id)
+		if !ok || !slices.Equal(j.States, states) || j.Poll != SteadyWaitPoll || j.Instance == "" {
+			t.Errorf("%s: wait %+v (found %v), want states %v for %v", id, j, ok, states, SteadyWaitPoll)
+		}
+	}
+	if wake, _ := s.NextWake(at(0)); !wake.Equal(wall0.Add(ListWatched)) {
+		t.Errorf("the next listing of a watched app at %v, want %v", wake.Sub(wall0), ListWatched)
+	}
+
+	// Timed out: nothing changed; the same wait again after the cooldown.
+	w0, _ := jobFor(jobs, WaitJob, "m000")
+	s.Done(Reply{Job: w0, Err: fly.ErrWaitTimeout{ID: "m000"}}, at(30*time.Second), app, nil)
+	if _, listing := s.Listing(); listing || s.list.again {
+		t.Error("a steady wait's timeout asked for a listing")
+	}
+	if wake, _ := s.NextWake(at(30 * time.Second)); !wake.Equal(wall0.Add(30*time.Second + WaitCooldown)) {
+		t.Errorf("wakes at %v, want the re-wait %v later", wake.Sub(wall0), WaitCooldown)
+	}
+	if got := kinds(s, s.Due(at(30*time.Second+WaitCooldown), app, nil)); !slices.Equal(got, []string{"wait:m000"}) {
+		t.Errorf("after the cooldown: %v, want the wait again", got)
+	}
+
+	// Answered: m001 was started from outside. A look goes out at once; no
+	// wait starts from the stale "stopped" until the look is back.
+	w1, _ := jobFor(jobs, WaitJob, "m001")
+	s.Done(Reply{Job: w1}, at(33*time.Second), app, nil)
+	if got := kinds(s, s.Due(at(33*time.Second), app, nil)); !slices.Equal(got, []string{"look:m001"}) {
+		t.Fatalf("after the wait answered: %v, want the look alone", got)
+	}
+	if got := kinds(s, s.Due(at(40*time.Second), app, nil)); len(got) != 0 {
+		t.Errorf("while the look is out: %v due", got)
+	}
+	look, _ := jobFor(s.looksAsJobs(), LookJob, "m001")
+	m := machines("started", "started")[1]
+	s.Done(Reply{Job: look, Listing: snapshot.Convert(fly.Listing{Machines: []*flygo.Machine{m}})}, at(40*time.Second), app, nil)
+	if got, _ := app.Machine("m001"); got.State != "started" {
+		t.Fatalf("the look was not applied: %q", got.State)
+	}
+	again, ok := jobFor(s.Due(at(40*time.Second), app, nil), WaitJob, "m001")
+	if !ok || !slices.Equal(again.States, []string{"stopped", "suspended"}) {
+		t.Errorf("after the look: wait %+v (found %v), want one for stopped or suspended", again, ok)
+	}
+
+	// Failed: list, and wait there again only after WaitRetry; until a
+	// wait answers the listing keeps the steady pace.
+	w2, _ := jobFor(jobs, WaitJob, "m002")
+	s.Done(Reply{Job: w2, Err: fly.ErrAPIDown{Op: "wait"}}, at(50*time.Second), app, nil)
+	if got := kinds(s, s.Due(at(50*time.Second), app, nil)); !slices.Equal(got, []string{"list"}) {
+		t.Fatalf("after a failed wait: %v, want a listing", got)
+	}
+	list := s.list.sent
+	s.Done(Reply{Job: Job{ID: list, Gen: s.gen, Kind: ListJob}, Listing: snapshot.Convert(fly.Listing{Machines: machines("started", "started", "suspended")})}, at(51*time.Second), app, nil)
+	if got := s.list.due.Sub(wall0.Add(51 * time.Second)); got != ListSteady {
+		t.Errorf("after a failed wait the listing comes in %v, want %v", got, ListSteady)
+	}
+	if _, ok := jobFor(s.Due(at(50*time.Second+WaitRetry-time.Second), app, nil), WaitJob, "m002"); ok {
+		t.Error("a failed wait was waited again before WaitRetry")
+	}
+	if _, ok := jobFor(s.Due(at(50*time.Second+WaitRetry), app, nil), WaitJob, "m002"); !ok {
+		t.Error("no wait again after WaitRetry")
+	}
+}
+
+// looksAsJobs is the looks in flight as the jobs Due handed out (their
+// ids do not matter to Done).
+func (s *Scheduler) looksAsJobs() []Job {
+	var out []Job
+	for _, l := range s.looks {
+		if l.busy {
+			out = append(out, Job{Gen: s.gen, Kind: LookJob, App: s.app, Machine: l.machine})
+		}
+	}
+	return out
+}
+
+// A feed's data that says a machine changed (the logs' proxy and runner
+// lines) asks for a look at each machine no wait watches.
+func TestChangedMachinesAreLookedAt(t *testing.T) {
+	states := slices.Repeat([]string{"stopped"}, MaxWaits+1) // too many to watch
+	s := NewScheduler([]Feed{{Name: "logs", Timeout: time.Second, Next: func(*snapshot.App, Result) time.Duration { return time.Minute }}}, nil)
+	s.Open("app")
+	app := snapshot.New("org", "app", nil)
+	first := s.Due(at(0), app, nil)
+	s.Done(Reply{Job: find(first, ListJob), Listing: snapshot.Convert(fly.Listing{Machines: machines(states...)})}, at(0), app, nil)
+	feed := find(first, FeedJob)
+	s.Done(Reply{Job: feed, Result: Result{Changed: []string{"m003", "m007"}}}, at(time.Second), app, nil)
+	if got := kinds(s, s.Due(at(time.Second), app, nil)); !slices.Equal(got, []string{"look:m003", "look:m007"}) {
+		t.Errorf("after lines naming m003 and m007: %v due, want a look at each", got)
+	}
+}
+
+func TestChangeLines(t *testing.T) {
+	line := func(machine, provider, msg string) diagnose.LogLine {
+		return diagnose.LogLine{Machine: machine, Provider: provider, Message: msg}
+	}
+	lines := []diagnose.LogLine{
+		line("a", "proxy", "Starting machine"),
+		line("a", "runner", "Machine started in 864ms"),
+		line("a", "proxy", "machine started in 995.344449ms"),
+		line("b", "app", `127.0.0.1 - - "GET / HTTP/1.1" 200`),
+		line("b", "proxy", "machine became reachable in 679.673085ms"),
+		line("c", "proxy", "App web has excess capacity, autostopping machine c. 1 out of 2 machines left running"),
+		line("d", "runner", "machine has reached its max restart count of 10"),
+		line("e", "app", " INFO Main child exited normally with code: 1"),
+		line("", "runner", "Machine started in 1s"),
+		line("f", "runner", "Pulling container image registry.fly.io/web:1"),
+	}
+	if got, want := changedMachines(lines), []string{"a", "c", "d", "e"}; !slices.Equal(got, want) {
+		t.Errorf("changed machines %v, want %v", got, want)
+	}
+}
+
+// A wait that answers though nothing changed (a platform that answers
+// every wait at once) cannot spin: once the look shows the machine as it
+// was, the next wait there comes only after WaitRetry.
+func TestAWaitThatAnswersForNothingBacksOff(t *testing.T) {
+	s, app, jobs := listed(t, "stopped")
+	w, _ := jobFor(jobs, WaitJob, "m000")
+	s.Done(Reply{Job: w}, at(time.Second), app, nil)
+	look, ok := jobFor(s.Due(at(time.Second), app, nil), LookJob, "m000")
+	if !ok {
+		t.Fatal("no look after the wait answered")
+	}
+	s.Done(Reply{Job: look, Listing: snapshot.Convert(fly.Listing{Machines: machines("stopped")})}, at(time.Second), app, nil)
+	if _, ok := jobFor(s.Due(at(time.Second+WaitCooldown), app, nil), WaitJob, "m000"); ok {
+		t.Error("waited again after the cooldown, though the look showed nothing changed")
+	}
+	if _, ok := jobFor(s.Due(at(time.Second+WaitRetry), app, nil), WaitJob, "m000"); !ok {
+		t.Error("no wait again after WaitRetry")
+	}
+}
