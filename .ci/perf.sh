@@ -8,8 +8,9 @@
 #                         # (.ci/run's FLYWAKE_LONG=1 go test ./... runs the short soak); CI runs this
 #
 # What it runs:
-#   - API economy and detection latency: ui/app tests with FLYWAKE_PERF=1
-#     (the root model's real data flow against flysim at speed 1);
+#   - API economy: a ui/app test with FLYWAKE_PERF=1 (the root model's real
+#     data flow against flysim at speed 1); detection: sources/watch's
+#     outside changes against 5 s polling, side by side;
 #   - soak (short variant) and in-process start-up: ui/app tests;
 #   - wake engine vs hey on the same warm flysim edge (cmd/flywake-perf),
 #     rounds alternating, and the engine's start skew at 40/200/1000;
@@ -60,7 +61,7 @@ export FLYWAKE_PERF=1 FLYWAKE_LONG=1 # the economy minute and the soak are long 
 echo "== API economy and detection latency (about a minute, both at speed 1)"
 go test ./ui/app -run 'TestAPIEconomy' -count=1 -v >"$work/econ.out" 2>&1 &
 econ_pid=$!
-go test ./ui/app -run 'TestDetectionLatency' -count=1 -v >"$work/detect.out" 2>&1 || { cat "$work/detect.out"; exit 1; }
+go test ./sources/watch -run 'TestDetectionAgainstPolling' -count=1 -v >"$work/detect.out" 2>&1 || { cat "$work/detect.out"; exit 1; }
 wait "$econ_pid" || { cat "$work/econ.out"; exit 1; }
 perf() { sed -n "s/^PERF $1 //p" "$2"; }
 for n in 10 500; do
@@ -70,11 +71,12 @@ for n in 10 500; do
 		"$(sed -n 's/^\([0-9.]*\) Machines API calls\/min.*ratio calls \([0-9.]*x\), bytes \([0-9.]*x\).*/\1 vs 30 (calls \2, bytes \3)/p' <<<"$v")" \
 		"FLYWAKE_PERF=1 FLYWAKE_LONG=1 go test ./ui/app -run TestAPIEconomy -v"
 done
-v=$(perf detect.stopped "$work/detect.out"); echo "detection, flysim stopped → model holds it: $v"
-row "detection median / p95 (wait long-poll vs 12 s polling)" \
-	"$(sed -n 's/.*long-polls) \([^;]*\); plain 12 s polling \(.*\)/\1 vs \2/p' <<<"$v")" \
-	"FLYWAKE_PERF=1 go test ./ui/app -run TestDetectionLatency -v"
-v=$(perf detect.first_sign "$work/detect.out"); echo "detection, stop call → model shows it moving: $v"
+for k in flywake plain ratio stop suspend crash autostop start; do
+	echo "detection, outside change → model holds it, $k: $(perf "detect.$k" "$work/detect.out")"
+done
+row "detection median, p95 (flywake vs 5 s polling)" \
+	"$(perf detect.flywake "$work/detect.out" | sed -n 's/^median \([^,]*\), p95 \([^;]*\);.*/\1, \2/p') vs $(perf detect.plain "$work/detect.out" | sed -n 's/^median \([^,]*\), p95 \([^;]*\);.*/\1, \2/p')" \
+	"FLYWAKE_PERF=1 go test ./sources/watch -run TestDetectionAgainstPolling -v"
 
 # --- soak (short) and in-process start-up ---------------------------------------
 echo "== soak (short variant) and in-process start-up"

@@ -87,7 +87,7 @@ func (c *counter) client(t *testing.T, token string) *fly.Client {
 type change struct {
 	kind, machine string
 	sent          time.Time // wall, just before the call
-	sentAt        time.Time // platform
+	lastExit      time.Time // a crash's machine's newest exit before it
 	seen          [2]time.Time
 }
 
@@ -101,7 +101,7 @@ func (c *change) shows(m snapshot.Machine) bool {
 	case "suspend":
 		return m.State == "suspended"
 	case "crash":
-		return slices.ContainsFunc(m.Events, func(e snapshot.Event) bool { return e.Type == "exit" && !e.At.Before(c.sentAt) })
+		return slices.ContainsFunc(m.Events, func(e snapshot.Event) bool { return e.Type == "exit" && e.At.After(c.lastExit) })
 	}
 	return false
 }
@@ -301,7 +301,7 @@ func makeChange(ctx context.Context, c *flaps.Client, sim *flysim.Sim, app, kind
 			break
 		}
 	}
-	ch := &change{kind: kind, sent: time.Now(), sentAt: sim.Clock().Now()}
+	ch := &change{kind: kind, sent: time.Now()}
 	if kind == "autostop" {
 		ids, err := sim.AutostopNow(app)
 		if err != nil || len(ids) == 0 {
@@ -314,6 +314,11 @@ func makeChange(ctx context.Context, c *flaps.Client, sim *flysim.Sim, app, kind
 		return nil, fmt.Errorf("no machine to %s", kind)
 	}
 	ch.machine = pick.ID
+	for _, ev := range pick.Events {
+		if at := time.UnixMilli(ev.Timestamp); ev.Type == "exit" && at.After(ch.lastExit) {
+			ch.lastExit = at
+		}
+	}
 	switch kind {
 	case "stop":
 		err = c.Stop(ctx, app, flygo.StopMachineInput{ID: pick.ID}, "")
