@@ -4,31 +4,64 @@ import (
 	"fmt"
 	"testing"
 
+	flygo "github.com/superfly/fly-go"
+
 	flyc "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
-// One machines listing reply through the root's Update, with every pane
-// holding n fixture machines: what a refresh freezes the keyboard for.
-// The floors: ≤ 3 ms at 1,000 and ≤ 16 ms (a 60 Hz frame) at 10,000.
+// One machines listing reply through the root's Update, conversion
+// included, with every pane holding n fixture machines: what a refresh
+// costs the dashboard. Three cases: the listing unchanged, one machine
+// changed, every machine changed (a deploy, a mass autostop); each reply
+// alternates between the fixture and its changed copy.
 //
 //	go test ./ui/app -run '^$' -bench 'ListReply|ListConvert' -benchmem
 //
-// The listing's conversion into the model's plain machines runs in the
-// listing command, off the UI goroutine; BenchmarkListConvert measures it.
+// The conversion into the model's plain machines runs in the listing
+// command, off the UI goroutine; BenchmarkListConvert measures it alone.
 func BenchmarkListReply(b *testing.B) {
 	for _, n := range benchCounts {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			m := rootForBench(b, n)
-			conv := snapshot.Convert(flyc.Listing{Machines: newFixture(n, t0).machines})
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				next, _ := m.Update(convReply(m, conv))
-				m = next.(Model)
-			}
-		})
+		base := newFixture(n, t0).machines
+		cases := []struct {
+			name string
+			next []*flygo.Machine
+		}{
+			{"unchanged", base},
+			{"one", renamed(base, func(i int) bool { return i == n/2 })},
+			{"changed", renamed(base, func(int) bool { return true })},
+		}
+		for _, c := range cases {
+			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
+				m := rootForBench(b, n)
+				lists := [2][]*flygo.Machine{c.next, base}
+				b.ReportAllocs()
+				b.ResetTimer()
+				i := 0
+				for b.Loop() {
+					conv := snapshot.Convert(flyc.Listing{Machines: lists[i%2]})
+					next, _ := m.Update(convReply(m, conv))
+					m = next.(Model)
+					i++
+				}
+			})
+		}
 	}
+}
+
+// renamed copies ms, renaming the machines pick picks: a change every
+// pane shows.
+func renamed(ms []*flygo.Machine, pick func(int) bool) []*flygo.Machine {
+	out := make([]*flygo.Machine, len(ms))
+	for i, m := range ms {
+		out[i] = m
+		if pick(i) {
+			c := *m
+			c.Name += "-b"
+			out[i] = &c
+		}
+	}
+	return out
 }
 
 func BenchmarkListConvert(b *testing.B) {
