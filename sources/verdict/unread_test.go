@@ -471,3 +471,33 @@ func TestOddExitsAreUnknown(t *testing.T) {
 		}
 	}
 }
+
+// The judge counts nothing (diagnose.CrashKind): a restart_count at the end
+// of int64 judges as no count does, whatever the machine did.
+func TestRestartCountIsNotRead(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	judge := func(count, state string, restarting bool) Result {
+		listing := fmt.Sprintf(`{"id":"m1","state":%q,"created_at":"2026-03-01T10:00:00Z","config":{"metadata":{"fly_release_version":"43"}},"events":[`+
+			`{"type":"exit","status":"stopped","timestamp":1772366400000,"request":{%s"exit_event":{"exit_code":1,"requested_stop":false,"restarting":%v}}},`+
+			`{"type":"launch","status":"created","timestamp":1772359200000}]}`, state, count, restarting)
+		var fm fly.Machine
+		if err := json.Unmarshal([]byte(listing), &fm); err != nil {
+			t.Fatal(err)
+		}
+		m := machine.FromFly(&fm)
+		j := New(Options{Release: "43"})
+		var r Result
+		for i := range 3 {
+			r = j.Observe([]*machine.Machine{&m}, now.Add(time.Duration(i)*time.Minute))
+		}
+		return r
+	}
+	for _, state := range []string{"started", "stopped"} {
+		for _, restarting := range []bool{true, false} {
+			plain, huge := judge("", state, restarting), judge(`"restart_count":9223372036854775807,`, state, restarting)
+			if plain.Outcome != huge.Outcome || plain.Reason != huge.Reason {
+				t.Errorf("%s, restarting %v: %v (%s) with the count, %v (%s) without", state, restarting, huge.Outcome, huge.Reason, plain.Outcome, plain.Reason)
+			}
+		}
+	}
+}

@@ -54,7 +54,6 @@ type Event struct {
 	Crash                bool      // an exit the machine did not ask for (diagnose.IsCrash)
 	OOMKilled            bool
 	ExitCode             int
-	RestartCount         int
 	Restarting           bool // an exit the platform is restarting the machine after
 	ExitRead             bool // an exit event with its exit payload (code, OOM kill) reported and readable
 }
@@ -170,9 +169,6 @@ func FromFly(fm *fly.Machine) Machine {
 func EventFromFly(e *fly.MachineEvent) Event {
 	line := sanitize.Field
 	ev := Event{Type: line(e.Type), Status: line(e.Status), Source: line(e.Source), At: datable(diagnose.EventTime(e)), Crash: diagnose.IsCrash(e)}
-	if e.Request != nil {
-		ev.RestartCount = e.Request.RestartCount
-	}
 	if ee := diagnose.ExitEventOf(e); ee != nil {
 		ev.OOMKilled, ev.ExitCode, ev.Restarting = ee.OOMKilled, ee.ExitCode, ee.Restarting
 		ev.ExitRead = ee.OOMKilled || diagnose.ExitCodeReadable(ee.ExitCode)
