@@ -294,7 +294,9 @@ func execute(root *cobra.Command, stderr io.Writer) (code int) {
 	var ue *usageError
 	isUsage := !errors.As(err, &ec) || errors.As(err, &ue)
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintln(stderr, "flywake:", msg)
+		// Inert, whatever it quotes: an app name or a path from the
+		// command line reaches the terminal as text, never as a sequence.
+		fmt.Fprintln(stderr, "flywake:", sanitize.Text(msg))
 	}
 	if isUsage {
 		if cmd != nil {

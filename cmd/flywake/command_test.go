@@ -90,6 +90,22 @@ func TestErrorsAreRedactedAndCoded(t *testing.T) {
 	}
 }
 
+// A command's failure quotes what the user gave it (an app name, a path)
+// inert: the clear-screen and clipboard sequences in it reach stderr as
+// text.
+func TestErrorsQuoteInert(t *testing.T) {
+	isolateEnv(t)
+	hostile := "evil\x1b[2J\x1b]52;c;UFdO\x07"
+	c := command{name: "status", cannotRun: 1, needs: noPlatform,
+		run: func(context.Context, *cobra.Command, *platform) error {
+			return errors.New(hostile + ": list machines of " + hostile + "\nsecond line")
+		}}
+	stderr, _ := runCommand(t, &globalFlags{}, c)
+	if strings.ContainsAny(stderr, "\x1b\x07") || !strings.Contains(stderr, "evil␛[2J") || !strings.Contains(stderr, "\nsecond line") {
+		t.Errorf("stderr %q: want the sequences inert and the lines kept", stderr)
+	}
+}
+
 // Usage errors exit 1 with the usage, for every command: check's 3 means
 // "could not check", which CI must be able to tell from a typo.
 func TestUsageErrorsExitCodes(t *testing.T) {
