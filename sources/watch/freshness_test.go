@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -127,8 +128,22 @@ func TestChangedMachinesAreLookedAt(t *testing.T) {
 	s.Done(Reply{Job: find(first, ListJob), Listing: snapshot.Convert(fly.Listing{Machines: machines(states...)})}, at(0), app, nil)
 	feed := find(first, FeedJob)
 	s.Done(Reply{Job: feed, Result: Result{Changed: []string{"m003", "m007"}}}, at(time.Second), app, nil)
-	if got := kinds(s, s.Due(at(time.Second), app, nil)); !slices.Equal(got, []string{"look:m003", "look:m007"}) {
+	jobs := s.Due(at(time.Second), app, nil)
+	if got := kinds(s, jobs); !slices.Equal(got, []string{"look:m003", "look:m007"}) {
 		t.Errorf("after lines naming m003 and m007: %v due, want a look at each", got)
+	}
+	for _, j := range jobs {
+		s.Done(Reply{Job: j, Listing: snapshot.Convert(fly.Listing{Machines: machines(states...)[3:4]})}, at(time.Second), app, nil)
+	}
+	// A page naming more machines than MaxHintLooks is one listing.
+	many := make([]string, MaxHintLooks+1)
+	for i := range many {
+		many[i] = fmt.Sprintf("m%03d", i)
+	}
+	s.feed[0].busy = true // the next fetch is out
+	s.Done(Reply{Job: Job{Gen: s.gen, Kind: FeedJob, Feed: 0, App: "app"}, Result: Result{Changed: many}}, at(2*time.Second), app, nil)
+	if got := kinds(s, s.Due(at(2*time.Second), app, nil)); !slices.Equal(got, []string{"list"}) {
+		t.Errorf("after a page naming %d machines: %v due, want one listing", len(many), got)
 	}
 }
 

@@ -50,6 +50,7 @@ const (
 	MaxProbes    = 2  // exec probes in flight
 	ProbesPerMin = 6  // exec probes started a minute
 	MaxLooks     = 4  // targeted looks in flight
+	MaxHintLooks = 8  // looks one logs page may ask for; more is a listing
 	// MachinesPerMin is the Machines API calls a minute the scheduler
 	// keeps to: probes start only while the last minute's calls leave
 	// probeHeadroom of it for the look and the wait a change costs.
@@ -678,17 +679,32 @@ func (s *Scheduler) doneFeed(r Reply, c Clock, app *snapshot.App) Outcome {
 		r.Result.Apply(app)
 		out.App = true
 	}
-	for _, id := range r.Result.Changed {
-		if _, watched := s.waits[id]; !watched { // a wait in flight will say
-			s.Look(id)
-		}
-	}
+	s.lookAtChanged(r.Result.Changed)
 	next := s.feeds[r.Feed].Next(app, r.Result)
 	if wait, ok := RetryAfter(r.Result.Err); ok {
 		next = max(next, wait)
 	}
 	st.due = c.Wall.Add(next)
 	return out
+}
+
+// lookAtChanged looks at the machines a feed said changed that no wait
+// watches (a wait in flight will say); more than MaxHintLooks at once (a
+// mass autostop, a deploy) is one listing instead.
+func (s *Scheduler) lookAtChanged(ids []string) {
+	var unwatched []string
+	for _, id := range ids {
+		if _, watched := s.waits[id]; !watched {
+			unwatched = append(unwatched, id)
+		}
+	}
+	if len(unwatched) > MaxHintLooks {
+		s.ListNow()
+		return
+	}
+	for _, id := range unwatched {
+		s.Look(id)
+	}
 }
 
 func (s *Scheduler) doneOrg(r Reply, c Clock, org *snapshot.Org) Outcome {
