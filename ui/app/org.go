@@ -23,6 +23,14 @@ func (m *Model) showOverview() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// tickOrg re-hands the org model to the open overview on the clock's
+// tick, so its ages count on between data arrivals.
+func (m *Model) tickOrg() {
+	if op, ok := m.open.(pane.OrgPane); ok {
+		op.SetOrgData(m.org, m.now())
+	}
+}
+
 // startOrg starts the org feeds, once (the scheduler is shared by every
 // copy of the model, so this holds from Init too).
 func (m *Model) startOrg() tea.Cmd {

@@ -59,6 +59,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pane.Msg:
 		return m.deliver(msg)
 	case clockMsg:
+		m.tickOrg()
 		return m, tea.Batch(clockCmd(), m.onPlayTick())
 	case watch.Reply:
 		return m, m.onReply(msg)
