@@ -441,3 +441,21 @@ func TestMachineAndRegionSayWhyTheyPickNothing(t *testing.T) {
 		t.Errorf("M with no lines: want %q on screen:\n%s", want, ansi.Strip(p.View(true, t0)))
 	}
 }
+
+// x with no filter on, following the newest line, says there is nothing
+// to clear.
+func TestClearWithNoFilterSaysSo(t *testing.T) {
+	p := newPane(theme.New(true))
+	p.SetSize(120, 30)
+	p.SetData(model(day(10)), t0)
+	p.Open()
+	run(p, uitest.Key("x"))
+	if want := "no filter to clear"; !strings.Contains(ansi.Strip(p.View(true, t0)), want) {
+		t.Errorf("x with no filter: want %q on screen:\n%s", want, ansi.Strip(p.View(true, t0)))
+	}
+	run(p, uitest.Key("L"))
+	run(p, uitest.Key("x"))
+	if !p.filter.Empty() || strings.Contains(ansi.Strip(p.View(true, t0)), "no filter to clear") {
+		t.Errorf("x after L: filter %+v, screen:\n%s", p.filter, ansi.Strip(p.View(true, t0)))
+	}
+}

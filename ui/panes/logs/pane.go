@@ -486,6 +486,10 @@ func (p *Pane) updateKey(km tea.KeyMsg) tea.Cmd {
 		p.settle()
 		return nil
 	case key.Matches(km, k.LogClear):
+		if p.filter.Empty() && p.follow && p.why == "" {
+			p.note = "no filter to clear: every line is shown"
+			return nil
+		}
 		p.why = ""
 		p.setFollow(true)
 		return p.setFilter(Filter{})
