@@ -99,9 +99,15 @@ func (s *Store) AddApp(p profile.App, begin, end time.Time) {
 	}
 	a.pushDemoReleases()
 	groups := append([]profile.RegionGroup{{Region: p.Region, Machines: p.Machines, InitialAwake: p.InitialAwake}}, p.MoreRegions...)
+	// The machines exist when history begins: one whose release rolls out
+	// during the history was made before it, not at a time still to come.
+	made := deploy
+	if deploy.After(begin) {
+		made = begin
+	}
 	for _, g := range groups {
 		for i := 0; i < g.Machines; i++ {
-			m := s.newMachine(a, g.Region, release, deploy.Add(-time.Duration(len(a.machines)+1)*time.Minute))
+			m := s.newMachine(a, g.Region, release, made.Add(-time.Duration(len(a.machines)+1)*time.Minute))
 			if i < g.InitialAwake {
 				s.bootInstantly(m)
 			} else {
