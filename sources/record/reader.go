@@ -370,7 +370,7 @@ type MachineState struct {
 // OrgAt is every machine of every app at t: the whole org rebuilt.
 func (r *Recording) OrgAt(t time.Time) []MachineState {
 	at := ns(t)
-	var out []MachineState
+	out := make([]MachineState, 0, len(r.machines))
 	for _, app := range r.appOrder {
 		for _, mi := range r.byApp[app] {
 			if s, ok := mi.stateAt(at); ok {
