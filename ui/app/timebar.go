@@ -147,6 +147,7 @@ func (m *Model) seek(t time.Time) tea.Cmd {
 		return m.schedule()
 	}
 	b.epoch++
+	onOverview := m.open != nil && m.open.ID() == overview.ID
 	orgOn := !m.sched.StartOrg() // the overview's feeds ran: they run again
 	m.sched = watch.NewScheduler(dashboardFeeds(), watch.OrgFeeds())
 	m.wake = &wakeTimer{}
@@ -160,6 +161,9 @@ func (m *Model) seek(t time.Time) tea.Cmd {
 	cmds := m.startFetching()
 	if orgOn {
 		cmds = append(cmds, m.startOrg())
+	}
+	if onOverview && m.cfg.App != "" { // the step is taken where it was asked for
+		cmds = append(cmds, m.showOverview())
 	}
 	return tea.Batch(cmds...)
 }

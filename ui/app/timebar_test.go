@@ -14,6 +14,7 @@ import (
 	"github.com/flywake/flywake/sources/record"
 	"github.com/flywake/flywake/sources/replay"
 	"github.com/flywake/flywake/sources/watch"
+	"github.com/flywake/flywake/ui/panes/overview"
 	"github.com/flywake/flywake/ui/uitest"
 )
 
@@ -152,5 +153,12 @@ func TestTimeBarMovesTheReplayedInstant(t *testing.T) {
 	m = press(t, m, " ")
 	if !m.bar.playing {
 		t.Error("space did not play")
+	}
+	m = press(t, m, " ", "esc", "[")
+	if m.open == nil || m.open.ID() != overview.ID {
+		t.Errorf("a step in the org overview left it:\n%s", m.View())
+	}
+	if at := p.Clock().Now(); !at.Equal(t0) {
+		t.Errorf("a step back in the overview: %s, want 03:00:00", at.Format(time.TimeOnly))
 	}
 }
