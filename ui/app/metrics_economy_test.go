@@ -27,6 +27,7 @@ import (
 //	FLYWAKE_LONG=1 go test ./ui/app -run TestMetricsEconomy -v
 func TestMetricsEconomy(t *testing.T) {
 	longtest.Need(t, "70 s: a wall minute after a warm-up")
+	t.Parallel() // counts calls at its own platform: beside the fault rigs, not after them
 	for _, speed := range []float64{1, 60} {
 		name := fmt.Sprintf("speed%g", speed)
 		t.Run(name, func(t *testing.T) {

@@ -150,6 +150,7 @@ func listSize(t *testing.T, sim *flysim.Sim, app string) int {
 // with FLYWAKE_PERF too.
 func TestAPIEconomy(t *testing.T) {
 	longtest.Need(t, "one wall minute")
+	t.Parallel() // counts calls at its own platform: beside the fault rigs, not after them
 	sizes := []int{10}
 	if perfOn() {
 		sizes = append(sizes, 500)
