@@ -19,9 +19,30 @@ import (
 // demoApps are the demo platform's apps, each with its story.
 var demoApps = []string{flysim.DemoScaleToZero, flysim.DemoTuned, flysim.DemoCrash, flysim.DemoBacklog}
 
-// collectDemo takes one full look at every demo app (machines twice for the
-// crash verdict, every feed, every probe), as `flywake status` does.
+// demoLook is collectDemo's one look, shared by the tests that read it:
+// each took 10 s to take its own, and none changes what it reads.
+var demoLook struct {
+	once sync.Once
+	apps map[string]*snapshot.App
+	cfg  Config
+}
+
+// collectDemo is one full look at every demo app (machines twice for the
+// crash verdict, every feed, every probe), as `flywake status` takes it;
+// it fails the test unless the look saw every app.
 func collectDemo(t *testing.T) (map[string]*snapshot.App, Config) {
+	t.Helper()
+	demoLook.once.Do(func() { demoLook.apps, demoLook.cfg = lookAtDemo(t) })
+	for _, name := range demoApps {
+		if demoLook.apps[name] == nil {
+			t.Fatalf("the demo look has no %s: it failed in the first test that took it", name)
+		}
+	}
+	return demoLook.apps, demoLook.cfg
+}
+
+// lookAtDemo takes the look; its platform closes with the test that took it.
+func lookAtDemo(t *testing.T) (map[string]*snapshot.App, Config) {
 	t.Helper()
 	src := demoSource(t)
 	out := map[string]*snapshot.App{}
