@@ -62,11 +62,13 @@ func TestDashboardInTmux(t *testing.T) {
 	tm.waitFor(t, "filter cleared", 3*time.Second, func(s string) bool { return !strings.Contains(s, "┃/stopped") })
 
 	// enter drills into the machine under the cursor; the event list says the
-	// platform keeps only the newest few. Scroll if the sentence is below.
+	// platform keeps only the newest few. Scroll if the sentence is below:
+	// past every line of the longest drill-down (60 and growing with the
+	// demo's logs), however many keys the loaded program has yet to read.
 	tm.key(t, "Enter")
 	tm.waitFor(t, "drill-down", 3*time.Second, contains("esc back"))
 	found := false
-	for i := 0; i < 40 && !found; i++ {
+	for i := 0; i < 400 && !found; i++ {
 		found = strings.Contains(tm.capture(t), "newest")
 		if !found {
 			tm.key(t, "Down")
