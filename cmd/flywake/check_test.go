@@ -13,6 +13,7 @@ func TestCheckDemoApps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("four demo platforms, one per app (the check script covers three): skipped under -short")
 	}
+	t.Parallel()
 	tests := []struct {
 		app      string
 		wantCode int
@@ -28,6 +29,7 @@ func TestCheckDemoApps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.app, func(t *testing.T) {
+			t.Parallel()
 			out, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", tt.app, "--format", "json")
 			if code != tt.wantCode {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tt.wantCode, errOut)

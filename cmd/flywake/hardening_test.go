@@ -46,6 +46,7 @@ func TestStatusAndCheckSurviveNullEntries(t *testing.T) {
 // affected items unknown with the reason and could_not_read, and exits 3:
 // it could not check (it used to exit 0, passing CI).
 func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
+	t.Parallel()
 	dockerfile := "FROM python:3.12-slim\nENTRYPOINT [\"/app/entrypoint.sh\"]\n"
 	tests := []struct {
 		name  string
@@ -60,6 +61,7 @@ func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := tt.dir
 			if dir == "" {
 				dir = writeProject(t, tt.files)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/longtest"
 )
 
 // TestMain lets the scripts exec `flywake`: the test binary itself, run
@@ -27,8 +28,12 @@ func TestMain(m *testing.M) {
 
 type thenRemoveBuilt struct{ m *testing.M }
 
+// Run runs up to eight parallel tests at once: the scripts and the --demo
+// commands beside them, which wait on platforms (a verdict's settle, a
+// wake test's requests) about as much as they compute.
 func (r thenRemoveBuilt) Run() int {
 	defer removeBuilt()
+	longtest.WaitParallel(8)
 	return r.m.Run()
 }
 
@@ -38,6 +43,7 @@ func (r thenRemoveBuilt) Run() int {
 //
 //	go test ./cmd/flywake -run TestScripts/status   # one script
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	apps := make([]string, 0, len(flysim.DemoApps()))
 	for _, p := range flysim.DemoApps() {
 		apps = append(apps, p.Name)

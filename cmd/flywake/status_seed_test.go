@@ -78,6 +78,7 @@ func TestStatusSeedReproducible(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three demo platforms with a day of history each: skipped under -short")
 	}
+	t.Parallel()
 	run := func(seed string, more ...string) []byte {
 		t.Helper()
 		out, errOut, code := runFlywake(t, nil, append([]string{"status", "--demo", "--seed", seed, "--speed", "50", "--json"}, more...)...)
