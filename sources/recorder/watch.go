@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/record"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
@@ -149,6 +150,9 @@ func Lockstep(ctx context.Context, c Config, advance func(time.Time) error, end 
 	if err != nil {
 		return err
 	}
+	for _, w := range ws {
+		w.sch.WatchAtRest(false) // its waits answer at once: they cannot watch
+	}
 	settle := func() error {
 		for round := 0; ; round++ {
 			now := c.Source.Now()
@@ -162,8 +166,8 @@ func Lockstep(ctx context.Context, c Config, advance func(time.Time) error, end 
 			var wg sync.WaitGroup
 			for _, w := range ws {
 				for _, j := range w.sch.Due(clk, w.app, w.org) {
-					if j.Kind == watch.WaitJob {
-						replies = append(replies, done{w, watch.Reply{Job: j}})
+					if j.Kind == watch.WaitJob { // its poll expired: the state was not reached
+						replies = append(replies, done{w, watch.Reply{Job: j, Err: fly.ErrWaitTimeout{ID: j.Machine}}})
 						continue
 					}
 					wg.Add(1)

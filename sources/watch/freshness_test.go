@@ -187,3 +187,22 @@ func TestAWaitThatAnswersForNothingBacksOff(t *testing.T) {
 		t.Error("no wait again after WaitRetry")
 	}
 }
+
+// With WatchAtRest off (a platform whose waits answer at once) only the
+// machines in transition are waited on, and the steady listing keeps its
+// pace.
+func TestWatchAtRestOff(t *testing.T) {
+	s := NewScheduler(nil, nil)
+	s.WatchAtRest(false)
+	s.Open("app")
+	app := snapshot.New("org", "app", nil)
+	list := find(s.Due(at(0), app, nil), ListJob)
+	s.Done(Reply{Job: list, Listing: snapshot.Convert(fly.Listing{Machines: machines("stopped", "starting")})}, at(0), app, nil)
+	if got := kinds(s, s.Due(at(0), app, nil)); !slices.Equal(got, []string{"wait:m001"}) {
+		t.Errorf("due: %v, want the wait on the machine in transition alone", got)
+	}
+	app.ApplyConverted(snapshot.Convert(fly.Listing{Machines: machines("stopped", "stopped")}), wall0)
+	if got := s.listInterval(app); got != ListSteady {
+		t.Errorf("a steady app lists every %v, want %v", got, ListSteady)
+	}
+}

@@ -114,10 +114,12 @@ type Scheduler struct {
 	// waitFailing: a steady wait failed (not timed out), so the waits may
 	// not be watching; the listing keeps its steady pace until one answers.
 	waitFailing bool
-	probes      map[string]bool
-	launches    []time.Time // wall times of recent probe starts
-	calls       []time.Time // wall times of the Machines API calls started in the last minute
-	feed        []feedState
+	// atRest: waits watch the machines at rest too (WatchAtRest).
+	atRest   bool
+	probes   map[string]bool
+	launches []time.Time // wall times of recent probe starts
+	calls    []time.Time // wall times of the Machines API calls started in the last minute
+	feed     []feedState
 
 	orgOn bool
 	org   []orgFeedState
@@ -194,7 +196,7 @@ type orgFeedState struct {
 // NewScheduler schedules the given feeds for the open app and the org
 // feeds for the overview. No app is open until Open.
 func NewScheduler(feeds []Feed, orgFeeds []OrgFeed) *Scheduler {
-	s := &Scheduler{feeds: feeds, orgFeeds: orgFeeds, org: make([]orgFeedState, len(orgFeeds))}
+	s := &Scheduler{feeds: feeds, orgFeeds: orgFeeds, org: make([]orgFeedState, len(orgFeeds)), atRest: true}
 	s.Open("")
 	return s
 }
@@ -219,6 +221,12 @@ func (s *Scheduler) Open(app string) int {
 	s.asked = kept
 	return s.gen
 }
+
+// WatchAtRest says whether waits watch an app's machines at rest too (on
+// by default). A platform whose waits cannot hold turns it off: a
+// lockstep recording answers every wait at once, as an expired poll, so
+// waits there would only cost calls and slow the listing.
+func (s *Scheduler) WatchAtRest(on bool) { s.atRest = on }
 
 // Gen is the open app's generation.
 func (s *Scheduler) Gen() int { return s.gen }
@@ -403,7 +411,7 @@ func (s *Scheduler) dueLooks(out []Job) []Job {
 // autostop then answers the wait within the second, for one call a
 // machine a minute.
 func (s *Scheduler) dueWaits(out []Job, c Clock, app *snapshot.App) []Job {
-	steady := watchable(app)
+	steady := s.atRest && watchable(app)
 	for pass := range 2 {
 		transient := pass == 0 // the machines about to change first
 		if !transient && !steady {
@@ -612,7 +620,7 @@ func (s *Scheduler) listInterval(app *snapshot.App) time.Duration {
 	switch {
 	case app.Transitioning():
 		return ListFast
-	case watchable(app) && !s.waitFailing:
+	case s.atRest && watchable(app) && !s.waitFailing:
 		return ListWatched
 	}
 	return ListSteady
