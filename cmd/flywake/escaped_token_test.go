@@ -16,6 +16,7 @@ import (
 
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/flysim/simtest"
+	"github.com/flywake/flywake/sources/race"
 	"github.com/flywake/flywake/ui/app"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -56,6 +57,12 @@ func tokenLeaks(t *testing.T, where, text, token string) {
 // written as JSON escapes, no command in any format, no debug log line and
 // no dashboard frame shows it.
 func TestEscapedTokenIsNowhere(t *testing.T) {
+	if race.Enabled {
+		// What it proves is in the bytes printed, which the detector does
+		// not change; the same commands run under it in the tests beside
+		// this one. Under it this one took over four minutes of CI.
+		t.Skip("a property of the output, proven without -race")
+	}
 	seeds := uint64(3)
 	if testing.Short() {
 		seeds = 1
