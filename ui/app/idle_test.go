@@ -185,6 +185,7 @@ func TestIdleRendersPerMinute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("idle render count runs for ~7 s")
 	}
+	t.Parallel()
 	const window = 5 * time.Second
 	src, q := newQuietPlatform(t, newFixture(10, t0))
 	stats := &renderStats{byMsg: map[string]int{}}

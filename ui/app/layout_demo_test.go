@@ -97,6 +97,7 @@ func TestNothingIsCutAtTileSizes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("collects every demo app (~10 s)")
 	}
+	t.Parallel()
 	apps, cfg := collectDemo(t)
 	for _, name := range demoApps {
 		a := apps[name]
