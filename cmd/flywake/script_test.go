@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 
 type thenRemoveBuilt struct{ m *testing.M }
 
-// Run runs up to eight parallel tests at once: the scripts and the --demo
+// Run runs up to eight parallel tests at once (outside -race): the scripts and the --demo
 // commands beside them, which wait on platforms (a verdict's settle, a
 // wake test's requests) about as much as they compute.
 func (r thenRemoveBuilt) Run() int {
