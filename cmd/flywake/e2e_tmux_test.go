@@ -199,7 +199,7 @@ type tmuxTerm struct {
 var tileTitles = app.TileTitles()
 
 // focusTitle is tile i's title when it is focused and shown alone:
-// "Cold starts · 2/6".
+// "Cold starts · 2/N", N the registry's count of tiles.
 func focusTitle(i int) string {
 	return fmt.Sprintf("%s · %d/%d", tileTitles[i], i+1, len(tileTitles))
 }

@@ -62,7 +62,7 @@ func openOverlay(m Model) pane.ID {
 }
 
 // focusTitle is tile i's title as a view that shows it alone draws it,
-// "Swap · 4/6": the count is the registry's.
+// "Swap · 4/N", N the registry's count of tiles.
 func focusTitle(i int) string {
 	titles := TileTitles()
 	return fmt.Sprintf("%s · %d/%d", titles[i], i+1, len(titles))
