@@ -626,8 +626,8 @@ func (s *Scheduler) listInterval(app *snapshot.App) time.Duration {
 	return ListSteady
 }
 
-// doneWait takes a wait's answer: reached, the machine changed, so look at
-// it; timed out, a machine at rest is still at rest (the next Due waits
+// doneWait takes a wait's answer: reached, the machine changed, so list;
+// timed out, a machine at rest is still at rest (the next Due waits
 // again), one in transition is stuck, so list; failed, list, and wait
 // again only after WaitRetry (or the API's Retry-After).
 func (s *Scheduler) doneWait(r Reply, c Clock, app *snapshot.App) {
@@ -636,8 +636,11 @@ func (s *Scheduler) doneWait(r Reply, c Clock, app *snapshot.App) {
 	next := WaitCooldown
 	switch {
 	case r.Err == nil:
+		// A listing, not a look: on an app waits can watch whole it costs
+		// the same one call, and the crash and rollout judge judges whole
+		// listings (a look keeps the machine's last verdict).
 		s.unseen[r.Machine] = unseen{asked: s.seq, was: markOf(app, r.Machine)}
-		s.Look(r.Machine)
+		s.ListNow()
 		if steady {
 			s.waitFailing = false
 		}
