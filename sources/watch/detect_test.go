@@ -271,7 +271,7 @@ func TestDetectionAgainstPolling(t *testing.T) {
 		t.Errorf("%.1fx plain polling's median and %.1fx its p95: want at least 2.5x and 1.8x", ratio50, ratio95)
 	}
 	// A minute at rest costs at most MachinesPerMin calls; each change at
-	// most two more (the look at the machine and its next wait).
+	// most two more (the listing and the machine's next wait).
 	if limit := float64(MachinesPerMin)*window.Minutes() + 2*float64(len(cs.all)); float64(oursCalls) > limit {
 		t.Errorf("%d Machines API calls for %d changes over %s: want at most %.0f", oursCalls, len(cs.all), window.Round(time.Second), limit)
 	}

@@ -53,7 +53,7 @@ const (
 	MaxHintLooks = 8  // looks one logs page may ask for; more is a listing
 	// MachinesPerMin is the Machines API calls a minute the scheduler
 	// keeps to: probes start only while the last minute's calls leave
-	// probeHeadroom of it for the look and the wait a change costs.
+	// probeHeadroom of it for the listing and the wait a change costs.
 	MachinesPerMin = 15
 	probeHeadroom  = 2
 
