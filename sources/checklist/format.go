@@ -1,7 +1,6 @@
 package checklist
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/flywake/flywake/sources/words"
@@ -18,7 +17,3 @@ func countf(f float64) string {
 	return count(int(math.Round(f)))
 }
 
-// percent formats a share as "21.9 %".
-func percent(share float64) string {
-	return fmt.Sprintf("%.1f %%", share*100)
-}

@@ -94,7 +94,6 @@ func TestJSONShape(t *testing.T) {
 func TestFormat(t *testing.T) {
 	cases := map[string]string{
 		count(0): "0", count(999): "999", count(1184): "1,184", count(1234567): "1,234,567", count(-5707): "-5,707",
-		percent(0.219): "21.9 %",
 	}
 	for got, want := range cases {
 		if got != want {

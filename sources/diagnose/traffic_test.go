@@ -194,3 +194,11 @@ func TestEdgeGapNamesBothDirections(t *testing.T) {
 		})
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for share, want := range map[float64]string{0: "0.0 %", 0.219: "21.9 %", 0.19949: "19.9 %", 1: "100.0 %"} {
+		if got := Percent(share); got != want {
+			t.Errorf("Percent(%v) = %q, want %q", share, got, want)
+		}
+	}
+}

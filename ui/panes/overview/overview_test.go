@@ -124,7 +124,7 @@ func TestRowsWorstFirstAndUnknownsSaid(t *testing.T) {
 	out := uitest.PlainView(p, 120, 20, true, t0)
 	uitest.AssertMentions(t, out, []string{
 		"5 apps · 17 machines", "✗ 2 failing", "listed 4/5…", "boots read 3/5",
-		"✗ 1 gave up", "●1 ○9", "4.3%", "1.0%", "▸ backlog-web",
+		"✗ 1 gave up", "●1 ○9", "4.3 %", "1.0 %", "▸ backlog-web",
 		"0 · 30 crashed",                                     // crashy-api: 30 crash restarts, no cold boot, no p95
 		"release crash-looping", "4.3 % requests lost, 24 h", // why each fails
 		"2 of each other app's",

@@ -527,7 +527,7 @@ func (p *Pane) whyCell(r snapshot.OrgRow) string {
 			lvl, window, lost, edge = r.Loss1h, "last hour", r.Lost1h, r.Edge1h
 		}
 		if edge >= 0.5 {
-			add(lvl, fmt.Sprintf("%.1f %% requests lost, %s", lost/edge*100, window))
+			add(lvl, diagnose.Percent(lost/edge) + " requests lost, " + window)
 		}
 	}
 	if r.BootsKnown && r.ColdLevel != diagnose.NA {
@@ -556,7 +556,7 @@ func (p *Pane) lossCell(lost, edge float64, lvl diagnose.Level) string {
 	if edge < 0.5 {
 		return p.theme.Dim.Render("no req")
 	}
-	return p.theme.Level(lvl).Style.Render(fmt.Sprintf("%.1f%%", lost/edge*100))
+	return p.theme.Level(lvl).Style.Render(diagnose.Percent(lost / edge))
 }
 
 // summarize is the line above the table: how many apps and machines, how
