@@ -90,7 +90,7 @@ if [ -z "$quick" ]; then
 		"$(sed -n 's/.*before \([0-9]*\), after teardown \([0-9]*\); fds before \([0-9]*\), peak [0-9.]*, after \([0-9]*\).*/\1 → \2; \3 → \4/p' <<<"$v")" \
 		"FLYWAKE_LONG=1 go test ./ui/app -run TestSoak -v"
 fi
-go test ./ui/app -run 'TestStartup' -count=1 -v >>"$work/soak.out" 2>&1 || { cat "$work/soak.out"; exit 1; }
+go test ./ui/app -run 'TestStartup|TestOrgFirstFrame' -count=1 -v >>"$work/soak.out" 2>&1 || { cat "$work/soak.out"; exit 1; }
 v=$(perf startup.inprocess "$work/soak.out"); echo "start-up in process (flysim + model + first list/logs + frame): $v"
 row "start-up, in process (to first full frame)" "$(sed -n 's/^median \([^ ]*\).*/\1/p' <<<"$v")" \
 	"FLYWAKE_PERF=1 go test ./ui/app -run TestStartup -v"

@@ -187,8 +187,9 @@ func startedCount(r snapshot.OrgRow) int {
 // TestOrgFirstFrame is the budget's first part alone (about 10 s): the
 // overview of 100 apps / 10,000 machines is whole, and the first round of
 // listings draws no 429. That it is whole within 3 s of esc is a
-// wall-clock bound, asserted in the long mode: on a machine loaded by
-// other work the frame comes later, but it must come.
+// wall-clock bound, asserted where it is measured alone (.ci/perf.sh,
+// FLYWAKE_PERF=1): on a machine loaded by other work the frame comes
+// later, but it must come.
 func TestOrgFirstFrame(t *testing.T) {
 	if race.Enabled {
 		t.Skip("a wall-clock budget for real builds: not measured under -race")
@@ -196,10 +197,10 @@ func TestOrgFirstFrame(t *testing.T) {
 	b := measureOrgBudget(t, 0)
 	t.Log(b)
 	if b.firstFrame > budgetFirstFrame {
-		if longtest.On() {
+		if perfOn() {
 			t.Errorf("first full overview frame took %s, budget %s", b.firstFrame, budgetFirstFrame)
 		} else {
-			t.Logf("first full overview frame took %s, over the %s budget (asserted with %s=1)", b.firstFrame, budgetFirstFrame, longtest.Env)
+			t.Logf("first full overview frame took %s, over the %s budget (asserted with FLYWAKE_PERF=1)", b.firstFrame, budgetFirstFrame)
 		}
 	}
 	if b.limited != 0 {
@@ -215,7 +216,7 @@ func TestOrgBudget(t *testing.T) {
 	window := 60 * time.Second
 	b := measureOrgBudget(t, window)
 	t.Log(b)
-	if b.firstFrame > budgetFirstFrame {
+	if b.firstFrame > budgetFirstFrame && perfOn() {
 		t.Errorf("first full overview frame took %s, budget %s", b.firstFrame, budgetFirstFrame)
 	}
 	if b.limited != 0 {

@@ -372,7 +372,10 @@ func TestStartup(t *testing.T) {
 		took = append(took, startupOnce(t))
 	}
 	perfLine(t, "startup.inprocess", "median %s of %d (min %s, max %s)", pct(took, 50), runs, pct(took, 0), pct(took, 100))
-	if m := percentile(took, 50); m > 10*time.Second && !race.Enabled { // a wall-clock budget for real builds
+	// A wall-clock budget, asserted where the figure is measured alone
+	// (.ci/perf.sh, FLYWAKE_PERF=1): beside the rest of the suite on shared
+	// cores it says how busy the machine was, not how fast flywake is.
+	if m := percentile(took, 50); m > 10*time.Second && perfOn() && !race.Enabled {
 		t.Errorf("first full frame after %s", m)
 	}
 }
