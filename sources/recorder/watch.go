@@ -3,6 +3,8 @@ package recorder
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -153,49 +155,8 @@ func Lockstep(ctx context.Context, c Config, advance func(time.Time) error, end 
 	for _, w := range ws {
 		w.sch.WatchAtRest(false) // its waits answer at once: they cannot watch
 	}
-	settle := func() error {
-		for round := 0; ; round++ {
-			now := c.Source.Now()
-			clk := watch.Clock{Wall: now, Now: now, Speed: 1}
-			type done struct {
-				w *watcher
-				r watch.Reply
-			}
-			var replies []done
-			var mu sync.Mutex
-			var wg sync.WaitGroup
-			for _, w := range ws {
-				for _, j := range w.sch.Due(clk, w.app, w.org) {
-					if j.Kind == watch.WaitJob { // its poll expired: the state was not reached
-						replies = append(replies, done{w, watch.Reply{Job: j, Err: fly.ErrWaitTimeout{ID: j.Machine}}})
-						continue
-					}
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						r := c.Source.Do(ctx, j)
-						mu.Lock()
-						replies = append(replies, done{w, r})
-						mu.Unlock()
-					}()
-				}
-			}
-			wg.Wait()
-			if len(replies) == 0 || round > 50 {
-				return ctx.Err()
-			}
-			for _, d := range replies {
-				d.w.derive(d.r, d.w.sch.Done(d.r, clk, d.w.app, d.w.org))
-			}
-			select {
-			case <-c.Writer.Dead():
-				return c.Writer.Err()
-			default:
-			}
-		}
-	}
 	for {
-		if err := settle(); err != nil {
+		if err := settle(ctx, c, ws); err != nil {
 			return err
 		}
 		now := c.Source.Now()
@@ -219,7 +180,7 @@ func Lockstep(ctx context.Context, c Config, advance func(time.Time) error, end 
 					apps = append(apps, w.app)
 				}
 			}
-			if err := settle(); err != nil {
+			if err := settle(ctx, c, ws); err != nil {
 				return err
 			}
 			sample(at, apps)
@@ -232,6 +193,81 @@ func Lockstep(ctx context.Context, c Config, advance func(time.Time) error, end 
 			return err
 		}
 	}
+}
+
+// settleRounds bounds the rounds of calls at one platform instant: each
+// reply may make more due at once (a listing's waits and probes, a
+// counter catching up), but a chain that long never ends.
+const settleRounds = 50
+
+// settle makes every call due at the platform's instant, and those their
+// replies make due, until none is. Every reply goes back through Done,
+// the last round's too: a job whose reply is dropped stays in flight, and
+// the scheduler never sends its feed again (that app's dashboard would go
+// stale for the rest of the day). An instant that does not settle is an
+// error naming what keeps coming due, not a recording that quietly
+// differs from what a dashboard showed.
+func settle(ctx context.Context, c Config, ws []*watcher) error {
+	for round := 0; ; round++ {
+		now := c.Source.Now()
+		clk := watch.Clock{Wall: now, Now: now, Speed: 1}
+		type done struct {
+			w *watcher
+			r watch.Reply
+		}
+		var replies []done
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, w := range ws {
+			for _, j := range w.sch.Due(clk, w.app, w.org) {
+				if j.Kind == watch.WaitJob { // its poll expired: the state was not reached
+					replies = append(replies, done{w, watch.Reply{Job: j, Err: fly.ErrWaitTimeout{ID: j.Machine}}})
+					continue
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					r := c.Source.Do(ctx, j)
+					mu.Lock()
+					replies = append(replies, done{w, r})
+					mu.Unlock()
+				}()
+			}
+		}
+		wg.Wait()
+		var spinning []string
+		for _, d := range replies {
+			d.w.derive(d.r, d.w.sch.Done(d.r, clk, d.w.app, d.w.org))
+			spinning = append(spinning, jobName(d.w, d.r.Job))
+		}
+		select {
+		case <-c.Writer.Dead():
+			return c.Writer.Err()
+		default:
+		}
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case len(replies) == 0:
+			return nil
+		case round >= settleRounds:
+			slices.Sort(spinning)
+			return fmt.Errorf("the platform at %s did not settle: after %d rounds of calls these still came due at once: %s",
+				now.Format(time.RFC3339), settleRounds, strings.Join(slices.Compact(spinning), ", "))
+		}
+	}
+}
+
+// jobName names a job for an error: its kind, app and feed.
+func jobName(w *watcher, j watch.Job) string {
+	name := j.Kind.String()
+	if j.App != "" {
+		name += " " + j.App
+	}
+	if j.Kind == watch.FeedJob {
+		name += " " + w.sch.FeedName(j.Feed)
+	}
+	return name
 }
 
 // The counters feed: the edge's and the app's responses per minute, by app
