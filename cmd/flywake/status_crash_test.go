@@ -23,10 +23,13 @@ import (
 // on the same platform, name the same release failing, and every machine
 // the dashboard's banner names crash-looping or given up is a failure in
 // status's one run too — status takes the looks the judge needs instead of
-// leaving a crash-looping machine at "crashed … looking again".
+// leaving a crash-looping machine at "crashed … looking again". No
+// background traffic: a request waking a machine the platform gave up on
+// between the two runs would hand status a different machine (started,
+// nothing newer yet) than the dashboard judged.
 func TestStatusReportsTheCrashLoopTheDashboardShows(t *testing.T) {
 	isolateEnv(t)
-	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 4, Token: "fo1_CANARY_crash_judgement_0123456789"})
+	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 4, NoTraffic: true, Token: "fo1_CANARY_crash_judgement_0123456789"})
 	simtest.UseAsFly(t, sim, sim.Token())
 	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
 	if err != nil {
