@@ -16,4 +16,3 @@ func countf(f float64) string {
 	}
 	return count(int(math.Round(f)))
 }
-

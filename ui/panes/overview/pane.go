@@ -527,7 +527,7 @@ func (p *Pane) whyCell(r snapshot.OrgRow) string {
 			lvl, window, lost, edge = r.Loss1h, "last hour", r.Lost1h, r.Edge1h
 		}
 		if edge >= 0.5 {
-			add(lvl, diagnose.Percent(lost/edge) + " requests lost, " + window)
+			add(lvl, diagnose.Percent(lost/edge)+" requests lost, "+window)
 		}
 	}
 	if r.BootsKnown && r.ColdLevel != diagnose.NA {
