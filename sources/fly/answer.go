@@ -224,6 +224,9 @@ type cleaned struct {
 	// containers dropped from a machine that was kept.
 	partial  map[string]int
 	cordoned map[string]bool
+	// hashes are, by machine id, a hash of the entry's bytes as the API
+	// sent them (the first entry of an id listed twice).
+	hashes map[string]uint64
 }
 
 // cleanMachines drops what would crash fly-go or flywake from a machines
@@ -245,6 +248,7 @@ func cleanMachines(body []byte, list bool) ([]byte, cleaned) {
 	}
 	changed := false
 	kept := elems[:0]
+	c.hashes = make(map[string]uint64, len(elems))
 	for _, e := range elems {
 		out, ok := cleanMachine(e, &c)
 		if !ok {
@@ -292,6 +296,9 @@ func cleanMachine(raw json.RawMessage, c *cleaned) (json.RawMessage, bool) {
 	}
 	if m.Cordoned && m.ID != "" {
 		c.cordoned[m.ID] = true
+	}
+	if _, seen := c.hashes[m.ID]; c.hashes != nil && !seen && m.ID != "" {
+		c.hashes[m.ID] = EntryHash(raw)
 	}
 	nulls := countNil(m.Checks) + countNil(m.Events) + countNil(m.ContainerStatuses)
 	if nulls == 0 {

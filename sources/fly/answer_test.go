@@ -284,3 +284,32 @@ func TestCanceledCallIsNotALastError(t *testing.T) {
 		t.Error("a call past its deadline left no last error")
 	}
 }
+
+// Listing.Hashes: one per machine entry, by id, the same for an entry the
+// API sends again byte for byte and another for one that changed (cordoned
+// included), so a converter can skip the unchanged.
+func TestListingHashesEachEntry(t *testing.T) {
+	lists := []string{
+		`[{"id":"m1","state":"started"},{"id":"m2","state":"stopped"}]`,
+		`[{"id":"m1","state":"started"},{"id":"m2","state":"stopped","cordoned":true}]`,
+	}
+	n := 0
+	srv := newLocalServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, lists[n])
+	}))
+	c, _ := newTestClient(t, srv.URL, "")
+	var got [2]map[string]uint64
+	for n = range lists {
+		l, err := c.List(context.Background(), "app1")
+		if err != nil {
+			t.Fatalf("List: %v", err)
+		}
+		got[n] = l.Hashes
+	}
+	if len(got[0]) != 2 || got[0]["m1"] == 0 || got[0]["m1"] == got[0]["m2"] {
+		t.Fatalf("first listing's hashes = %v, want two different ones", got[0])
+	}
+	if got[1]["m1"] != got[0]["m1"] || got[1]["m2"] == got[0]["m2"] {
+		t.Errorf("hashes %v then %v: want m1's the same and m2's changed", got[0], got[1])
+	}
+}

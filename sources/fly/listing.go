@@ -1,6 +1,9 @@
 package fly
 
-import "context"
+import (
+	"context"
+	"hash/maphash"
+)
 
 // Listing is one machines listing as flywake reads it: the machines fly-go
 // decoded, and what the answer held that fly-go v0.5.0 does not decode or
@@ -20,7 +23,19 @@ type Listing struct {
 	// containers dropped from a machine that was kept: what it says of
 	// them may be missing something.
 	Partial map[string]int
+	// Hashes are, by machine id, EntryHash of the machine's entry as the
+	// API sent it: equal hashes, equal machines (Cordoned and Partial
+	// included), so a converter may reuse what it made of the entry last
+	// time. An id without one is converted afresh.
+	Hashes map[string]uint64
 }
+
+// entrySeed keys EntryHash: its values are compared within one process only.
+var entrySeed = maphash.MakeSeed()
+
+// EntryHash is the hash Listing.Hashes holds for one machine's entry
+// (maphash: a 10,000-machine answer of some 20 MB hashes in milliseconds).
+func EntryHash(raw []byte) uint64 { return maphash.Bytes(entrySeed, raw) }
 
 // List lists the app's machines like ListMachines, with what the answer
 // held beyond fly-go's types.
@@ -35,7 +50,7 @@ func (c *Client) List(ctx context.Context, app string) (Listing, error) {
 	for _, k := range got.partial {
 		n += k
 	}
-	l := Listing{Machines: ms, Cordoned: got.cordoned, Malformed: n, Skipped: got.skipped, Partial: got.partial}
+	l := Listing{Machines: ms, Cordoned: got.cordoned, Malformed: n, Skipped: got.skipped, Partial: got.partial, Hashes: got.hashes}
 	if c.tap != nil {
 		c.tap.Listed(app, l)
 	}

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	fly "github.com/superfly/fly-go"
@@ -137,6 +138,13 @@ type Converted struct {
 // Convert copies a listing into plain, cleaned machines, skipping (and
 // counting) null or id-less ones and any id listed twice.
 func Convert(l flyapi.Listing) Converted {
+	return convert(l, make(map[string]bool, len(l.Machines)), nil, nil)
+}
+
+// convert is Convert; seen (empty) records the ids kept; reuse, when not
+// nil, may answer an entry's machine instead of converting it again, and
+// fresh is told each machine converted afresh (by the entry's raw id).
+func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (Machine, bool), fresh func(id string, m Machine)) Converted {
 	n := len(l.Machines)
 	c := Converted{machines: make([]Machine, 0, n), malformed: l.Malformed}
 	// The judge keys what it could not read by the machines' ids as the
@@ -150,22 +158,102 @@ func Convert(l flyapi.Listing) Converted {
 			c.partial[sanitize.Field(id)] += n
 		}
 	}
-	seen := make(map[string]bool, len(l.Machines))
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
 			c.malformed++
 			c.skipped = append(c.skipped, "")
 			continue
 		}
-		m := Machine{Machine: machine.FromFly(fm)}
-		if seen[m.ID] {
+		if seen[fm.ID] {
 			continue // listed twice: the first one stands
 		}
-		seen[m.ID] = true
+		seen[fm.ID] = true
+		if reuse != nil {
+			if m, ok := reuse(fm.ID); ok {
+				c.machines = append(c.machines, m)
+				continue
+			}
+		}
+		m := Machine{Machine: machine.FromFly(fm)}
 		m.Cordoned = l.Cordoned[fm.ID]
 		m.content = rowHash(&m) // the crash verdict is mixed in on apply
 		c.machines = append(c.machines, m)
+		if fresh != nil {
+			fresh(fm.ID, m)
+		}
 	}
+	return c
+}
+
+// Converter is Convert with a memory of one app's last listing: a machine
+// whose entry the API sent byte for byte as last time (Listing.Hashes) is
+// not converted again; the machine made of it then is reused. It is safe
+// for concurrent use; the zero value is ready.
+type Converter struct {
+	mu         sync.Mutex
+	app        string
+	last, next convertedSet // next is last's spare, reused
+	seen       map[string]bool
+}
+
+// convertedSet is one listing's converted machines by raw id. The
+// machines sit in a slice, not in the map: a map stores values this large
+// behind a pointer, one allocation per machine per listing.
+type convertedSet struct {
+	at      map[string]int // index into entries
+	entries []convertedEntry
+}
+
+type convertedEntry struct {
+	hash uint64
+	m    Machine
+}
+
+func (s *convertedSet) reset() {
+	if s.at == nil {
+		s.at = map[string]int{}
+	}
+	clear(s.at)
+	clear(s.entries) // let go of the machines a listing before held
+	s.entries = s.entries[:0]
+}
+
+func (s *convertedSet) add(id string, e convertedEntry) {
+	s.at[id] = len(s.entries)
+	s.entries = append(s.entries, e)
+}
+
+// Convert converts app's listing l, reusing what the previous listing of
+// the same app converted where l's hash says the entry is the same.
+func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
+	cv.mu.Lock()
+	defer cv.mu.Unlock()
+	if cv.seen == nil || cv.app != app {
+		cv.app, cv.seen = app, map[string]bool{}
+		cv.last.reset()
+	}
+	cv.next.reset()
+	clear(cv.seen)
+	reuse := func(id string) (Machine, bool) {
+		h, ok := l.Hashes[id]
+		if !ok {
+			return Machine{}, false
+		}
+		i, ok := cv.last.at[id]
+		if !ok || cv.last.entries[i].hash != h {
+			return Machine{}, false
+		}
+		e := cv.last.entries[i]
+		cv.next.add(id, e)
+		return e.m, true
+	}
+	fresh := func(id string, m Machine) {
+		if h, ok := l.Hashes[id]; ok {
+			cv.next.add(id, convertedEntry{hash: h, m: m})
+		}
+	}
+	c := convert(l, cv.seen, reuse, fresh)
+	cv.last, cv.next = cv.next, cv.last
 	return c
 }
 

@@ -29,7 +29,11 @@ func (r Result) Crashes() Crashes {
 			c.Unread = append(c.Unread, u)
 		}
 	}
-	for _, m := range r.Judged() {
+	for i := range r.Machines { // Judged's machines, without copying them
+		m := &r.Machines[i]
+		if m.Status == StatusOld || m.Status == StatusGone {
+			continue
+		}
 		c.Judged++
 		switch m.Crash.Kind {
 		case diagnose.CrashLooping:

@@ -102,8 +102,14 @@ func (s *Source) Do(ctx context.Context, j Job) Reply {
 	case ListJob:
 		l, err := s.Machines(ctx, j.App)
 		// Copying 10,000 machines into the model's plain form takes tens
-		// of milliseconds: here, not in the dashboard's Update.
-		r.Listing, r.Err = snapshot.Convert(l), err
+		// of milliseconds: here, not in the dashboard's Update, and only
+		// for the machines whose entry changed since the last listing.
+		r.Err = err
+		if err == nil {
+			r.Listing = s.conv.Convert(j.App, l)
+		} else {
+			r.Listing = snapshot.Convert(l)
+		}
 	case LookJob:
 		m, err := s.Client.GetMachine(ctx, j.App, j.Machine)
 		if err == nil && m != nil {

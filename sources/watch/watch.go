@@ -33,7 +33,8 @@ type Source struct {
 	// needs are taken there too, at fixed platform times.
 	AdvanceTo func(t time.Time) error
 
-	execs atomic.Int64 // exec probes Collect ran, over every app
+	execs atomic.Int64       // exec probes Collect ran, over every app
+	conv  snapshot.Converter // the open app's listings (Do)
 }
 
 // Collect's exec probes are a sample (snapshot.SampleProbes): at most

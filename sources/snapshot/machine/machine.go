@@ -137,6 +137,9 @@ func FromFly(fm *fly.Machine) Machine {
 		}
 		m.Image = line(img)
 	}
+	if len(fm.Checks) > 0 {
+		m.Checks = make([]Check, 0, len(fm.Checks)) // one allocation, not a growing slice
+	}
 	for _, c := range fm.Checks {
 		if c == nil {
 			m.Dropped++
@@ -148,12 +151,21 @@ func FromFly(fm *fly.Machine) Machine {
 		}
 		m.Checks = append(m.Checks, ch)
 	}
+	if len(fm.Events) > 0 {
+		m.Events = make([]Event, 0, len(fm.Events))
+	}
 	for _, e := range fm.Events {
 		if e == nil {
 			m.Dropped++
 			continue
 		}
 		m.Events = append(m.Events, EventFromFly(e))
+	}
+	if len(m.Checks) == 0 {
+		m.Checks = nil // only nulls: as if none were listed
+	}
+	if len(m.Events) == 0 {
+		m.Events = nil
 	}
 	if cfg := fm.GetConfig(); cfg != nil {
 		m.Config = newConfig(cfg, fm.Config == nil)

@@ -1,0 +1,63 @@
+package snapshot
+
+import (
+	"reflect"
+	"testing"
+
+	fly "github.com/superfly/fly-go"
+
+	flyapi "github.com/flywake/flywake/sources/fly"
+)
+
+// The Converter reuses a machine only where the listing's hash says its
+// entry is the one it converted last time, for the same app. Each case
+// lists machine a renamed "new" (as the API would send a change) under a
+// hash: a reused machine still has the old name.
+func TestConverterReusesOnlyUnchangedEntries(t *testing.T) {
+	listing := func(name string, hashes map[string]uint64) flyapi.Listing {
+		a, b := flyMachine("a", "started", "d1", t0), flyMachine("b", "stopped", "d1", t0)
+		a.Name = name
+		return flyapi.Listing{Machines: []*fly.Machine{a, b}, Hashes: hashes}
+	}
+	same := map[string]uint64{"a": 1, "b": 2}
+	cases := []struct {
+		name   string
+		app    string
+		hashes map[string]uint64
+		want   string // a's name in the converted listing
+	}{
+		{"same hash, same app: reused", "app", same, "old"},
+		{"another hash: converted", "app", map[string]uint64{"a": 9, "b": 2}, "new"},
+		{"no hash: converted", "app", map[string]uint64{"b": 2}, "new"},
+		{"no hashes at all: converted", "app", nil, "new"},
+		{"another app: converted", "other", same, "new"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var cv Converter
+			first := cv.Convert("app", listing("old", same))
+			if got := first.Machines()[0].Name; got != "old" {
+				t.Fatalf("first listing: a is %q", got)
+			}
+			got := cv.Convert(c.app, listing("new", c.hashes)).Machines()
+			if len(got) != 2 || got[0].Name != c.want || got[1].ID != "b" {
+				t.Errorf("got %d machines, a named %q; want a named %q, then b", len(got), got[0].Name, c.want)
+			}
+		})
+	}
+}
+
+// With honest hashes the Converter answers what Convert does, listing
+// after listing: reuse changes nothing a reader sees.
+func TestConverterAgreesWithConvert(t *testing.T) {
+	var cv Converter
+	for i, states := range [][2]string{{"started", "stopped"}, {"started", "stopped"}, {"stopping", "stopped"}, {"stopped", "stopped"}} {
+		a, b := flyMachine("a", states[0], "d1", t0), flyMachine("b", states[1], "d1", t0)
+		h := func(s string) uint64 { return uint64(len(s)) } // differs for each state used here
+		l := flyapi.Listing{Machines: []*fly.Machine{a, b, a}, Hashes: map[string]uint64{"a": h(states[0]), "b": h(states[1])}}
+		got, want := cv.Convert("app", l), Convert(l)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("listing %d: the Converter's\n%+v\nConvert's\n%+v", i, got, want)
+		}
+	}
+}
