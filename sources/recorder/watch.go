@@ -221,7 +221,9 @@ func settle(ctx context.Context, c Config, ws []*watcher) error {
 		for _, w := range ws {
 			for _, j := range w.sch.Due(clk, w.app, w.org) {
 				if j.Kind == watch.WaitJob { // its poll expired: the state was not reached
+					mu.Lock() // the calls started above append too
 					replies = append(replies, done{w, watch.Reply{Job: j, Err: fly.ErrWaitTimeout{ID: j.Machine}}})
+					mu.Unlock()
 					continue
 				}
 				wg.Add(1)
