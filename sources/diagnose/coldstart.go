@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -201,19 +202,9 @@ func (t *BootTracker) Boots() []Boot {
 		if c := a.Begin.Compare(b.Begin); c != 0 {
 			return c
 		}
-		return compareStrings(a.Machine, b.Machine)
+		return strings.Compare(a.Machine, b.Machine)
 	})
 	return out
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // matchMarker returns the index of the first marker that matches line, or -1.

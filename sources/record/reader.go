@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -604,19 +605,9 @@ func (r *Recording) Counters(metric string) []CounterSeries {
 		out = append(out, CounterSeries{App: k.app, Metric: k.metric, Status: k.status, Increase: s.increase})
 	}
 	slices.SortFunc(out, func(a, b CounterSeries) int {
-		return cmpStrings(a.App+"\x00"+a.Metric+"\x00"+a.Status, b.App+"\x00"+b.Metric+"\x00"+b.Status)
+		return strings.Compare(a.App+"\x00"+a.Metric+"\x00"+a.Status, b.App+"\x00"+b.Metric+"\x00"+b.Status)
 	})
 	return out
-}
-
-func cmpStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // increase sums the minutes beginning in [ceil(from), ceil(to)) — the
