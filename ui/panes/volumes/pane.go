@@ -55,9 +55,13 @@ type Pane struct {
 	loaded bool
 	lines  []string // the summary, and why the last fetch failed
 	head   []string // lines, wrapped to the width
+	shown  int      // of head, the lines on screen (the table keeps its first lines)
 }
 
-var _ pane.Pane = (*Pane)(nil)
+var (
+	_ pane.Pane     = (*Pane)(nil)
+	_ pane.Overflow = (*Pane)(nil)
+)
 
 // New builds the pane with the shared theme and keys.
 func New(ctx pane.Context) *Pane {
@@ -148,10 +152,30 @@ func (p *Pane) SetStale(stale bool) {
 	p.table.SetDim(stale)
 }
 
+// relayout wraps the summary to the width and gives the table the rest;
+// with no volumes the summary has the whole pane.
 func (p *Pane) relayout() {
 	w, h := p.Size()
 	p.head = cell.WrapAll(p.lines, w, 2)
-	p.table.SetHeight(max(h-len(p.head), 0))
+	p.shown = min(len(p.head), max(h, 0))
+	if p.table.Total() > 0 {
+		p.shown = table.HeadRoom(len(p.head), h, p.table.Len())
+	}
+	p.table.SetHeight(max(h-p.shown, 0))
+}
+
+// Below is the summary's lines cut for the table's first lines (a bigger
+// box shows them), or the rows the table leaves out.
+func (p *Pane) Below() (int, bool) {
+	_, h := p.Size()
+	unshown := 0
+	if p.table.Total() > 0 {
+		unshown = p.table.Unshown(h - p.shown)
+	}
+	if cut := len(p.head) - p.shown; cut > 0 {
+		return cut + unshown, false
+	}
+	return unshown, true
 }
 
 // Height is the wrapped summary, then a row per volume with the table's
@@ -172,6 +196,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyMsg); ok {
 		p.table.HandleKey(km, p.keys)
 	}
+	p.table.Move(pane.Wheel(msg))
 	return nil
 }
 
@@ -185,13 +210,16 @@ func (p *Pane) View(focused bool, now time.Time) string {
 	if !p.loaded {
 		return cell.Block(p.theme.Dim.Render("waiting for the volumes list…"), width, height)
 	}
-	head := strings.Join(p.head, "\n")
+	head := cell.Block(strings.Join(p.head[:p.shown], "\n"), width, p.shown)
 	if p.Stale() {
-		head = pane.Dim(p.theme, cell.Block(head, width, min(len(p.head), height)))
+		head = pane.Dim(p.theme, head)
 	}
-	rest := height - len(p.head)
-	if rest <= 0 || p.table.Total() == 0 {
+	rest := height - p.shown
+	switch {
+	case p.table.Total() == 0 || rest <= 0:
 		return cell.Block(head, width, height)
+	case p.shown == 0:
+		return p.table.View(width, rest)
 	}
-	return cell.Block(head, width, len(p.head)) + "\n" + p.table.View(width, rest)
+	return head + "\n" + p.table.View(width, rest)
 }

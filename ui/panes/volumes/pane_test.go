@@ -97,3 +97,24 @@ func TestVolumesViewFitsItsSize(t *testing.T) {
 		}
 	}
 }
+
+// A tile too short for its summary and every volume keeps the table's
+// header, a row and its position line, and says what it cut of the
+// summary, as the other panes do.
+func TestVolumesSayWhatTheyCannotFit(t *testing.T) {
+	p := New(pane.Context{Theme: theme.New(true)})
+	p.SetData(appWith(vol("vol_1", "data", 1, "m1"), vol("vol_2", "data", 1, "m3"), vol("vol_3", "data", 1, ""),
+		vol("vol_4", "data", 1, ""), vol("vol_5", "data", 1, "")), t0)
+	p.SetSize(30, 5) // the summary wraps to 2 lines; the table gets 3
+	if below, scrolls := p.Below(); below != 0 || !scrolls || !strings.Contains(view(p), "1–1 of 5") {
+		t.Errorf("Below() = %d, %v; want the position line to say the rest:\n%s", below, scrolls, view(p))
+	}
+	p.SetSize(30, 3) // the table's three lines take it all
+	below, scrolls := p.Below()
+	if below != 2 || scrolls {
+		t.Errorf("Below() = %d, %v; want the 2 summary lines cut, not scrollable", below, scrolls)
+	}
+	if got := view(p); !strings.Contains(got, "machine") || !strings.Contains(got, "1–1 of 5") {
+		t.Errorf("the table gave way to the summary:\n%s", got)
+	}
+}
