@@ -29,31 +29,48 @@ func TestOverviewAndLogsInTmux(t *testing.T) {
 		t.Fatalf("overview rows %v, want crashy-api first:\n%s", order, screen)
 	}
 	// enter on sleepy-api opens its dashboard. The rows may still re-sort
-	// as the apps' figures arrive (until the cursor moves, it sits on the
-	// worst row), so move until the cursor (the reversed row) is on it,
-	// each time waiting for the cursor to leave the row it was on.
-	cursorApp := func() string {
+	// as the apps' figures arrive, and the cursor stays on its app when
+	// they do, so sleepy-api can end up above the cursor as well as below
+	// it: each step reads the rows again and moves towards it, then waits
+	// for the cursor (the reversed row) to leave the row it was on.
+	rows := func() (cursor, target int) {
+		cursor, target = -1, -1
+		i := 0
 		for _, l := range strings.Split(tm.run(t, "capture-pane", "-p", "-e", "-t", tm.session), "\n") {
-			if !reverseVideo.MatchString(l) {
-				continue
-			}
 			for _, app := range order {
-				if strings.Contains(l, app) {
-					return app
+				if !strings.Contains(l, " "+app+" ") {
+					continue
 				}
+				if reverseVideo.MatchString(l) {
+					cursor = i
+				}
+				if app == "sleepy-api" {
+					target = i
+				}
+				i++
 			}
 		}
-		return ""
+		return cursor, target
 	}
-	for i := 0; i < 2*len(order) && cursorApp() != "sleepy-api"; i++ {
-		was := cursorApp()
-		tm.key(t, "Down")
-		for deadline := time.Now().Add(3 * time.Second); cursorApp() == was && time.Now().Before(deadline); {
+	for i := 0; i < 4*len(order); i++ {
+		cursor, target := rows()
+		if cursor == target && cursor >= 0 {
+			break
+		}
+		key := "Down"
+		if cursor > target {
+			key = "Up"
+		}
+		tm.key(t, key)
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
+			if now, _ := rows(); now != cursor {
+				break
+			}
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	if cursorApp() != "sleepy-api" {
-		t.Fatalf("the cursor never reached sleepy-api:\n%s", tm.capture(t))
+	if cursor, target := rows(); cursor != target || cursor < 0 {
+		t.Fatalf("the cursor (row %d) never reached sleepy-api (row %d):\n%s", cursor, target, tm.capture(t))
 	}
 	tm.key(t, "Enter")
 	tm.waitFor(t, "sleepy-api's dashboard", 20*time.Second, func(s string) bool {
