@@ -23,9 +23,12 @@ type DemoOptions struct {
 	Seed uint64 // default 1, the demo's
 	// Until ends the recording early (zero: DemoDayEnd, the whole day).
 	Until time.Time
-	// Samples are instants at which Sample is handed the open apps' models.
+	// Samples are instants at which Sample is handed the open apps' models
+	// and a source of its own on the platform (a client without the
+	// recorder's tap: what it reads is not recorded), while the platform
+	// stands at the instant.
 	Samples []time.Time
-	Sample  func(at time.Time, apps []*snapshot.App)
+	Sample  func(at time.Time, apps []*snapshot.App, live *watch.Source)
 }
 
 // RecordDemo records the demo org's day into path: the embedded platform
@@ -65,7 +68,18 @@ func RecordDemo(ctx context.Context, path string, o DemoOptions) error {
 	if until.IsZero() || until.After(DemoDayEnd) {
 		until = DemoDayEnd
 	}
-	err = Lockstep(ctx, Config{Source: src, Apps: sim.Apps(), Org: true, Writer: w}, sim.AdvanceTo, until, o.Samples, o.Sample)
+	var sample func(time.Time, []*snapshot.App)
+	if o.Sample != nil {
+		lc, err := fly.New(ctx, fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
+		if err != nil {
+			w.Close()
+			return err
+		}
+		defer lc.Close()
+		live := &watch.Source{Client: lc, Org: sim.Org(), Now: sim.Clock().Now}
+		sample = func(at time.Time, apps []*snapshot.App) { o.Sample(at, apps, live) }
+	}
+	err = Lockstep(ctx, Config{Source: src, Apps: sim.Apps(), Org: true, Writer: w}, sim.AdvanceTo, until, o.Samples, sample)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
