@@ -40,31 +40,40 @@ func Within[T any](f func() T) (v T, ok bool) {
 // An absent file is fs.ErrNotExist; any other problem is a *FileError
 // saying why.
 func ReadFile(dir, name string) ([]byte, error) {
-	return read(dir, func() (string, string) { return dir, name })
+	return read(dir, func() (string, string, error) { return dir, name, nil })
 }
 
 // ReadLinked is ReadFile of the file at path, in the directory the file
 // really is in: a file linked from a dotfiles checkout is read where the
-// link leads. The link is followed within Timeout too.
+// link leads. The link is followed within Timeout too. A link that leads
+// nowhere is a *FileError naming where it leads: it is not in a project
+// directory, so the jail's "outside the project directory" would mislead.
 func ReadLinked(path string) ([]byte, error) {
-	return read(path, func() (string, string) {
-		real := path
-		if target, err := filepath.EvalSymlinks(path); err == nil {
-			real = target
+	return read(path, func() (string, string, error) {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			if target, lerr := os.Readlink(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+				return "", "", &FileError{File: sanitize.Line(path),
+					Msg: fmt.Sprintf("is a symbolic link to %s, which does not exist", sanitize.Quote(target))}
+			}
+			real = path
 		}
-		return filepath.Dir(real), filepath.Base(real)
+		return filepath.Dir(real), filepath.Base(real), nil
 	})
 }
 
 // read reads the file where names, all of it within Timeout; shown is
 // what a read that took too long names.
-func read(shown string, where func() (dir, name string)) ([]byte, error) {
+func read(shown string, where func() (dir, name string, err error)) ([]byte, error) {
 	type result struct {
 		data []byte
 		err  error
 	}
 	r, ok := Within(func() result {
-		d, name := where()
+		d, name, err := where()
+		if err != nil {
+			return result{nil, err}
+		}
 		if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
 			return result{nil, err} // no directory holds no file
 		}

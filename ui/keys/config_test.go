@@ -299,4 +299,15 @@ func TestLoadFollowsALinkedKeyFile(t *testing.T) {
 	if _, err := Load(dangling); err == nil || !strings.Contains(err.Error(), "gone.toml, which does not exist") {
 		t.Errorf("a key file linked to nothing: %v, want the link named", err)
 	}
+	// Linked to nothing in a dotfiles checkout: where it leads is named,
+	// not "outside the project directory" (a key file is in none).
+	gone := filepath.Join(dotfiles, "gone.toml")
+	away := filepath.Join(config, "away.toml")
+	if err := os.Symlink(gone, away); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(away); err == nil || !strings.Contains(err.Error(), "gone.toml, which does not exist") ||
+		strings.Contains(err.Error(), "project") {
+		t.Errorf("a key file linked to nothing elsewhere: %v, want the link named", err)
+	}
 }
