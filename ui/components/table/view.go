@@ -273,6 +273,17 @@ func (m Model) ColumnsOff(width int) (left, right int) {
 	return m.columnsOff(m.widths(width))
 }
 
+// Shown says, column by column, whether a width-wide View draws it: a
+// legend can then explain only the columns on screen.
+func (m Model) Shown(width int) []bool {
+	widths := m.widths(width)
+	shown := make([]bool, len(widths))
+	for i, w := range widths {
+		shown[i] = w > 0
+	}
+	return shown
+}
+
 // sideways says which columns are off screen and the keys that bring them.
 func sideways(left, right int) string {
 	switch {

@@ -371,3 +371,21 @@ func TestFilter(t *testing.T) {
 	}
 	uitest.AssertMentions(t, uitest.PlainView(p, 120, 30, true, t0), []string{"crashy-api", "sleepy-api", "steady-web"}, nil)
 }
+
+// The legend explains the columns on screen only: at 80 columns BOOTS/DAY,
+// P95 and BACKLOG are off, and so are their explanations; scrolled right,
+// the columns that come into view are explained.
+func TestLegendExplainsTheColumnsShown(t *testing.T) {
+	p := newPane(t, theme.New(true))
+	wide := uitest.PlainView(p, 220, 30, true, t0)
+	uitest.AssertMentions(t, wide, []string{"BOOTS/DAY, P95: cold boots", "LOST: edge minus", "BACKLOG: CLOSE_WAIT sockets"}, nil)
+	narrow := uitest.PlainView(p, 80, 30, true, t0)
+	uitest.AssertMentions(t, narrow, []string{"LOST: edge minus"}, []string{"cold boots until serving", "CLOSE_WAIT sockets, the most"})
+	for range 3 {
+		p.Update(uitest.Key("right"))
+	}
+	scrolled := uitest.PlainView(p, 80, 30, true, t0)
+	if !strings.Contains(scrolled, "cold boots until serving") && !strings.Contains(scrolled, "CLOSE_WAIT sockets, the most") {
+		t.Errorf("scrolled right, the columns brought in are not explained:\n%s", scrolled)
+	}
+}

@@ -52,7 +52,6 @@ type Pane struct {
 	moved   bool              // the user moved the cursor: it follows its app, else the worst row
 	now     time.Time         // of the last SetOrgData, to reorder the rows at
 	summary string            // the line above the table
-	legend  []string          // what the cells do not know yet, wrapped in SetSize
 	wrapped []string
 }
 
@@ -184,7 +183,7 @@ func (p *Pane) derive() {
 	} else if p.listed {
 		p.table.SetEmptyText("the token sees no apps in " + p.org)
 	}
-	p.summary, p.legend = p.summarize(now), p.legendLines()
+	p.summary = p.summarize(now)
 	p.relayout()
 }
 
@@ -203,7 +202,7 @@ func (p *Pane) SetStale(stale bool) {
 func (p *Pane) relayout() {
 	w, h := p.Size()
 	p.filter.Width = max(w-2, 1)
-	p.wrapped = wrap(p.legend, w)
+	p.wrapped = wrap(p.legendLines(w), w)
 	if len(p.wrapped) > max(h-4, 0) {
 		p.wrapped = p.wrapped[:max(h-4, 0)]
 	}
@@ -226,7 +225,7 @@ func (p *Pane) topLines() int {
 
 // Height: the summary, the table (header, rows, position) and the legend.
 func (p *Pane) Height(width int) int {
-	return p.topLines() + max(p.table.Len(), 1) + 2 + len(wrap(p.legend, width))
+	return p.topLines() + max(p.table.Len(), 1) + 2 + len(wrap(p.legendLines(width), width))
 }
 
 // Keys act on the selected app, its filter and the table's order.
@@ -291,9 +290,11 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.setSort(s)
 	case key.Matches(km, k.Left):
 		p.table.SetScroll(p.table.Scroll() - 1)
+		p.relayout() // the legend explains the columns on screen
 	case key.Matches(km, k.Right):
 		if _, right := p.table.ColumnsOff(w); right > 0 {
 			p.table.SetScroll(p.table.Scroll() + 1)
+			p.relayout()
 		}
 	default:
 		if p.table.HandleKey(km, k) {
@@ -605,16 +606,35 @@ func (p *Pane) summarize(now time.Time) string {
 	return strings.Join(parts, " · ")
 }
 
-// legendLines say what each cell reads and what it does not know yet.
-func (p *Pane) legendLines() []string {
+// legendLines say what each cell reads and what it does not know yet, for
+// the columns a width-wide pane shows: a column off screen is not explained.
+func (p *Pane) legendLines(width int) []string {
 	every := func(d time.Duration) string { return words.Duration(d, words.Whole) }
+	shown := p.table.Shown(width)
+	var clauses []string
+	var boots []string
+	for _, c := range []int{colBoots, colP95} {
+		if shown[c] {
+			boots = append(boots, columns[c].Title)
+		}
+	}
+	if len(boots) > 0 {
+		clauses = append(clauses, strings.Join(boots, ", ")+": cold boots until serving, from each app's logs, read one app at a time (every "+
+			every(p.cadence.Boots)+" per app; N crashed: starts that crashed or restarted after a crash, left out of both)")
+	}
+	if shown[colLost1h] || shown[colLost24h] {
+		clauses = append(clauses, "LOST: edge minus app responses, one query for the org each minute")
+	}
+	if shown[colBacklog] {
+		clauses = append(clauses, "BACKLOG: CLOSE_WAIT sockets, the most on one machine (all the open app's; "+
+			fmt.Sprintf("%d of each other app's every %s", p.cadence.SocketSample, every(p.cadence.Sockets))+"; – none running)")
+	}
 	lines := []string{
 		p.sortWords() + " · background apps listed every " + every(p.cadence.List) +
 			", the open app (▸) at its own pace · … not read yet · ? could not be read",
-		"BOOTS/DAY, P95: cold boots until serving, from each app's logs, read one app at a time (every " +
-			every(p.cadence.Boots) + " per app; N crashed: starts that crashed or restarted after a crash, left out of both) · LOST: edge minus app responses, one query for the org each minute" +
-			" · BACKLOG: CLOSE_WAIT sockets, the most on one machine (all the open app's; " +
-			fmt.Sprintf("%d of each other app's every %s", p.cadence.SocketSample, every(p.cadence.Sockets)) + "; – none running)",
+	}
+	if len(clauses) > 0 {
+		lines = append(lines, strings.Join(clauses, " · "))
 	}
 	if p.metricsErr != "" {
 		lines = append(lines, "metrics: "+p.metricsErr)
