@@ -17,6 +17,7 @@ import (
 // buffers, a mouse click selecting a row, and help complete at 80×24 and
 // 70×20.
 func TestNoDeadEndsSortDescribeHelpInTmux(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 80, 24, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))

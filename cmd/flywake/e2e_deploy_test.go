@@ -14,6 +14,7 @@ import (
 // release, the machines not yet replaced on the old one — and the
 // crash-loop banner for the new release once the verdict fails.
 func TestDemoDeployInTmux(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))
@@ -64,6 +65,7 @@ func TestDemoDeployInTmux(t *testing.T) {
 
 // With --readonly the D key does nothing: no overlay, no deploy.
 func TestDemoDeployKeyIsOffReadOnly(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 160, 48, fmt.Sprintf("%s --demo --readonly -a sleepy-api; echo EXITED $?; sleep 5", shellQuote(bin)))

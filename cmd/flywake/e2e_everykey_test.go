@@ -22,6 +22,7 @@ import (
 // still (FLYWAKE_DEMO_STILL), so only a key changes the screen below the
 // header. Every view's footer offers the command line, at every size.
 func TestEveryKeyActsOrSaysWhy(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	pressed := everyKey()
@@ -30,6 +31,7 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 	}
 	for _, v := range sweptViews() {
 		t.Run(v.name, func(t *testing.T) {
+			t.Parallel() // each view has its own tmux server and flywake
 			s := &sweep{t: t, tmux: tmuxPath, bin: bin, v: v}
 			s.start()
 			s.footerAtEverySize()
@@ -97,8 +99,10 @@ type sweptView struct {
 
 func sweptViews() []sweptView {
 	app := "--demo --seed 1 -a sleepy-api"
+	// The dashboard: one pane focused (tab moves on), or at the larger
+	// sizes every tile on screen at once.
 	dashboard := func(s string) bool {
-		return strings.Contains(s, " · tab next") && strings.Contains(s, "demo-org/sleepy-api")
+		return strings.Contains(s, "demo-org/sleepy-api") && (strings.Contains(s, " · tab next") || everyTileShown(s))
 	}
 	listed := contains("started") // the machines table has its rows
 	return []sweptView{
@@ -118,6 +122,16 @@ func sweptViews() []sweptView {
 		{name: "the error screen", args: "--demo --seed 1 -a nope", at: contains("flywake cannot show nope"),
 			fails: `flywake: app "nope" not found`},
 	}
+}
+
+// everyTileShown: every tile's box title is on screen.
+func everyTileShown(s string) bool {
+	for _, title := range tileTitles {
+		if !strings.Contains(s, "━ "+title+" ━") && !strings.Contains(s, "─ "+title+" ─") {
+			return false
+		}
+	}
+	return true
 }
 
 // colonCommand is `:word` enter, as keys.
@@ -225,7 +239,9 @@ func (s *sweep) press(k string) bool {
 	s.home()
 	before := body(s.styled())
 	s.send(tmuxKey(k))
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
+	// Every key changes the screen, so the wait costs only a failing run;
+	// it is long enough for a loaded machine running the views at once.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 		if body(s.styled()) != before {
 			return true
 		}
@@ -256,12 +272,25 @@ func (s *sweep) send(k string) {
 func (s *sweep) footerAtEverySize() {
 	s.t.Helper()
 	for _, sz := range [][2]int{{120, 40}, {160, 48}, {220, 60}, {sweepW, sweepH}} {
+		before := trimmed(body(s.tm.capture(s.t)))
 		s.tm.run(s.t, "resize-window", "-t", s.tm.session, "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
-		s.tm.waitFor(s.t, fmt.Sprintf("%s's footer at %d×%d", s.v.name, sz[0], sz[1]), 3*time.Second, func(sc string) bool {
-			return len(strings.Split(sc, "\n")) >= sz[1] && s.isHome(sc)
+		// A frame drawn for the new size: until flywake redraws, tmux shows
+		// the old frame in the larger window, and that one must not count
+		// (below the header, where only flywake's redraw changes the screen).
+		s.tm.waitFor(s.t, fmt.Sprintf("%s's footer at %d×%d", s.v.name, sz[0], sz[1]), 5*time.Second, func(sc string) bool {
+			return len(strings.Split(sc, "\n")) >= sz[1] && trimmed(body(sc)) != before && s.isHome(sc)
 		})
 	}
 	s.still()
+}
+
+// trimmed is a screen without the blanks a resize pads it with.
+func trimmed(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
 }
 
 // tmuxKey is a key map key as tmux's send-keys names it.

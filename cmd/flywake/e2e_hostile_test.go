@@ -20,6 +20,7 @@ const hostileText = "\x1b]0;PWNED-TITLE\x07\x1b]52;c;UFdORUQtQ0xJUA==\x07"
 // window printing the same bytes raw proves this tmux would have been
 // changed by them.
 func TestHostileTextLeavesTheTerminalAlone(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	sim := flysim.New(flysim.Options{Seed: 1, Speed: 10, Token: "fo1_CANARY_hostile_0123456789abcdef"})
 	if err := sim.Start(); err != nil {

@@ -13,6 +13,7 @@ import (
 // does not, and the pane's title names the new one. A malformed file starts
 // nothing and names its line.
 func TestKeyFileInTmux(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	config := func(file string) string {

@@ -14,6 +14,7 @@ import (
 // overview; a machine's drill-down jumps to its own logs; `:apps` opens
 // the overview from anywhere; q quits cleanly.
 func TestOverviewAndLogsInTmux(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	bin := buildFlywake(t)
 	tm := newTmux(t, tmuxPath, 120, 36,

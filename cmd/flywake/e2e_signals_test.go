@@ -52,6 +52,7 @@ func firstData(s string) bool {
 // kill it with both left as the dashboard had them), and exit as a process
 // ended by the signal does, 128+signal (it used to exit 0, as from q).
 func TestSignalsRestoreTheTerminal(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs /proc to find the process")
@@ -59,6 +60,7 @@ func TestSignalsRestoreTheTerminal(t *testing.T) {
 	bin := buildFlywake(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			tm := newTmux(t, tmuxPath, 100, 30, fmt.Sprintf("%s --demo -a sleepy-api; echo EXITED $?; sleep 30", shellQuote(bin)))
 			tm.waitFor(t, "first data", 20*time.Second, firstData)
 			if got := tm.display(t, "#{alternate_on}"); got != "1" {
@@ -84,6 +86,7 @@ func TestSignalsRestoreTheTerminal(t *testing.T) {
 // A dashboard whose terminal goes away ends, even when it gets no SIGHUP
 // (here it is ignored, as under nohup): it kept running for half an hour.
 func TestDashboardExitsWhenItsTerminalGoesAway(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs /proc to find the process")
@@ -108,6 +111,7 @@ func TestDashboardExitsWhenItsTerminalGoesAway(t *testing.T) {
 // dashboard back whole: the alternate screen redrawn, keys read one by one
 // again (q quits), the mouse on. It used to come back in cooked mode, deaf to q.
 func TestSuspendFromOutsideAndForeground(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs /proc to find the process")
@@ -186,6 +190,7 @@ func TestSuspendFromOutsideAndForeground(t *testing.T) {
 // kernel discards a SIGTSTP: the dashboard goes on as it was, never handing
 // the terminal back (what it writes is recorded to show it), keys and all.
 func TestSuspendWithoutJobControlLeavesTheDashboardRunning(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs /proc to find the process")

@@ -22,6 +22,7 @@ import (
 // checklist, and quit — then checks the process exited promptly and left the
 // terminal as it found it.
 func TestDashboardInTmux(t *testing.T) {
+	t.Parallel()
 	tmuxPath := needTmux(t)
 	started := time.Now()
 	bin := buildFlywake(t)
@@ -207,7 +208,9 @@ func focusTitle(i int) string {
 // needTmux is tmux's path for an end-to-end test, which it skips under
 // -short or where tmux is not installed — except under CI=true, where a
 // missing tmux fails the test: CI must not pass what it did not run
-// (.ci/run installs tmux).
+// (.ci/run installs tmux). The end-to-end tests run in parallel: each has
+// its own tmux server (newTmux) and its own flywake, and most of their time
+// is spent waiting for a screen.
 func needTmux(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
