@@ -166,7 +166,11 @@ func crashHistory(w io.Writer, p *platform, rep verdict.Report, markdown bool) {
 	if !ok {
 		return
 	}
-	crashes := rec.Crashes(p.app, since, p.source.Now())
+	crashes, err := rec.Crashes(p.app, since, p.source.Now())
+	if err != nil { // the verdict stands; the history could not be read
+		fmt.Fprintf(w, "\nthe recording's crash history could not be read: %s\n", sanitize.Line(err.Error()))
+		return
+	}
 	title := fmt.Sprintf("Every crash of %s the recording holds since %s: %d", rep.Result.ReleaseName(), since.UTC().Format(time.RFC3339), len(crashes))
 	if markdown {
 		fmt.Fprintf(w, "\n#### %s\n\n", sanitize.MarkdownText(title))

@@ -110,7 +110,7 @@ func TestListingsComeBackAsListed(t *testing.T) {
 			t.Errorf("at %s:\n got %s\nwant %s", c.at.Format(time.TimeOnly), g, wnt)
 		}
 	}
-	if crashes := r.Crashes("api", t0.Add(-time.Hour), t0.Add(time.Hour)); len(crashes) != 1 || crashes[0].Machine != "a" {
+	if crashes, err := r.Crashes("api", t0.Add(-time.Hour), t0.Add(time.Hour)); err != nil || len(crashes) != 1 || crashes[0].Machine != "a" {
 		t.Errorf("crashes = %+v, want a's exit 1", crashes)
 	}
 	if next, ok := r.Next(t0); !ok || !next.Equal(t0.Add(30*time.Second)) {
