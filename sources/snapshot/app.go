@@ -57,6 +57,10 @@ type App struct {
 	Rollout verdict.Result
 	judge   *verdict.Judge
 	judged  []*machine.Machine // the judge's view of the last listing, reused
+	// from are the converted machines Machines were copied from, by index
+	// (nil: replaced by a look since): how a listing tells what it changed.
+	from        []*Machine
+	machinesRev uint64
 
 	// slots hold the data of the sources that keep it in a slot declared
 	// beside their Apply (see slot), by slot.
@@ -127,9 +131,12 @@ func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
 
 // Converted is a listing already copied into the model's plain machines:
 // the costly half of ApplyListing, which needs no model, so the dashboard
-// does it in the listing's command instead of in Update.
+// does it in the listing's command instead of in Update. Its machines are
+// never written once converted: a Converter hands the same one to every
+// listing whose entry did not change, and the model and the judge tell an
+// unchanged machine by it.
 type Converted struct {
-	machines  []Machine
+	machines  []*Machine
 	malformed int
 	skipped   []string       // entries skipped whole: the id when one names it
 	partial   map[string]int // by id: nulls dropped from a machine kept
@@ -144,20 +151,8 @@ func Convert(l flyapi.Listing) Converted {
 // convert is Convert; seen (empty) records the ids kept; reuse, when not
 // nil, may answer an entry's machine instead of converting it again, and
 // fresh is told each machine converted afresh (by the entry's raw id).
-func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (Machine, bool), fresh func(id string, m Machine)) Converted {
-	n := len(l.Machines)
-	c := Converted{machines: make([]Machine, 0, n), malformed: l.Malformed}
-	// The judge keys what it could not read by the machines' ids as the
-	// model has them: made inert like every other.
-	for _, id := range l.Skipped {
-		c.skipped = append(c.skipped, sanitize.Field(id))
-	}
-	if len(l.Partial) > 0 {
-		c.partial = make(map[string]int, len(l.Partial))
-		for id, n := range l.Partial {
-			c.partial[sanitize.Field(id)] += n
-		}
-	}
+func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (*Machine, bool), fresh func(id string, m *Machine)) Converted {
+	c := convertedHead(l)
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
 			c.malformed++
@@ -174,15 +169,39 @@ func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (Mach
 				continue
 			}
 		}
-		m := Machine{Machine: machine.FromFly(fm)}
-		m.Cordoned = l.Cordoned[fm.ID]
-		m.content = rowHash(&m) // the crash verdict is mixed in on apply
+		m := convertOne(l, fm)
 		c.machines = append(c.machines, m)
 		if fresh != nil {
 			fresh(fm.ID, m)
 		}
 	}
 	return c
+}
+
+// convertedHead is a Converted of l's counts and unread entries, with room
+// for its machines.
+func convertedHead(l flyapi.Listing) Converted {
+	c := Converted{machines: make([]*Machine, 0, len(l.Machines)), malformed: l.Malformed}
+	// The judge keys what it could not read by the machines' ids as the
+	// model has them: made inert like every other.
+	for _, id := range l.Skipped {
+		c.skipped = append(c.skipped, sanitize.Field(id))
+	}
+	if len(l.Partial) > 0 {
+		c.partial = make(map[string]int, len(l.Partial))
+		for id, n := range l.Partial {
+			c.partial[sanitize.Field(id)] += n
+		}
+	}
+	return c
+}
+
+// convertOne is one entry of l as the model's machine. fm is not nil.
+func convertOne(l flyapi.Listing, fm *fly.Machine) *Machine {
+	m := &Machine{Machine: machine.FromFly(fm)}
+	m.Cordoned = l.Cordoned[fm.ID]
+	m.content = rowHash(m) // the crash verdict is mixed in on apply
+	return m
 }
 
 // Converter is Convert with a memory of one app's last listing: a machine
@@ -194,19 +213,20 @@ type Converter struct {
 	app        string
 	last, next convertedSet // next is last's spare, reused
 	seen       map[string]bool
+	hashes     []uint64 // the listing's hashes in order (inPlace), reused
 }
 
-// convertedSet is one listing's converted machines by raw id. The
-// machines sit in a slice, not in the map: a map stores values this large
-// behind a pointer, one allocation per machine per listing.
+// convertedSet is one listing's converted machines by raw id, in listing
+// order.
 type convertedSet struct {
 	at      map[string]int // index into entries
 	entries []convertedEntry
 }
 
 type convertedEntry struct {
+	id   string // as the listing has it (raw)
 	hash uint64
-	m    Machine
+	m    *Machine
 }
 
 func (s *convertedSet) reset() {
@@ -218,8 +238,8 @@ func (s *convertedSet) reset() {
 	s.entries = s.entries[:0]
 }
 
-func (s *convertedSet) add(id string, e convertedEntry) {
-	s.at[id] = len(s.entries)
+func (s *convertedSet) add(e convertedEntry) {
+	s.at[e.id] = len(s.entries)
 	s.entries = append(s.entries, e)
 }
 
@@ -232,24 +252,27 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 		cv.app, cv.seen = app, map[string]bool{}
 		cv.last.reset()
 	}
+	if c, ok := cv.inPlace(l); ok {
+		return c
+	}
 	cv.next.reset()
 	clear(cv.seen)
-	reuse := func(id string) (Machine, bool) {
+	reuse := func(id string) (*Machine, bool) {
 		h, ok := l.Hashes[id]
 		if !ok {
-			return Machine{}, false
+			return nil, false
 		}
 		i, ok := cv.last.at[id]
 		if !ok || cv.last.entries[i].hash != h {
-			return Machine{}, false
+			return nil, false
 		}
 		e := cv.last.entries[i]
-		cv.next.add(id, e)
+		cv.next.add(e)
 		return e.m, true
 	}
-	fresh := func(id string, m Machine) {
+	fresh := func(id string, m *Machine) {
 		if h, ok := l.Hashes[id]; ok {
-			cv.next.add(id, convertedEntry{hash: h, m: m})
+			cv.next.add(convertedEntry{id: id, hash: h, m: m})
 		}
 	}
 	c := convert(l, cv.seen, reuse, fresh)
@@ -257,45 +280,134 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 	return c
 }
 
+// inPlace converts l when it lists, in order, exactly the machines the
+// last listing did, each with a hash (the common case: a listing of an app
+// at rest, or one where a few machines changed). The memory is then
+// updated where it stands, with no map built; ok is false, and nothing
+// changed, for any other listing.
+func (cv *Converter) inPlace(l flyapi.Listing) (Converted, bool) {
+	last := cv.last.entries
+	cv.hashes = cv.hashes[:0]
+	k := 0
+	for _, fm := range l.Machines {
+		if fm == nil || fm.ID == "" {
+			continue
+		}
+		if k >= len(last) || last[k].id != fm.ID {
+			return Converted{}, false
+		}
+		h, ok := l.Hashes[fm.ID]
+		if !ok {
+			return Converted{}, false
+		}
+		cv.hashes = append(cv.hashes, h)
+		k++
+	}
+	if k != len(last) {
+		return Converted{}, false
+	}
+	// The last listing's ids are distinct, so these are: no repeats.
+	c := convertedHead(l)
+	k = 0
+	for _, fm := range l.Machines {
+		if fm == nil || fm.ID == "" {
+			c.malformed++
+			c.skipped = append(c.skipped, "")
+			continue
+		}
+		e := &last[k]
+		if e.hash != cv.hashes[k] {
+			e.hash, e.m = cv.hashes[k], convertOne(l, fm)
+		}
+		c.machines = append(c.machines, e.m)
+		k++
+	}
+	return c, true
+}
+
 // Judged is the listing as the release's judge reads it: the plain
 // machines, and what the answer held that could not be read.
 func (c Converted) Judged() verdict.Listing { return c.judged(nil) }
 
 // judged is Judged with the machine list appended to buf[:0] (the model
-// reuses one between listings).
+// reuses one between listings). The judge is handed the converted
+// machines themselves: the same machine for an unchanged entry.
 func (c Converted) judged(buf []*machine.Machine) verdict.Listing {
 	ms := buf[:0]
-	for i := range c.machines {
-		ms = append(ms, &c.machines[i].Machine)
+	for _, m := range c.machines {
+		ms = append(ms, &m.Machine)
 	}
 	return verdict.Listing{Machines: ms, Skipped: c.skipped, Partial: c.partial}
 }
 
-// Machines are the converted machines, in listing order.
-func (c Converted) Machines() []Machine { return c.machines }
+// Machines are copies of the converted machines, in listing order.
+func (c Converted) Machines() []Machine {
+	out := make([]Machine, len(c.machines))
+	for i, m := range c.machines {
+		out[i] = *m
+	}
+	return out
+}
 
 // ApplyConverted records a converted listing taken at platform time now:
 // the release's judge sees it (and looks again at each machine a look is
-// due for). The model takes c's machines over (a Converted is applied once).
+// due for). When every machine is the one the model holds, with the same
+// verdict, the model keeps its machines (MachinesRev does not move);
+// otherwise it makes new ones (the panes hold the old).
 func (a *App) ApplyConverted(c Converted, now time.Time) {
-	out := c.machines
 	a.Malformed = c.malformed
 	l := c.judged(a.judged)
 	a.judged = l.Machines
 	a.Rollout = a.judge.ObserveListing(l, now)
-	for i := range out {
-		m := &out[i]
-		if jm := a.judge.At(i); jm != nil {
-			m.Crash = jm.Crash
-			if a.Rollout.Rollout { // shown only while a deploy moves machines
-				m.FromRelease, m.Rollout = jm.From, jm.Status
-			}
-		}
-		m.Hash = withRollout(withCrash(m.content, m.Crash.Kind), m.FromRelease, m.Rollout)
+	a.ListedAt = now
+	if a.holds(c) {
+		return
+	}
+	out := make([]Machine, len(c.machines))
+	for i, cm := range c.machines {
+		out[i] = *cm
+		a.judgedAs(&out[i], i)
 	}
 	a.Machines = out
-	a.ListedAt = now
+	a.from = append(a.from[:0], c.machines...)
+	a.machinesRev++
 }
+
+// judgedAs gives m, the i-th machine of the last listing, what the judge
+// said of it, and its row hash.
+func (a *App) judgedAs(m *Machine, i int) {
+	if jm := a.judge.At(i); jm != nil {
+		m.Crash = jm.Crash
+		if a.Rollout.Rollout { // shown only while a deploy moves machines
+			m.FromRelease, m.Rollout = jm.From, jm.Status
+		}
+	}
+	m.Hash = withRollout(withCrash(m.content, m.Crash.Kind), m.FromRelease, m.Rollout)
+}
+
+// holds reports whether the model's machines are c's already, in order,
+// each with the verdict the judge gives it now.
+func (a *App) holds(c Converted) bool {
+	if len(c.machines) == 0 || len(a.from) != len(c.machines) || len(a.Machines) != len(c.machines) {
+		return false
+	}
+	for i, cm := range c.machines {
+		if a.from[i] != cm {
+			return false
+		}
+		m := Machine{content: cm.content}
+		a.judgedAs(&m, i)
+		held := &a.Machines[i]
+		if held.Crash != m.Crash || held.FromRelease != m.FromRelease || held.Rollout != m.Rollout || held.Hash != m.Hash {
+			return false
+		}
+	}
+	return true
+}
+
+// MachinesRev changes whenever Machines does: a reader that derived
+// something from the machines may keep it while MachinesRev is the same.
+func (a *App) MachinesRev() uint64 { return a.machinesRev }
 
 // ApplyLook merges a look at some machines (a GET of one, converted) into
 // the model: each replaces the listed machine of its id, keeping the
@@ -305,21 +417,25 @@ func (a *App) ApplyConverted(c Converted, now time.Time) {
 // slice is replaced, not written in place: the panes hold the old one.
 func (a *App) ApplyLook(c Converted) {
 	var out []Machine
-	for _, m := range c.machines {
-		i := slices.IndexFunc(a.Machines, func(o Machine) bool { return o.ID == m.ID })
+	for _, cm := range c.machines {
+		i := slices.IndexFunc(a.Machines, func(o Machine) bool { return o.ID == cm.ID })
 		if i < 0 {
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(a.Machines)
 		}
-		old := out[i]
+		old, m := out[i], *cm
 		m.Crash, m.FromRelease, m.Rollout = old.Crash, old.FromRelease, old.Rollout
 		m.Hash = withRollout(withCrash(m.content, m.Crash.Kind), m.FromRelease, m.Rollout)
 		out[i] = m
+		if i < len(a.from) {
+			a.from[i] = nil // not the listing's machine any more
+		}
 	}
 	if out != nil {
 		a.Machines = out
+		a.machinesRev++
 	}
 }
 

@@ -56,6 +56,12 @@ type Judge struct {
 	gen  int        // listings observed
 	last []*tracked // the last listing's entries, in order (nil: skipped)
 	rels []string   // their releases
+	// prev is the last result and prevLast its entries (ok: it may be
+	// answered again): a listing whose machines all say what they said
+	// then has the same result, but for what waits on the clock.
+	prev     Result
+	prevLast []*tracked
+	prevOK   bool
 }
 
 // tracked is what the judge remembers of one machine.
@@ -85,6 +91,19 @@ type tracked struct {
 	// steady: it names no release, and would be live or idle were it of
 	// the judged release (it hides no crash).
 	steady bool
+
+	// in is what the last observe was handed, when it held no event timed
+	// too far ahead (untimeTheFuture changed nothing): the same machine
+	// (a Converter's, unchanged) with the same inputs and no look due says
+	// what it said then, so observe skips it.
+	in observed
+}
+
+// observed is what observe works a machine's standing out from.
+type observed struct {
+	fm              *machine.Machine
+	release, judged string
+	dropped         int
 }
 
 // New returns a judge.
@@ -185,6 +204,17 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	if release == "" {
 		release = best
 	}
+	worked := false // some machine's standing was worked out again
+	for i, fm := range ms {
+		if t := j.last[i]; t != nil && j.observe(t, fm, j.rels[i], release, l.Partial[fm.ID], now) {
+			worked = true
+		}
+	}
+	if !worked && remembered == 0 && anonymous == 0 && len(unread) == 0 && j.prevOK &&
+		sanitize.Field(release) == j.prev.Release && slices.Equal(j.last, j.prevLast) {
+		return j.again(ms, now)
+	}
+	defer j.keep()
 	// The release's machines fill the result from the front, the others
 	// from the back (then put back in listing order).
 	n := live + remembered
@@ -207,7 +237,6 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		if t == nil {
 			continue
 		}
-		j.observe(t, fm, j.rels[i], release, l.Partial[fm.ID], now)
 		m := &t.out
 		if m.Unread != "" && (m.Release == release || m.Release == "") {
 			unread = append(unread, Unread{ID: m.ID, Why: m.Unread, steady: t.steady})
@@ -232,8 +261,7 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 			counts.replacing++
 		}
 		place(m)
-		if m.Status != StatusOld && m.Status != StatusGone && m.Status != StatusFailed && diagnose.IsTransient(fm.State) &&
-			(t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))) {
+		if j.awaits(t, m, fm, now) {
 			r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
 		}
 	}
@@ -270,7 +298,45 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		// dashboard and status show each machine's verdict).
 		r.Awaiting = nil
 	}
+	j.prev = r
 	return r
+}
+
+// keep remembers the listing's entries beside the result ObserveListing
+// is about to return (j.prev), for again.
+func (j *Judge) keep() {
+	j.prevLast = append(j.prevLast[:0], j.last...)
+	j.prevOK = true
+}
+
+// again is the last result once more, for a listing of the same machines
+// in the same order where no machine's standing changed: what it holds was
+// worked out from the same inputs. Only the machines to long-poll are
+// worked out again (a look comes due as the clock moves). Its slices are
+// the last result's, as a result's always are (read, never written).
+func (j *Judge) again(ms []*machine.Machine, now time.Time) Result {
+	r := j.prev
+	r.Awaiting = nil
+	if r.Outcome != Undecided {
+		return r
+	}
+	for i, fm := range ms {
+		t := j.last[i]
+		if t == nil {
+			continue
+		}
+		if m := &t.out; j.awaits(t, m, fm, now) {
+			r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
+		}
+	}
+	return r
+}
+
+// awaits reports whether the machine t tracks, as m stands after listing
+// fm, is one to long-poll before its next look.
+func (j *Judge) awaits(t *tracked, m *Machine, fm *machine.Machine, now time.Time) bool {
+	return m.Status != StatusOld && m.Status != StatusGone && m.Status != StatusFailed && diagnose.IsTransient(fm.State) &&
+		(t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle)))
 }
 
 // Unread is one thing a listing held that could not be read and that
@@ -333,8 +399,31 @@ func (j *Judge) At(i int) *Machine {
 // observe takes a look at fm when one is due and says where it stands, in
 // t.out. What it says is worked out again only when something it says it
 // from changed.
-func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dropped int, now time.Time) {
-	fm = untimeTheFuture(fm, now)
+// It reports whether it worked it out (false: the same machine and inputs
+// as last time, no look due: t.out stands).
+func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dropped int, now time.Time) bool {
+	in := observed{fm: fm, release: rel, judged: release, dropped: dropped}
+	untimed := untimeTheFuture(fm, now)
+	if untimed == fm && in == t.in && !j.lookDue(t, fm, now) {
+		return false
+	}
+	j.work(t, untimed, rel, release, dropped, now)
+	t.in = observed{}
+	if untimed == fm {
+		t.in = in
+	}
+	return true
+}
+
+// lookDue reports whether observe would take a look at fm, listed as
+// last time (t.unread is what that listing could not read of it).
+func (j *Judge) lookDue(t *tracked, fm *machine.Machine, now time.Time) bool {
+	return t.unread == "" && diagnose.Classify(fm.State) != diagnose.Gone && !diagnose.IsTransient(fm.State) &&
+		(t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle)))
+}
+
+// work is observe's judgement of fm, untimed already.
+func (j *Judge) work(t *tracked, fm *machine.Machine, rel, release string, dropped int, now time.Time) {
 	if t.release != "" && rel != t.release {
 		t.from = t.release
 	}
