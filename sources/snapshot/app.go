@@ -61,6 +61,7 @@ type App struct {
 	// (nil: replaced by a look since): how a listing tells what it changed.
 	from        []*Machine
 	machinesRev uint64
+	probesRev   uint64 // moves with every ApplyProbe
 
 	// slots hold the data of the sources that keep it in a slot declared
 	// beside their Apply (see slot), by slot.
@@ -408,6 +409,34 @@ func (a *App) holds(c Converted) bool {
 // MachinesRev changes whenever Machines does: a reader that derived
 // something from the machines may keep it while MachinesRev is the same.
 func (a *App) MachinesRev() uint64 { return a.machinesRev }
+
+// A Mark stands for the app's machines and probe outcomes (Meminfo,
+// Sockets, Bytecode) as they are now: a pane that derived its rows from
+// those alone keeps them while the app's Mark is the one it derived them
+// at. The zero Mark is no app's. Machines set or rewritten by hand (a
+// test's) move it too, as long as their row hashes say so.
+type Mark struct {
+	app              *App
+	machines, probes uint64
+	first            *Machine // Machines' array and length
+	n                int
+	hashes           uint64 // the row hashes, folded
+}
+
+// Mark is a's Mark now (the zero Mark for a nil app).
+func (a *App) Mark() Mark {
+	if a == nil {
+		return Mark{}
+	}
+	k := Mark{app: a, machines: a.machinesRev, probes: a.probesRev, n: len(a.Machines)}
+	if len(a.Machines) > 0 {
+		k.first = &a.Machines[0]
+	}
+	for i := range a.Machines {
+		k.hashes = (k.hashes ^ a.Machines[i].Hash) * fnvPrime
+	}
+	return k
+}
 
 // ApplyLook merges a look at some machines (a GET of one, converted) into
 // the model: each replaces the listed machine of its id, keeping the

@@ -121,6 +121,7 @@ func (a *App) ProbesDue(now time.Time) []ProbeRequest {
 // ApplyProbe records a probe's result. What the guest printed is untrusted:
 // every string kept from it is made inert.
 func (a *App) ApplyProbe(req ProbeRequest, res ExecResult, now time.Time) {
+	a.probesRev++
 	errText := func(err error) string {
 		if err != nil {
 			return sanitize.Line(err.Error())

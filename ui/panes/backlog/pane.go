@@ -36,8 +36,9 @@ type Pane struct {
 	limits  string // the limits every machine shares, "" when they differ
 	own     bool   // the rows carry their own limits
 	rows    rowCache
-	head    []string // the verdict, the limits and the legend, wrapped to the width
-	shown   int      // of head, the lines on screen (the table keeps its first lines)
+	built   snapshot.Mark // what the rows and lines were derived from
+	head    []string      // the verdict, the limits and the legend, wrapped to the width
+	shown   int           // of head, the lines on screen (the table keeps its first lines)
 }
 
 var (
@@ -68,6 +69,10 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	if a == nil {
 		return
 	}
+	if a.Mark() == p.built {
+		return // the same machines and sockets: the same rows and lines
+	}
+	p.built = a.Mark()
 	ms := a.BacklogMachines()
 	p.verdict = diagnose.BacklogVerdict(ms)
 	c, shared := sharedLimits(ms)

@@ -21,9 +21,10 @@ type Pane struct {
 	keys  keys.KeyMap
 
 	loaded bool
-	lines  []line      // derived in SetData
-	screen []string    // lines wrapped to the width
-	view   scroll.View // scrolls screen
+	built  snapshot.Mark // what lines were derived from
+	lines  []line        // derived in SetData
+	screen []string      // lines wrapped to the width
+	view   scroll.View   // scrolls screen
 }
 
 var (
@@ -48,7 +49,11 @@ func (p *Pane) Title() string { return "Bytecode" }
 
 // SetData derives the verdict and one section per image digest.
 func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
-	p.loaded = a != nil && !a.ListedAt.IsZero() // the images are the listed machines'
+	loaded := a != nil && !a.ListedAt.IsZero() // the images are the listed machines'
+	if loaded && p.loaded && a.Mark() == p.built {
+		return // the same machines and probes: the same lines
+	}
+	p.loaded, p.built = loaded, a.Mark()
 	p.lines = nil
 	if p.loaded {
 		p.lines = buildLines(p.theme, a)

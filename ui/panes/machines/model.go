@@ -26,6 +26,7 @@ type Model struct {
 	lastListed time.Time // the listing the flash marks belong to
 
 	sort    sorting  // the rows' order
+	built   built    // what the table's rows were built from
 	shape   shape    // which columns are empty, how wide their cells are
 	changed []string // the rows the last listing changed (they flash)
 
@@ -143,7 +144,14 @@ func (m *Model) SetData(a *snapshot.App, now time.Time) {
 		m.rows = rowCache{} // another app (or a fresh model): nothing to compare with
 	}
 	m.app, m.now = a, now
-	m.setRows()
+	if a == nil || a.Mark() != m.built.mark || m.sort != m.built.sort {
+		m.setRows()
+	} else {
+		// The same machines and probes in the same order: the same rows,
+		// none changed. SetRows would clear the flash; so does this.
+		m.changed = nil
+		m.table.Flash(nil)
+	}
 	if a != nil && !a.ListedAt.Equal(m.lastListed) {
 		m.lastListed = a.ListedAt
 		m.table.Flash(m.changed) // hashes change only with a listing
@@ -156,6 +164,7 @@ func (m *Model) SetData(a *snapshot.App, now time.Time) {
 // setRows hands the table the rows in the current order, and the columns
 // when which are empty or the order changed.
 func (m *Model) setRows() {
+	m.built = built{m.app.Mark(), m.sort}
 	rows, changed, sh := buildRows(m.app, m.styles, &m.rows, m.sort)
 	m.changed = changed
 	if sh != m.shape {
@@ -165,6 +174,13 @@ func (m *Model) setRows() {
 	}
 	m.table.SetRows(rows)
 	m.fitTable()
+}
+
+// built is what the rows were built from: the app's machines and probes
+// (the ALERT column reads the sockets), and the order.
+type built struct {
+	mark snapshot.Mark
+	sort sorting
 }
 
 // Update handles keys while focused and the replies to its requests. s/S/Z

@@ -24,6 +24,7 @@ type Pane struct {
 	table  table.Model
 	states *table.StateStyles
 	rows   rowCache
+	built  snapshot.Mark // what the rows and lines were derived from
 	app    *snapshot.App
 
 	loaded bool
@@ -66,6 +67,10 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	if !p.loaded {
 		return
 	}
+	if a.Mark() == p.built {
+		return // the same machines and meminfo: the same rows and lines
+	}
+	p.built = a.Mark()
 	rows, facts := buildRows(p.theme, p.states, a, &p.rows)
 	v := diagnose.SwapVerdict(facts)
 	p.lines = []string{p.theme.Level(v.Level).Render() + " " + v.Line, costLine(a)}
