@@ -30,8 +30,13 @@ import (
 type Replay = replay.Platform
 
 // DefaultReplaySpeed is how many recorded seconds space plays a second
-// when --speed does not say.
-const DefaultReplaySpeed = 60
+// when --speed does not say; > and < double and halve it, between a
+// recorded second a second and a recorded day a minute.
+const (
+	DefaultReplaySpeed = 60
+	minReplaySpeed     = 1
+	maxReplaySpeed     = 1440
+)
 
 // timebar is the replay's state, shared by every copy of the model.
 type timebar struct {
@@ -85,6 +90,13 @@ func (m Model) timebarKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	case key.Matches(msg, k.ReplayPlay):
 		b.playing = !b.playing && now.Before(to)
 		return m, nil, true
+	case key.Matches(msg, k.ReplayFaster), key.Matches(msg, k.ReplaySlower):
+		if key.Matches(msg, k.ReplayFaster) {
+			b.speed = min(b.speed*2, maxReplaySpeed)
+		} else {
+			b.speed = max(b.speed/2, minReplaySpeed)
+		}
+		return m, m.setNotice(noticeInfo, "space plays ×"+trimFloat(b.speed)+": "+trimFloat(b.speed)+" recorded seconds a second"), true
 	case key.Matches(msg, k.ReplayJump):
 		in := m.theme.NewInput("time: ")
 		in.Placeholder = "03:12, 2026-03-01 03:12, -2h, start, end"

@@ -162,3 +162,31 @@ func TestTimeBarMovesTheReplayedInstant(t *testing.T) {
 		t.Errorf("a step back in the overview: %s, want 03:00:00", at.Format(time.TimeOnly))
 	}
 }
+
+// > and < double and halve the playing speed, within bounds, and say so.
+func TestTimeBarSpeedChangesFromTheKeyboard(t *testing.T) {
+	p, src, _ := replayOf(t)
+	m := newInline(Config{Source: src, App: "api", Replay: p, ReadOnly: true, ReplaySpeed: 60})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+	m = pump(t, next.(Model), next.(Model).Init())
+	m = press(t, m, ">")
+	if m.bar.speed != 120 || !strings.Contains(m.View(), "space plays ×120") {
+		t.Errorf("> from ×60: ×%v\n%s", m.bar.speed, m.View())
+	}
+	m = press(t, m, "t", "s", "t", "a", "r", "t", "enter", " ") // at the end there is nothing to play
+	if !strings.Contains(m.View(), "playing ×120") {
+		t.Errorf("playing at the new speed is not shown:\n%s", m.View())
+	}
+	for range 20 {
+		m = press(t, m, "<")
+	}
+	if m.bar.speed != minReplaySpeed {
+		t.Errorf("< twenty times: ×%v, want ×%v", m.bar.speed, float64(minReplaySpeed))
+	}
+	for range 20 {
+		m = press(t, m, ">")
+	}
+	if m.bar.speed != maxReplaySpeed {
+		t.Errorf("> twenty times: ×%v, want ×%v", m.bar.speed, float64(maxReplaySpeed))
+	}
+}

@@ -40,7 +40,7 @@ func (k KeyMap) Groups() []Group {
 		{"logs view (" + k.Logs.Help().Key + ")", []key.Binding{in(k.Logs, "open"), k.LogFollow, Pair(k.LogMachine, k.LogRegion, "machine/region"), k.LogProvider, k.LogLevel, k.LogClear,
 			Pair(k.LogWrap, k.LogTime, "wrap · times")}},
 		{"replay (time bar)", []key.Binding{Pair(k.ReplayPrev, k.ReplayNext, "prev/next event"), Pair(k.ReplayHourBack, k.ReplayHourOn, "hour back/on"),
-			k.ReplayJump, k.ReplayPlay}},
+			k.ReplayJump, k.ReplayPlay, Pair(k.ReplaySlower, k.ReplayFaster, "slower/faster")}},
 		{"flywake", []key.Binding{k.Help, k.Quit}},
 	}
 	out := make([]Group, 0, len(groups))

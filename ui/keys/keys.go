@@ -81,6 +81,8 @@ type KeyMap struct {
 	ReplayHourOn   key.Binding
 	ReplayJump     key.Binding
 	ReplayPlay     key.Binding
+	ReplayFaster   key.Binding
+	ReplaySlower   key.Binding
 
 	// The demo deploy's choice of release.
 	DeployHealthy  key.Binding
@@ -166,6 +168,8 @@ func Default() KeyMap {
 		ReplayHourOn:   b("}", "hour on", "}"),
 		ReplayJump:     b("t", "jump to a time", "t"),
 		ReplayPlay:     b("space", "play/pause", " "),
+		ReplayFaster:   b(">", "play faster", ">"),
+		ReplaySlower:   b("<", "play slower", "<"),
 
 		DeployHealthy:  b("h", "healthy release", "h"),
 		DeployCrashing: b("c", "crashing release", "c"),
@@ -191,7 +195,8 @@ func Default() KeyMap {
 
 // Replay lists the time bar's bindings (Replaying turns them on).
 func (k *KeyMap) replay() []*key.Binding {
-	return []*key.Binding{&k.ReplayPrev, &k.ReplayNext, &k.ReplayHourBack, &k.ReplayHourOn, &k.ReplayJump, &k.ReplayPlay}
+	return []*key.Binding{&k.ReplayPrev, &k.ReplayNext, &k.ReplayHourBack, &k.ReplayHourOn, &k.ReplayJump, &k.ReplayPlay,
+		&k.ReplayFaster, &k.ReplaySlower}
 }
 
 // Replaying turns the time bar's keys on or off: they act only while a
@@ -275,6 +280,7 @@ func (k *KeyMap) All() map[string]*key.Binding {
 		"replay_prev_event": &k.ReplayPrev, "replay_next_event": &k.ReplayNext,
 		"replay_hour_back": &k.ReplayHourBack, "replay_hour_forward": &k.ReplayHourOn,
 		"replay_jump": &k.ReplayJump, "replay_play": &k.ReplayPlay,
+		"replay_faster": &k.ReplayFaster, "replay_slower": &k.ReplaySlower,
 		"wake_mode_prev": &k.WakeModePrev, "wake_mode_next": &k.WakeModeNext,
 		"wake_mode_stop": &k.WakeModeStop, "wake_mode_suspend": &k.WakeModeSuspend, "wake_mode_both": &k.WakeModeBoth,
 		"wake_more": &k.WakeMore, "wake_fewer": &k.WakeFewer, "wake_default": &k.WakeDefault,

@@ -31,7 +31,7 @@ var around = []string{"quit", "help", "back", "command"}
 
 // replayKeys are the time bar's: they act wherever the replayed instant
 // is shown, the dashboard and the org overview.
-var replayKeys = []string{"replay_prev_event", "replay_next_event", "replay_hour_back", "replay_hour_forward", "replay_jump", "replay_play"}
+var replayKeys = []string{"replay_prev_event", "replay_next_event", "replay_hour_back", "replay_hour_forward", "replay_jump", "replay_play", "replay_faster", "replay_slower"}
 
 func joined(parts ...[]string) []string { return slices.Concat(parts...) }
 
