@@ -68,8 +68,12 @@ func TestCheckNeverPassesWhatItCouldNotRead(t *testing.T) {
 			}
 			start := time.Now()
 			out, errOut, code := runFlywake(t, nil, "check", "--demo", "-a", "snappy-api", "--dir", dir, "--format", "json")
-			if took := time.Since(start); took > time.Minute {
-				t.Errorf("check took %s", took)
+			// The hang this guards against ran into check's own 3-minute
+			// limit; a read ends at textfile.Timeout. The bound sits between
+			// them, so a loaded runner under -race (1m47s seen) does not
+			// read as the hang.
+			if took := time.Since(start); took > 150*time.Second {
+				t.Errorf("check took %s, as long as the hang it once had", took)
 			}
 			var rep struct {
 				Items []struct {
