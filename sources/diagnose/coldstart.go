@@ -120,6 +120,7 @@ type bootBuilder struct {
 // every page.
 type BootTracker struct {
 	markers []Marker
+	filters []prefilter // one per marker's Pattern
 	done    []*Boot
 	current map[string]*bootBuilder
 }
@@ -129,14 +130,18 @@ const MaxTrackedBoots = 20_000
 
 // NewBootTracker starts an empty tracker using markers.
 func NewBootTracker(markers []Marker) *BootTracker {
-	return &BootTracker{markers: markers, current: map[string]*bootBuilder{}}
+	filters := make([]prefilter, len(markers))
+	for i, m := range markers {
+		filters[i] = newPrefilter(m.Pattern)
+	}
+	return &BootTracker{markers: markers, filters: filters, current: map[string]*bootBuilder{}}
 }
 
 // Add feeds lines, oldest first.
 func (t *BootTracker) Add(lines []LogLine) {
 	markers := t.markers
 	for _, line := range lines {
-		mi := matchMarker(markers, line)
+		mi := matchMarker(markers, t.filters, line)
 		b := t.current[line.Machine]
 		if mi >= 0 && (markers[mi].Kind == BootBegin || markers[mi].Kind == ResumeBegin) {
 			if b != nil && b.boot.Live() {
@@ -207,13 +212,15 @@ func (t *BootTracker) Boots() []Boot {
 	return out
 }
 
-// matchMarker returns the index of the first marker that matches line, or -1.
-func matchMarker(markers []Marker, line LogLine) int {
+// matchMarker returns the index of the first marker that matches line, or
+// -1; filters[i] is markers[i]'s prefilter.
+func matchMarker(markers []Marker, filters []prefilter, line LogLine) int {
+	var folded string // the message case-folded, once a filter asks
 	for i, m := range markers {
 		if m.Pattern == nil || (m.Provider != "" && m.Provider != line.Provider) {
 			continue
 		}
-		if m.Pattern.MatchString(line.Message) {
+		if filters[i].mayMatch(line.Message, &folded) && m.Pattern.MatchString(line.Message) {
 			return i
 		}
 	}
