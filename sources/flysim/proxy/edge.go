@@ -80,6 +80,10 @@ type Proxy struct {
 	edges     map[string]string // app → edge URL, once started
 	servers   map[string]*http.Server
 	listening bool // Listen ran: apps created later get their edge at once
+	// seen is candidatesNear's slice, reused: a day of history asks for
+	// the candidates millions of times, and each caller is done with them
+	// before the next asks (all under the world's lock).
+	seen []candidate
 }
 
 // appEdge is one app's edge.
@@ -92,10 +96,13 @@ type appEdge struct {
 	lines *rand.Rand
 	plan  *trafficPlan // nil: no background load
 	// freed is closed (and replaced) whenever capacity may have freed up, so
-	// queued outside requests re-route without polling.
-	freed chan struct{}
-	queue []cohort // background requests queued at the edge, oldest first
-	stats TrafficStats
+	// queued outside requests re-route without polling; only once a request
+	// has taken it to wait on (freedTaken): the background load frees
+	// capacity every tick, mostly with nobody waiting.
+	freed      chan struct{}
+	freedTaken bool
+	queue      []cohort // background requests queued at the edge, oldest first
+	stats      TrafficStats
 	// errLogged throttles sampled proxy error lines: code → last tick logged.
 	errLogged map[string]time.Time
 }
@@ -183,7 +190,8 @@ func (px *Proxy) candidates(a *machines.App) []candidate {
 
 // candidatesNear sees them from the edge in region near.
 func (px *Proxy) candidatesNear(a *machines.App, near string) []candidate {
-	cs := make([]candidate, len(a.Machines()))
+	cs := slices.Grow(px.seen[:0], len(a.Machines()))[:len(a.Machines())]
+	px.seen = cs
 	for i, m := range a.Machines() {
 		cs[i] = px.candidate(m)
 		cs[i].Far = m.Region() != near
@@ -219,8 +227,17 @@ func edgeRegion(a *machines.App, prefer string) string {
 }
 
 func (ae *appEdge) signalFreed() {
+	if !ae.freedTaken {
+		return
+	}
 	close(ae.freed)
-	ae.freed = make(chan struct{})
+	ae.freed, ae.freedTaken = make(chan struct{}), false
+}
+
+// waitFreed is the channel signalFreed closes next, for a request to wait on.
+func (ae *appEdge) waitFreed() <-chan struct{} {
+	ae.freedTaken = true
+	return ae.freed
 }
 
 // Listen binds every app's edge listener on 127.0.0.1 and serves it.
@@ -455,7 +472,7 @@ func (px *Proxy) acquire(ctx context.Context, ae *appEdge, forced, prefer string
 			if queueDeadline.IsZero() {
 				queueDeadline = time.Now().Add(px.clock.WallDuration(px.opts.QueuePatience))
 			}
-			if !px.sched.Wait(ctx, ae.freed, queueDeadline) {
+			if !px.sched.Wait(ctx, ae.waitFreed(), queueDeadline) {
 				if ctx.Err() != nil {
 					return nil, 0, &edgeFailure{}
 				}
@@ -469,7 +486,7 @@ func (px *Proxy) acquire(ctx context.Context, ae *appEdge, forced, prefer string
 		if tick.After(patience) {
 			tick = patience
 		}
-		px.sched.Wait(ctx, ae.freed, tick)
+		px.sched.Wait(ctx, ae.waitFreed(), tick)
 		if ctx.Err() != nil {
 			return nil, 0, &edgeFailure{}
 		}
