@@ -62,6 +62,7 @@ type App struct {
 	from        []*Machine
 	machinesRev uint64
 	probesRev   uint64 // moves with every ApplyProbe
+	memo        derived
 
 	// slots hold the data of the sources that keep it in a slot declared
 	// beside their Apply (see slot), by slot.
@@ -406,6 +407,36 @@ func (a *App) holds(c Converted) bool {
 	return true
 }
 
+// derived is what the readers work out from the machines alone, kept
+// while the machines are the same (see derived).
+type derived struct {
+	machines     uint64   // MachinesRev they were worked out at
+	first        *Machine // and Machines' array and length
+	n            int
+	release      string
+	digests      []string
+	states       []StateCount
+	transition   bool
+	releaseOK    bool
+	digestsOK    bool
+	statesOK     bool
+	transitionOK bool
+}
+
+// derived is the memory of what was worked out from the machines as they
+// are now: emptied when the machines changed (a listing, a look, or a
+// slice set by hand).
+func (a *App) derived() *derived {
+	var first *Machine
+	if len(a.Machines) > 0 {
+		first = &a.Machines[0]
+	}
+	if d := &a.memo; d.machines != a.machinesRev || d.first != first || d.n != len(a.Machines) {
+		*d = derived{machines: a.machinesRev, first: first, n: len(a.Machines)}
+	}
+	return &a.memo
+}
+
 // MachinesRev changes whenever Machines does: a reader that derived
 // something from the machines may keep it while MachinesRev is the same.
 func (a *App) MachinesRev() uint64 { return a.machinesRev }
@@ -481,12 +512,11 @@ func (a *App) Machine(id string) (Machine, bool) {
 // Transitioning reports whether any machine is in a transient state: the
 // dashboard then refreshes fast and long-polls `wait` for it.
 func (a *App) Transitioning() bool {
-	for _, m := range a.Machines {
-		if diagnose.IsTransient(m.State) {
-			return true
-		}
+	d := a.derived()
+	if !d.transitionOK {
+		d.transition, d.transitionOK = slices.ContainsFunc(a.Machines, func(m Machine) bool { return diagnose.IsTransient(m.State) }), true
 	}
-	return false
+	return d.transition
 }
 
 // ApplyLogs appends lines that are not older than what the model holds (in

@@ -19,7 +19,8 @@ import (
 // look due, and with one due; a machine in transition whose look comes
 // due; one machine changed; a crash loop; a deploy
 // moving machines between releases; a machine gone and one new; an event
-// timed years ahead; a null entry, an entry skipped, a partial one; the
+// timed years ahead, and one that is too far ahead once the clock
+// moves back; a null entry, an entry skipped, a partial one; the
 // same machines in another order.
 func TestIncrementalListingsAgreeWithFromScratch(t *testing.T) {
 	start := t0
@@ -106,6 +107,15 @@ func TestIncrementalListingsAgreeWithFromScratch(t *testing.T) {
 		{"another order", time.Second, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
 		{"unchanged in that order", time.Second, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, true},
 		{"a look in that order", 6 * time.Second, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"an exit half a day ahead", time.Second, func() {
+			set("b", func(fm *fly.Machine) {
+				ahead := at.Add(12 * time.Hour)
+				ee := &fly.MachineExitEvent{ExitCode: 1, ExitedAt: ahead}
+				fm.Events = append([]*fly.MachineEvent{{Type: "exit", Status: "stopped", Source: "flyd", Timestamp: ahead.UnixMilli(),
+					Request: &fly.MachineRequest{ExitEvent: ee}}}, fm.Events...)
+			})
+		}, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"unchanged, the clock a day back (a replay): now too far ahead", -24 * time.Hour, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
 	}
 	inc, scratch := New("org", "app", nil), New("org", "app", nil)
 	var cv Converter

@@ -480,8 +480,16 @@ func worst(r OrgRow) diagnose.Level {
 // machine's life (diagnose.States), states the platform added after them
 // by name: the overview's and the header's one order.
 func (a *App) StateCounts() []StateCount {
+	d := a.derived()
+	if !d.statesOK {
+		d.states, d.statesOK = stateCounts(a.Machines), true
+	}
+	return slices.Clone(d.states)
+}
+
+func stateCounts(ms []Machine) []StateCount {
 	count := map[string]int{}
-	for _, m := range a.Machines {
+	for _, m := range ms {
 		count[m.State]++
 	}
 	out := make([]StateCount, 0, len(count))

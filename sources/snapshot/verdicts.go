@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -51,8 +52,16 @@ func (a *App) Swap() diagnose.Verdict { return diagnose.SwapVerdict(a.SwapFacts(
 
 // CurrentDigests are the image digests the machines run, most common first.
 func (a *App) CurrentDigests() []string {
+	d := a.derived()
+	if !d.digestsOK {
+		d.digests, d.digestsOK = currentDigests(a.Machines), true
+	}
+	return slices.Clone(d.digests)
+}
+
+func currentDigests(ms []Machine) []string {
 	count := map[string]int{}
-	for _, m := range a.Machines {
+	for _, m := range ms {
 		if d := m.ImageDigest; d != "" {
 			count[d]++
 		}
@@ -98,8 +107,16 @@ func (a *App) BytecodeVerdict() diagnose.Verdict {
 // CurrentRelease is the app's current release (diagnose.CurrentRelease
 // over its machines), "" when no machine names one.
 func (a *App) CurrentRelease() string {
-	versions := make([]string, 0, len(a.Machines))
-	for _, m := range a.Machines {
+	d := a.derived()
+	if !d.releaseOK {
+		d.release, d.releaseOK = currentRelease(a.Machines), true
+	}
+	return d.release
+}
+
+func currentRelease(ms []Machine) string {
+	versions := make([]string, 0, len(ms))
+	for _, m := range ms {
 		versions = append(versions, m.Release)
 	}
 	return diagnose.CurrentRelease(versions)

@@ -62,6 +62,7 @@ type Judge struct {
 	prev     Result
 	prevLast []*tracked
 	prevOK   bool
+	mayAwait []int // of the last listing's entries, those mayAwaitAt says
 }
 
 // tracked is what the judge remembers of one machine.
@@ -97,6 +98,11 @@ type tracked struct {
 	// (a Converter's, unchanged) with the same inputs and no look due says
 	// what it said then, so observe skips it.
 	in observed
+	// Of in.fm, worked out with it: its newest event's time (a time after
+	// now+maxSkew is untimed), and whether a look can be taken at it (read
+	// whole, neither gone nor in transition) once one is due.
+	inNewest   time.Time
+	inLookable bool
 }
 
 // observed is what observe works a machine's standing out from.
@@ -215,6 +221,7 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		return j.again(ms, now)
 	}
 	defer j.keep()
+	j.mayAwait = j.mayAwait[:0]
 	// The release's machines fill the result from the front, the others
 	// from the back (then put back in listing order).
 	n := live + remembered
@@ -261,7 +268,10 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 			counts.replacing++
 		}
 		place(m)
-		if j.awaits(t, m, fm, now) {
+		if mayAwaitAt(m, fm) {
+			j.mayAwait = append(j.mayAwait, i)
+		}
+		if mayAwaitAt(m, fm) && j.lookComes(t, now) {
 			r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
 		}
 	}
@@ -320,23 +330,24 @@ func (j *Judge) again(ms []*machine.Machine, now time.Time) Result {
 	if r.Outcome != Undecided {
 		return r
 	}
-	for i, fm := range ms {
-		t := j.last[i]
-		if t == nil {
-			continue
-		}
-		if m := &t.out; j.awaits(t, m, fm, now) {
+	for _, i := range j.mayAwait {
+		if t, fm := j.last[i], ms[i]; j.lookComes(t, now) {
 			r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
 		}
 	}
 	return r
 }
 
-// awaits reports whether the machine t tracks, as m stands after listing
-// fm, is one to long-poll before its next look.
-func (j *Judge) awaits(t *tracked, m *Machine, fm *machine.Machine, now time.Time) bool {
-	return m.Status != StatusOld && m.Status != StatusGone && m.Status != StatusFailed && diagnose.IsTransient(fm.State) &&
-		(t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle)))
+// mayAwaitAt reports whether the machine t tracks, as m stands after
+// listing fm, is one to long-poll once its next look comes (lookComes).
+func mayAwaitAt(m *Machine, fm *machine.Machine) bool {
+	return m.Status != StatusOld && m.Status != StatusGone && m.Status != StatusFailed && diagnose.IsTransient(fm.State)
+}
+
+// lookComes reports whether t's machine was never looked at, or its
+// next look is due now.
+func (j *Judge) lookComes(t *tracked, now time.Time) bool {
+	return t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle))
 }
 
 // Unread is one thing a listing held that could not be read and that
@@ -403,23 +414,33 @@ func (j *Judge) At(i int) *Machine {
 // as last time, no look due: t.out stands).
 func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dropped int, now time.Time) bool {
 	in := observed{fm: fm, release: rel, judged: release, dropped: dropped}
-	untimed := untimeTheFuture(fm, now)
-	if untimed == fm && in == t.in && !j.lookDue(t, fm, now) {
-		return false
+	if in == t.in && !t.inNewest.After(now.Add(maxSkew)) && !j.lookDue(t, now) {
+		return false // nothing to untime, nothing new, no look: t.out stands
 	}
+	untimed := untimeTheFuture(fm, now)
 	j.work(t, untimed, rel, release, dropped, now)
 	t.in = observed{}
 	if untimed == fm {
-		t.in = in
+		t.in, t.inNewest = in, newestEvent(fm)
+		t.inLookable = t.unread == "" && diagnose.Classify(fm.State) != diagnose.Gone && !diagnose.IsTransient(fm.State)
 	}
 	return true
 }
 
-// lookDue reports whether observe would take a look at fm, listed as
-// last time (t.unread is what that listing could not read of it).
-func (j *Judge) lookDue(t *tracked, fm *machine.Machine, now time.Time) bool {
-	return t.unread == "" && diagnose.Classify(fm.State) != diagnose.Gone && !diagnose.IsTransient(fm.State) &&
-		(t.lookCount == 0 || !now.Before(t.lastLook.Add(j.opts.Settle)))
+// lookDue reports whether observe would take a look at t.in.fm now.
+func (j *Judge) lookDue(t *tracked, now time.Time) bool {
+	return t.inLookable && j.lookComes(t, now)
+}
+
+// newestEvent is the time of fm's newest event (zero: none).
+func newestEvent(fm *machine.Machine) time.Time {
+	var newest time.Time
+	for _, e := range fm.Events {
+		if e.At.After(newest) {
+			newest = e.At
+		}
+	}
+	return newest
 }
 
 // work is observe's judgement of fm, untimed already.

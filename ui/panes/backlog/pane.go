@@ -36,9 +36,10 @@ type Pane struct {
 	limits  string // the limits every machine shares, "" when they differ
 	own     bool   // the rows carry their own limits
 	rows    rowCache
-	built   snapshot.Mark // what the rows and lines were derived from
-	head    []string      // the verdict, the limits and the legend, wrapped to the width
-	shown   int           // of head, the lines on screen (the table keeps its first lines)
+	built   snapshot.Mark  // what the rows and lines were derived from
+	headN   pane.WidthMemo // how many lines headLines makes (Height)
+	head    []string       // the verdict, the limits and the legend, wrapped to the width
+	shown   int            // of head, the lines on screen (the table keeps its first lines)
 }
 
 var (
@@ -67,6 +68,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	}
 	p.loaded, p.app = a != nil, a
 	if a == nil {
+		p.headN.Forget()
 		return
 	}
 	if a.Mark() == p.built {
@@ -75,6 +77,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.built = a.Mark()
 	ms := a.BacklogMachines()
 	p.verdict = diagnose.BacklogVerdict(ms)
+	p.headN.Forget() // the verdict and the limits are the head
 	c, shared := sharedLimits(ms)
 	p.limits, p.own = "", !shared
 	if shared {
@@ -143,7 +146,8 @@ func (p *Pane) headLines(width int) []string {
 // Height is the wrapped head, then a row per machine with the table's
 // header and position line.
 func (p *Pane) Height(width int) int {
-	return len(p.headLines(width)) + max(p.table.Len(), 1) + 2
+	head := p.headN.Get(width, func(w int) int { return len(p.headLines(w)) })
+	return head + max(p.table.Len(), 1) + 2
 }
 
 // Keys: none beyond moving the cursor, which the help lists.

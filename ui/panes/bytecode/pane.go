@@ -21,10 +21,11 @@ type Pane struct {
 	keys  keys.KeyMap
 
 	loaded bool
-	built  snapshot.Mark // what lines were derived from
-	lines  []line        // derived in SetData
-	screen []string      // lines wrapped to the width
-	view   scroll.View   // scrolls screen
+	built  snapshot.Mark  // what lines were derived from
+	height pane.WidthMemo // Height, for lines
+	lines  []line         // derived in SetData
+	screen []string       // lines wrapped to the width
+	view   scroll.View    // scrolls screen
 }
 
 var (
@@ -55,6 +56,7 @@ func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
 	}
 	p.loaded, p.built = loaded, a.Mark()
 	p.lines = nil
+	p.height.Forget()
 	if p.loaded {
 		p.lines = buildLines(p.theme, a)
 	}
@@ -80,7 +82,9 @@ func (p *Pane) relayout() {
 }
 
 // Height is every line, wrapped to width.
-func (p *Pane) Height(width int) int { return max(len(layoutLines(p.lines, width)), 1) }
+func (p *Pane) Height(width int) int {
+	return p.height.Get(width, func(w int) int { return max(len(layoutLines(p.lines, w)), 1) })
+}
 
 // Keys: scrolling, when the sections are taller than the pane.
 func (p *Pane) Keys() []key.Binding {

@@ -24,7 +24,8 @@ type Pane struct {
 	table  table.Model
 	states *table.StateStyles
 	rows   rowCache
-	built  snapshot.Mark // what the rows and lines were derived from
+	built  snapshot.Mark  // what the rows and lines were derived from
+	head1  pane.WidthMemo // how many lines lines wrap to (Height)
 	app    *snapshot.App
 
 	loaded bool
@@ -74,6 +75,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	rows, facts := buildRows(p.theme, p.states, a, &p.rows)
 	v := diagnose.SwapVerdict(facts)
 	p.lines = []string{p.theme.Level(v.Level).Render() + " " + v.Line, costLine(a)}
+	p.head1.Forget()
 	p.table.SetRows(rows)
 	p.relayout()
 }
@@ -114,7 +116,8 @@ func (p *Pane) Below() (int, bool) {
 // Height is the wrapped head, then a row per machine with the table's
 // header and position line.
 func (p *Pane) Height(width int) int {
-	return len(cell.WrapAll(p.lines, width, 2)) + max(p.table.Len(), 1) + 2
+	head := p.head1.Get(width, func(w int) int { return len(cell.WrapAll(p.lines, w, 2)) })
+	return head + max(p.table.Len(), 1) + 2
 }
 
 // Keys: none beyond moving the cursor, which the help lists.

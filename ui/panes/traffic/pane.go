@@ -29,6 +29,8 @@ type Pane struct {
 	keep    int         // lines of them through the chart's boots row
 	view    scroll.View // scrolls lines
 	at      time.Time   // the platform time of the data, for the logs jump
+	// Height and Needs, for summary.
+	height, needs pane.WidthMemo
 }
 
 var (
@@ -53,6 +55,8 @@ func (p *Pane) Title() string { return "Traffic" }
 func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.loaded = a != nil
 	p.at = now
+	p.height.Forget()
+	p.needs.Forget()
 	if a != nil {
 		p.summary = a.TrafficSummary(now)
 	}
@@ -84,7 +88,7 @@ func (p *Pane) Height(width int) int {
 	if !p.loaded {
 		return 1
 	}
-	return max(len(screen(p.theme, p.summary, width)), 1)
+	return p.height.Get(width, func(w int) int { return max(len(screen(p.theme, p.summary, w)), 1) })
 }
 
 // Needs is the lines through the chart's boots row: the layout keeps them
@@ -93,8 +97,10 @@ func (p *Pane) Needs(width int) int {
 	if !p.loaded {
 		return 1
 	}
-	_, keep := screenLines(p.theme, p.summary, width)
-	return keep
+	return p.needs.Get(width, func(w int) int {
+		_, keep := screenLines(p.theme, p.summary, w)
+		return keep
+	})
 }
 
 // Below is the lines past the bottom of the pane; the scroll keys bring
