@@ -1,8 +1,8 @@
 package watch
 
 import (
-	"slices"
 	"strings"
+	"time"
 
 	"github.com/flywake/flywake/sources/diagnose"
 )
@@ -20,19 +20,37 @@ var changeLines = map[string][]string{
 	"app": {"INFO Main child exited", "INFO Starting init"},
 }
 
+// Change is a machine lines say changed state, and when the newest of
+// those lines was written (the platform's time).
+type Change struct {
+	Machine string
+	At      time.Time
+}
+
 // changedMachines are the machines lines say changed state, each once, in
-// the order first named.
-func changedMachines(lines []diagnose.LogLine) []string {
-	var out []string
+// the order first named, with the time of the newest line naming each.
+func changedMachines(lines []diagnose.LogLine) []Change {
+	var out []Change
+	at := map[string]int{}
 	for _, l := range lines {
 		if l.Machine == "" || !saysChanged(l) {
 			continue
 		}
-		if !slices.Contains(out, l.Machine) {
-			out = append(out, l.Machine)
+		if i, ok := at[l.Machine]; ok {
+			out[i].At = later(out[i].At, l.Time)
+			continue
 		}
+		at[l.Machine] = len(out)
+		out = append(out, Change{Machine: l.Machine, At: l.Time})
 	}
 	return out
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func saysChanged(l diagnose.LogLine) bool {

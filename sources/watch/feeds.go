@@ -51,8 +51,9 @@ type Result struct {
 	Busy bool
 	// Changed are the machines the data says changed state (the proxy's
 	// and the runner's lines): the scheduler looks at each one a wait
-	// does not watch, without waiting for the next listing.
-	Changed []string
+	// does not watch and no listing or look has shown since, without
+	// waiting for the next listing.
+	Changed []Change
 	// Err is why the fetch failed, nil when it did not.
 	Err error
 }

@@ -103,7 +103,8 @@ func TestWaitsWatchEveryMachineOfASteadyApp(t *testing.T) {
 }
 
 // A feed's data that says a machine changed (the logs' proxy and runner
-// lines) asks for a look at each machine no wait watches.
+// lines) asks for a look at each machine no wait watches, unless a
+// listing or look sent after the line shows it already.
 func TestChangedMachinesAreLookedAt(t *testing.T) {
 	states := slices.Repeat([]string{"stopped"}, MaxWaits+1) // too many to watch
 	s := NewScheduler([]Feed{{Name: "logs", Timeout: time.Second, Next: func(*snapshot.App, Result) time.Duration { return time.Minute }}}, nil)
@@ -112,18 +113,19 @@ func TestChangedMachinesAreLookedAt(t *testing.T) {
 	first := s.Due(at(0), app, nil)
 	s.Done(Reply{Job: find(first, ListJob), Listing: snapshot.Convert(fly.Listing{Machines: machines(states...)})}, at(0), app, nil)
 	feed := find(first, FeedJob)
-	s.Done(Reply{Job: feed, Result: Result{Changed: []string{"m003", "m007"}}}, at(time.Second), app, nil)
+	half := wall0.Add(500 * time.Millisecond) // after the listing was sent
+	s.Done(Reply{Job: feed, Result: Result{Changed: []Change{{"m003", half}, {"m007", half}, {"m001", wall0.Add(-time.Second)}}}}, at(time.Second), app, nil)
 	jobs := s.Due(at(time.Second), app, nil)
 	if got := kinds(s, jobs); !slices.Equal(got, []string{"look:m003", "look:m007"}) {
-		t.Errorf("after lines naming m003 and m007: %v due, want a look at each", got)
+		t.Errorf("after lines naming m003 and m007 since the listing, m001 before it: %v due, want a look at m003 and m007", got)
 	}
 	for _, j := range jobs {
 		s.Done(Reply{Job: j, Listing: snapshot.Convert(fly.Listing{Machines: machines(states...)[3:4]})}, at(time.Second), app, nil)
 	}
 	// A page naming more machines than MaxHintLooks is one listing.
-	many := make([]string, MaxHintLooks+1)
+	many := make([]Change, MaxHintLooks+1)
 	for i := range many {
-		many[i] = fmt.Sprintf("m%03d", i)
+		many[i] = Change{fmt.Sprintf("m%03d", i), wall0.Add(1500 * time.Millisecond)}
 	}
 	s.feed[0].busy = true // the next fetch is out
 	s.Done(Reply{Job: Job{Gen: s.gen, Kind: FeedJob, Feed: 0, App: "app"}, Result: Result{Changed: many}}, at(2*time.Second), app, nil)
@@ -133,8 +135,10 @@ func TestChangedMachinesAreLookedAt(t *testing.T) {
 }
 
 func TestChangeLines(t *testing.T) {
+	n := 0
 	line := func(machine, provider, msg string) diagnose.LogLine {
-		return diagnose.LogLine{Machine: machine, Provider: provider, Message: msg}
+		n++
+		return diagnose.LogLine{Time: wall0.Add(time.Duration(n) * time.Second), Machine: machine, Provider: provider, Message: msg}
 	}
 	lines := []diagnose.LogLine{
 		line("a", "proxy", "Starting machine"),
@@ -148,7 +152,10 @@ func TestChangeLines(t *testing.T) {
 		line("", "runner", "Machine started in 1s"),
 		line("f", "runner", "Pulling container image registry.fly.io/web:1"),
 	}
-	if got, want := changedMachines(lines), []string{"a", "c", "d", "e"}; !slices.Equal(got, want) {
+	sec := func(n int) time.Time { return wall0.Add(time.Duration(n) * time.Second) }
+	// Each machine once, in the order first named, at its newest line.
+	want := []Change{{"a", sec(3)}, {"c", sec(6)}, {"d", sec(7)}, {"e", sec(8)}}
+	if got := changedMachines(lines); !slices.Equal(got, want) {
 		t.Errorf("changed machines %v, want %v", got, want)
 	}
 }

@@ -69,8 +69,11 @@ type Job struct {
 	Action   Action
 	Ref      int           // the asker's own number for the call, returned as is
 	Timeout  time.Duration // the whole call's deadline
-	feed     *Feed
-	orgFeed  *OrgFeed
+	// sentNow is the platform's time when Due handed out a listing or a
+	// look: what it shows is the platform as of then or later.
+	sentNow time.Time
+	feed    *Feed
+	orgFeed *OrgFeed
 }
 
 // Reply is a job's outcome.

@@ -101,6 +101,10 @@ type Scheduler struct {
 
 	list  listState
 	looks []look // machines to look at, in the order asked
+	// lookedNow is, by machine, the platform's time the newest look
+	// applied was sent: a log line older than it (or than the newest
+	// listing's) says nothing the model does not show.
+	lookedNow map[string]time.Time
 	// waits are the wait long-polls in flight, by machine: true for a
 	// machine at rest (a steady wait), false for one in transition.
 	waits map[string]bool
@@ -134,6 +138,8 @@ type listState struct {
 	applied int       // id of the newest listing applied
 	due     time.Time // wall; zero: at once
 	okWall  time.Time // when the last good listing arrived
+	sentNow time.Time // the platform's time the listing in flight was sent
+	shown   time.Time // the platform's time the newest listing applied was sent
 	fail    Failure
 }
 
@@ -208,7 +214,7 @@ func (s *Scheduler) Open(app string) int {
 	s.gen++
 	s.app, s.stopped = app, false
 	s.list = listState{}
-	s.looks = nil
+	s.looks, s.lookedNow = nil, map[string]time.Time{}
 	s.waits, s.waitNext, s.unseen, s.waitFailing = map[string]bool{}, map[string]time.Time{}, map[string]unseen{}, false
 	s.probes, s.launches, s.calls = map[string]bool{}, nil, nil
 	s.feed = make([]feedState, len(s.feeds))
@@ -351,11 +357,11 @@ func (s *Scheduler) dueApp(out []Job, c Clock, app *snapshot.App) []Job {
 	if !s.list.busy && !c.Wall.Before(s.list.due) {
 		s.list.busy = true
 		j := s.job(ListJob)
-		j.Timeout = listTimeout
-		s.list.sent = j.ID
+		j.Timeout, j.sentNow = listTimeout, c.Now
+		s.list.sent, s.list.sentNow = j.ID, c.Now
 		out = append(out, j)
 	}
-	out = s.dueLooks(out)
+	out = s.dueLooks(out, c)
 	out = s.dueWaits(out, c, app)
 	out = s.count(out, from, c.Wall) // before the probes, which yield to these
 	from = len(out)
@@ -376,7 +382,7 @@ func (s *Scheduler) dueApp(out []Job, c Clock, app *snapshot.App) []Job {
 
 // dueLooks sends the looks asked for, MaxLooks at a time; a listing in
 // flight that was sent after a look was asked for covers it.
-func (s *Scheduler) dueLooks(out []Job) []Job {
+func (s *Scheduler) dueLooks(out []Job, c Clock) []Job {
 	busy := 0
 	kept := s.looks[:0]
 	for _, l := range s.looks {
@@ -397,7 +403,7 @@ func (s *Scheduler) dueLooks(out []Job) []Job {
 		l.busy = true
 		busy++
 		j := s.job(LookJob)
-		j.Machine, j.Timeout = l.machine, lookTimeout
+		j.Machine, j.Timeout, j.sentNow = l.machine, lookTimeout, c.Now
 		out = append(out, j)
 	}
 	return out
@@ -559,6 +565,7 @@ func (s *Scheduler) Done(r Reply, c Clock, app *snapshot.App, org *snapshot.Org)
 			s.ListNow() // gone: the listing says so
 		case r.Err == nil:
 			app.ApplyLook(r.Listing)
+			s.lookedNow[r.Machine] = later(s.lookedNow[r.Machine], r.sentNow)
 			if u, ok := s.unseen[r.Machine]; ok {
 				s.seen(r.Machine, u, app, c.Wall)
 			}
@@ -600,6 +607,7 @@ func (s *Scheduler) doneList(r Reply, c Clock, app *snapshot.App) Outcome {
 	}
 	s.list.fail = Failure{}
 	s.list.okWall = c.Wall
+	s.list.shown = later(s.list.shown, r.sentNow)
 	app.ApplyConverted(r.Listing, c.Now)
 	for id, u := range s.unseen {
 		if r.ID > u.asked { // sent after the wait said it changed
@@ -700,14 +708,17 @@ func (s *Scheduler) doneFeed(r Reply, c Clock, app *snapshot.App) Outcome {
 }
 
 // lookAtChanged looks at the machines a feed said changed that no wait
-// watches (a wait in flight will say); more than MaxHintLooks at once (a
-// mass autostop, a deploy) is one listing instead.
-func (s *Scheduler) lookAtChanged(ids []string) {
+// watches (a wait in flight will say) and no listing or look sent after
+// the line shows (the lines of a change a wait answered for come a logs
+// poll later); more than MaxHintLooks at once (a mass autostop, a deploy)
+// is one listing instead.
+func (s *Scheduler) lookAtChanged(changes []Change) {
 	var unwatched []string
-	for _, id := range ids {
-		if _, watched := s.waits[id]; !watched {
-			unwatched = append(unwatched, id)
+	for _, ch := range changes {
+		if _, watched := s.waits[ch.Machine]; watched || ch.At.Before(s.shownSince(ch.Machine)) {
+			continue
 		}
+		unwatched = append(unwatched, ch.Machine)
 	}
 	if len(unwatched) > MaxHintLooks {
 		s.ListNow()
@@ -716,6 +727,16 @@ func (s *Scheduler) lookAtChanged(ids []string) {
 	for _, id := range unwatched {
 		s.Look(id)
 	}
+}
+
+// shownSince is the platform's time as of which the model shows machine
+// (or will, once the listing in flight is back).
+func (s *Scheduler) shownSince(machine string) time.Time {
+	t := later(s.list.shown, s.lookedNow[machine])
+	if s.list.busy {
+		t = later(t, s.list.sentNow)
+	}
+	return t
 }
 
 func (s *Scheduler) doneOrg(r Reply, c Clock, org *snapshot.Org) Outcome {
