@@ -52,6 +52,11 @@ const LogHistory = 24 * time.Hour
 // MaxLogPages bounds one logs fetch, so a noisy app cannot stall a refresh.
 const MaxLogPages = 60
 
+// LogsCaughtUp is how close to the platform's now a page's newest line
+// must be for the fetch to end without asking for the (empty) page after
+// it: every page that brought lines otherwise costs a second call.
+const LogsCaughtUp = 2 * time.Second
+
 // Machines lists the app's machines.
 func (s *Source) Machines(ctx context.Context, app string) (fly.Listing, error) {
 	return s.Client.List(ctx, app)
@@ -76,6 +81,13 @@ func (s *Source) Logs(ctx context.Context, app, token string) ([]diagnose.LogLin
 			break
 		}
 		token = next
+		if newest := out[len(out)-1].Time; s.Now().Sub(newest) < LogsCaughtUp {
+			// Caught up: a page more would hold at most the lines of the
+			// last moment, which the next fetch reads from this token. On a
+			// platform that ships its lines late this never holds, and the
+			// paging goes on to the empty page, as before.
+			break
+		}
 	}
 	return out, token, nil
 }
