@@ -51,9 +51,12 @@ const (
 	ProbesPerMin = 6  // exec probes started a minute
 	MaxLooks     = 4  // targeted looks in flight
 	MaxHintLooks = 8  // looks one logs page may ask for; more is a listing
-	// MachinesPerMin is the Machines API calls a minute the scheduler
-	// keeps to: probes start only while the last minute's calls leave
-	// probeHeadroom of it for the listing and the wait a change costs.
+	// MachinesPerMin is the Machines API calls a minute an open app at
+	// rest is meant to cost. Only the probes are held to it: they start
+	// only while the last minute's calls leave probeHeadroom of it for the
+	// listing and the wait a change costs. The waits and listings that
+	// say what changed are never held back, so changes faster than about
+	// one every 40 s cost more.
 	MachinesPerMin = 15
 	probeHeadroom  = 2
 
