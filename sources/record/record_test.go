@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,10 +15,24 @@ import (
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// clock is a platform clock a test moves by hand.
-type clock struct{ now time.Time }
+// clock is a platform clock a test moves by hand (the writer reads it on
+// its own goroutine).
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
 
-func (c *clock) Now() time.Time { return c.now }
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
 
 func machine(id, state string, release string, at time.Time, events ...*flygo.MachineEvent) *fly.Machine {
 	return &fly.Machine{ID: id, Name: "m-" + id, State: state, Region: "iad", InstanceID: "inst-" + release,
@@ -67,10 +82,10 @@ func TestListingsComeBackAsListed(t *testing.T) {
 	w.Listing(t0, "api", listing(a1, b1))
 	crash := event("exit", "stopped", t0.Add(30*time.Second), 1)
 	a2 := machine("a", "stopped", "7", t0.Add(30*time.Second), crash, start)
-	c.now = t0.Add(time.Minute)
-	w.Listing(c.now, "api", listing(a2, b1)) // b unchanged: no row
-	c.now = t0.Add(2 * time.Minute)
-	w.Listing(c.now, "api", listing(a2)) // b gone
+	c.set(t0.Add(time.Minute))
+	w.Listing(c.Now(), "api", listing(a2, b1)) // b unchanged: no row
+	c.set(t0.Add(2 * time.Minute))
+	w.Listing(c.Now(), "api", listing(a2)) // b gone
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -125,15 +140,15 @@ func TestResumeAddsNoDuplicates(t *testing.T) {
 	c := &clock{now: t0}
 	feed := func(w *Writer) {
 		ev := event("start", "started", t0.Add(-time.Minute), 0)
-		w.Listing(c.now, "api", listing(machine("a", "started", "7", t0, ev)))
+		w.Listing(c.Now(), "api", listing(machine("a", "started", "7", t0, ev)))
 		w.Logs("api", []fly.LogEntry{
 			{Timestamp: t0.Format(time.RFC3339Nano), Message: "same ns", Instance: "a"},
 			{Timestamp: t0.Format(time.RFC3339Nano), Message: "same ns", Instance: "a"},
 			{Timestamp: t0.Add(time.Second).Format(time.RFC3339Nano), Message: "later", Instance: "a"},
 		})
-		w.Probe(c.now, "api", "a", "cat /proc/meminfo", fly.MachineExecResponse{StdOut: "SwapTotal: 0 kB"})
+		w.Probe(c.Now(), "api", "a", "cat /proc/meminfo", fly.MachineExecResponse{StdOut: "SwapTotal: 0 kB"})
 		w.Counts([]Count{{App: "api", Metric: EdgeResponses, Status: "200", Minute: t0, N: 12}})
-		w.Apps(c.now, []string{"api"})
+		w.Apps(c.Now(), []string{"api"})
 	}
 	w := newWriter(t, path, c)
 	feed(w)
@@ -141,7 +156,7 @@ func TestResumeAddsNoDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := w.Stats()
-	c.now = t0.Add(time.Hour)
+	c.set(t0.Add(time.Hour))
 	w2 := newWriter(t, path, c)
 	feed(w2)
 	if err := w2.Close(); err != nil {
@@ -177,7 +192,7 @@ func TestExportKeepsItsWindow(t *testing.T) {
 	w := newWriter(t, src, c)
 	for h := 0; h < 48; h++ {
 		at := t0.Add(time.Duration(h) * time.Hour)
-		c.now = at
+		c.set(at)
 		state := []string{"started", "stopped"}[h%2]
 		w.Listing(at, "api", listing(machine("a", state, "7", at), machine("b", "stopped", "7", t0)))
 		w.Logs("api", []fly.LogEntry{{Timestamp: at.Format(time.RFC3339Nano), Message: "hour " + at.Format("15")}})
@@ -240,7 +255,7 @@ func TestVolumesAsListedAndTheVersion1File(t *testing.T) {
 	w.Volumes(t0, "api", one)
 	w.Volumes(t0.Add(time.Minute), "api", one) // unchanged: not stored again
 	w.Volumes(t0.Add(2*time.Minute), "api", two)
-	c.now = t0.Add(3 * time.Minute)
+	c.set(t0.Add(3 * time.Minute))
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -284,13 +299,13 @@ func TestVolumesAsListedAndTheVersion1File(t *testing.T) {
 	if r, err = Open(path); err != nil {
 		t.Fatalf("a version 1 file: %v", err)
 	}
-	if _, ok, err := r.Volumes("api", c.now); ok || err != nil {
+	if _, ok, err := r.Volumes("api", c.Now()); ok || err != nil {
 		t.Errorf("a version 1 file holds volumes? ok %v, %v", ok, err)
 	}
 	r.Close()
 	w = newWriter(t, path, c)
-	w.Volumes(c.now, "api", two)
-	c.now = c.now.Add(time.Minute)
+	w.Volumes(c.Now(), "api", two)
+	c.set(c.Now().Add(time.Minute))
 	if err := w.Close(); err != nil {
 		t.Fatalf("writing a version 1 file: %v", err)
 	}
@@ -298,7 +313,7 @@ func TestVolumesAsListedAndTheVersion1File(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if r.version != SchemaVersion || size(c.now) != 3 {
+	if r.version != SchemaVersion || size(c.Now()) != 3 {
 		t.Errorf("migrated to version %d, want %d", r.version, SchemaVersion)
 	}
 }
