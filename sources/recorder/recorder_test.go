@@ -19,7 +19,7 @@ import (
 )
 
 // record runs the recorder on src into path until done says it has what
-// the test needs (or a minute passes).
+// the test needs (or recordPatience passes).
 func recordUntil(t *testing.T, src *watch.Source, path string, apps []string, org bool, done func(record.Stats) bool) record.Stats {
 	t.Helper()
 	w, err := record.Create(path, record.Options{Org: src.Org, Scope: "test", Now: src.Now})
@@ -31,7 +31,7 @@ func recordUntil(t *testing.T, src *watch.Source, path string, apps []string, or
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan error, 1)
 	go func() { ended <- Run(ctx, Config{Source: src, Apps: apps, Org: org, Writer: w}) }()
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(recordPatience)
 	for !done(w.Stats()) && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -43,10 +43,15 @@ func recordUntil(t *testing.T, src *watch.Source, path string, apps []string, or
 	}
 	st := w.Stats()
 	if !done(st) {
-		t.Fatalf("the recorder did not get there in a minute: %+v", st)
+		t.Fatalf("the recorder did not get there in %s: %+v", recordPatience, st)
 	}
 	return st
 }
+
+// recordPatience bounds a recording a test waits on. A run that passes
+// ends as soon as it has what it needs; a minute was too short for the
+// exec probes under -race on two loaded cores.
+const recordPatience = 3 * time.Minute
 
 // replaySource opens path as a platform at its clock and a client to it.
 func replaySource(t *testing.T, path string, at time.Time) (*replay.Platform, *watch.Source) {

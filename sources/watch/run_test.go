@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/race"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
@@ -54,7 +55,14 @@ func TestRunHeadless(t *testing.T) {
 	if !app.LogsRead || len(app.Machines) == 0 || app.Metrics == nil {
 		t.Errorf("the model after the run: %d machines, logs read %v, metrics %v", len(app.Machines), app.LogsRead, app.Metrics != nil)
 	}
-	if lookTook <= 0 || lookTook > time.Second {
-		t.Errorf("the look asked for after the first listing answered after %v, want within a second", lookTook)
+	// Within a second: not left for the next listing. The race detector
+	// on loaded cores slows one call past that (1.6 s seen), not to a
+	// listing interval.
+	within := time.Second
+	if race.Enabled {
+		within = 5 * time.Second
+	}
+	if lookTook <= 0 || lookTook > within {
+		t.Errorf("the look asked for after the first listing answered after %v, want within %v", lookTook, within)
 	}
 }

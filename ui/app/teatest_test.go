@@ -58,7 +58,7 @@ func TestDashboardAgainstFlysim(t *testing.T) {
 				return strings.Contains(string(b), "of 10")
 			}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(50*time.Millisecond))
 			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-			final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+			final := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(Model)
 			view := final.View()
 			plain := ansi.Strip(view)
 			lines := strings.Split(view, "\n")

@@ -46,7 +46,7 @@ func runWalkthrough(t *testing.T, th *theme.Theme) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*walkthrough)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*walkthrough)
 	if m.w != 80 || m.h != 24 {
 		t.Fatalf("terminal is %d×%d, want 80×24", m.w, m.h)
 	}

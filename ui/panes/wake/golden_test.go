@@ -52,7 +52,7 @@ func frameAfter(t *testing.T, th *theme.Theme, r Runner, steps []struct{ wait, k
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*host)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*host)
 	out := m.View()
 	lines := strings.Split(out, "\n")
 	if len(lines) != 24 {
