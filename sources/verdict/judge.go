@@ -51,11 +51,17 @@ type Options struct {
 //
 // The zero value is not usable; use New.
 type Judge struct {
-	opts Options
-	byID map[string]*tracked
-	gen  int        // listings observed
-	last []*tracked // the last listing's entries, in order (nil: skipped)
-	rels []string   // their releases
+	opts   Options
+	byID   map[string]*tracked
+	gen    int                // listings observed
+	last   []*tracked         // the last listing's entries, in order (nil: skipped)
+	lastIn []*machine.Machine // what they were handed
+	rels   []string           // their releases
+	// spare and spareIn are the listing before's, for the next listing to
+	// reuse.
+	spare   []*tracked
+	spareIn []*machine.Machine
+	same    bool // see Same
 	// prev is the last result and prevLast its entries (ok: it may be
 	// answered again): a listing whose machines all say what they said
 	// then has the same result, but for what waits on the clock.
@@ -152,18 +158,25 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	ms := l.Machines
 	// Each listed machine's tracker, in listing order (nil: skipped), and
 	// its release: worked out once, reused by the passes below and by At.
-	j.last = j.last[:0]
+	// A machine handed in again at the same place has the tracker it had
+	// there: no lookup by id.
+	old, oldIn := j.last, j.lastIn
+	j.last, j.lastIn = j.spare[:0], j.spareIn[:0]
+	defer func() { j.spare, j.spareIn = old, oldIn }()
+	j.same = false
 	j.rels = j.rels[:0]
 	release, best, live := j.opts.Release, "", 0
 	var unread []Unread
 	anonymous := 0 // skipped entries that name no machine
-	for _, fm := range ms {
+	for i, fm := range ms {
 		var t *tracked
 		rel := ""
 		if fm == nil || fm.ID == "" {
 			anonymous++ // a listing converted by sources/snapshot holds none
 		} else {
-			if t = j.byID[fm.ID]; t == nil {
+			if i < len(oldIn) && oldIn[i] == fm && old[i] != nil {
+				t = old[i] // byID's: it was listed last time
+			} else if t = j.byID[fm.ID]; t == nil {
 				t = &tracked{}
 				j.byID[fm.ID] = t
 			}
@@ -180,6 +193,7 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 			}
 		}
 		j.last = append(j.last, t)
+		j.lastIn = append(j.lastIn, fm)
 		j.rels = append(j.rels, rel)
 	}
 	for _, id := range l.Skipped {
@@ -312,6 +326,11 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	return r
 }
 
+// Same reports whether the last ObserveListing found every machine where
+// the listing before left it (the same machines, in the same order, none
+// worked out again): At says of each what it said then.
+func (j *Judge) Same() bool { return j.same }
+
 // keep remembers the listing's entries beside the result ObserveListing
 // is about to return (j.prev), for again.
 func (j *Judge) keep() {
@@ -325,6 +344,7 @@ func (j *Judge) keep() {
 // worked out again (a look comes due as the clock moves). Its slices are
 // the last result's, as a result's always are (read, never written).
 func (j *Judge) again(ms []*machine.Machine, now time.Time) Result {
+	j.same = true
 	r := j.prev
 	r.Awaiting = nil
 	if r.Outcome != Undecided {
