@@ -74,6 +74,8 @@ done
 for k in flywake plain ratio stop suspend crash autostop start; do
 	echo "detection, outside change → model holds it, $k: $(perf "detect.$k" "$work/detect.out")"
 done
+budget=$(perf detect.budget "$work/detect.out")
+[ -z "$budget" ] || echo "detection, the Machines API budget while changes arrive: $budget"
 row "detection median, p95 (flywake vs 5 s polling)" \
 	"$(perf detect.flywake "$work/detect.out" | sed -n 's/^median \([^,]*\), p95 \([^;]*\);.*/\1, \2/p') vs $(perf detect.plain "$work/detect.out" | sed -n 's/^median \([^,]*\), p95 \([^;]*\);.*/\1, \2/p')" \
 	"FLYWAKE_PERF=1 go test ./sources/watch -run TestDetectionAgainstPolling -v"
