@@ -61,8 +61,11 @@ type App struct {
 	// (nil: replaced by a look since): how a listing tells what it changed.
 	from        []*Machine
 	machinesRev uint64
-	probesRev   uint64 // moves with every ApplyProbe
-	memo        derived
+	// rowsRev moves with machinesRev unless only what a row hash does not
+	// cover changed (a verdict's sentence, its looks): see Mark.
+	rowsRev   uint64
+	probesRev uint64 // moves with every ApplyProbe
+	memo      derived
 
 	// slots hold the data of the sources that keep it in a slot declared
 	// beside their Apply (see slot), by slot.
@@ -366,13 +369,18 @@ func (a *App) ApplyConverted(c Converted, now time.Time) {
 		return
 	}
 	out := make([]Machine, len(c.machines))
+	rows := len(out) != len(a.Machines) || len(a.from) != len(out) // some row changed
 	for i, cm := range c.machines {
 		out[i] = *cm
 		a.judgedAs(&out[i], i)
+		rows = rows || a.from[i] != cm || out[i].Hash != a.Machines[i].Hash
 	}
 	a.Machines = out
 	a.from = append(a.from[:0], c.machines...)
 	a.machinesRev++
+	if rows {
+		a.rowsRev++
+	}
 }
 
 // judgedAs gives m, the i-th machine of the last listing, what the judge
@@ -452,17 +460,18 @@ func (a *App) derived() *derived {
 // something from the machines may keep it while MachinesRev is the same.
 func (a *App) MachinesRev() uint64 { return a.machinesRev }
 
-// A Mark stands for the app's machines and probe outcomes (Meminfo,
-// Sockets, Bytecode) as they are now: a pane that derived its rows from
-// those alone keeps them while the app's Mark is the one it derived them
-// at. The zero Mark is no app's. Machines set or rewritten by hand (a
-// test's) move it too, as long as their row hashes say so.
+// A Mark stands for the app's machines as the tiles read them (what they
+// list, and what their row hashes cover of the judge's verdict: not its
+// sentence, which counts the looks) and its probe outcomes (Meminfo,
+// Sockets, Bytecode): a pane that derived its rows from those alone keeps
+// them while the app's Mark is the one it derived them at. The zero Mark
+// is no app's. Machines set or rewritten by hand (a test's) move it too,
+// as long as their count or row hashes say so.
 type Mark struct {
-	app              *App
-	machines, probes uint64
-	first            *Machine // Machines' array and length
-	n                int
-	hashes           uint64 // the row hashes, folded
+	app          *App
+	rows, probes uint64
+	n            int
+	hashes       uint64 // the row hashes, folded
 }
 
 // Mark is a's Mark now (the zero Mark for a nil app).
@@ -470,10 +479,7 @@ func (a *App) Mark() Mark {
 	if a == nil {
 		return Mark{}
 	}
-	k := Mark{app: a, machines: a.machinesRev, probes: a.probesRev, n: len(a.Machines)}
-	if len(a.Machines) > 0 {
-		k.first = &a.Machines[0]
-	}
+	k := Mark{app: a, rows: a.rowsRev, probes: a.probesRev, n: len(a.Machines)}
 	for i := range a.Machines {
 		k.hashes = (k.hashes ^ a.Machines[i].Hash) * fnvPrime
 	}
@@ -507,6 +513,7 @@ func (a *App) ApplyLook(c Converted) {
 	if out != nil {
 		a.Machines = out
 		a.machinesRev++
+		a.rowsRev++
 	}
 }
 

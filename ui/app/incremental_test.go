@@ -33,6 +33,17 @@ func TestTilesFedChangeByChangeDrawAsFromScratch(t *testing.T) {
 	c.State = "stopped"
 	stopped[0] = &c
 	base := fx.machines
+	// The memory of one machine doubled, as an update does it: a new
+	// version of the machine (the Swap tile shows the memory).
+	bigger := make([]*fly.Machine, len(base))
+	copy(bigger, base)
+	if base[2].Config == nil || base[2].Config.Guest == nil {
+		t.Fatal("the fixture's machine has no guest")
+	}
+	bm, cfg, guest := *base[2], *base[2].Config, *base[2].Config.Guest
+	guest.MemoryMB *= 2
+	cfg.Guest, bm.Config, bm.InstanceID = &guest, &cfg, bm.InstanceID+"-b"
+	bigger[2] = &bm
 	steps := []struct {
 		name string
 		do   func()
@@ -52,6 +63,9 @@ func TestTilesFedChangeByChangeDrawAsFromScratch(t *testing.T) {
 		{"the same again", list(renamed(base, func(i int) bool { return i == 3 }))},
 		{"the probed machine stopped", list(stopped)},
 		{"back as it was", list(base)},
+		{"one machine's memory doubled", list(bigger)},
+		{"the same after a look is due", func() { at = at.Add(6 * time.Second); list(bigger)() }},
+		{"back again", list(base)},
 		{"every machine renamed", list(renamed(base, func(int) bool { return true }))},
 		{"a machine gone", list(base[1:])},
 		{"the same without it", list(base[1:])},
