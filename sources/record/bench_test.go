@@ -133,6 +133,8 @@ func BenchmarkReconstructOrg(b *testing.B) {
 		b.Fatalf("%d apps", len(apps))
 	}
 	b.ResetTimer()
+	cpu := cpuTime()
+	defer func() { b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op") }()
 	for i := 0; i < b.N; i++ {
 		at := begin.Add(time.Duration(rng.Int64N(int64(24 * time.Hour))))
 		n := 0
