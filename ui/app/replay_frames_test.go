@@ -180,8 +180,10 @@ func replayedFrame(t *testing.T, path, app string, at time.Time) string {
 // would depend on how fast each platform answered.
 
 // quietFor is how long no reply may come before the dashboard counts as
-// settled, once nothing on screen is still waiting for its first answer.
-const quietFor = 2 * time.Second
+// settled, once nothing on screen is still waiting for its first answer:
+// longer under the race detector, where a probe's round trip alone took
+// more than two seconds.
+var quietFor = map[bool]time.Duration{false: 2 * time.Second, true: 10 * time.Second}[race.Enabled]
 
 // pending are the words of a tile still waiting for its first answer (a
 // day of log lines comes a page at a time). A probe not made yet is not
