@@ -226,8 +226,16 @@ func TestSoak(t *testing.T) {
 	if g0, g1 := peak(warm, gor), peak(last, gor); g1 > 1.5*g0+10 {
 		t.Errorf("goroutines grew after warm-up: max %.0f in the last third vs %.0f in the first", g1, g0)
 	}
-	if c0, c1 := peak(warm, cns), peak(last, cns); c1 > 1.5*c0+10 {
-		t.Errorf("sockets to the simulator grew after warm-up: max %.0f in the last third vs %.0f in the first", c1, c0)
+	// Sockets as the heap: a leak keeps connections open between bursts and
+	// lifts the floor. A burst is bounded by what the scheduler may hold in
+	// flight at once (its waits, each on its own connection, and a few other
+	// calls), not by the warm-up's peak, which depends on how many machines
+	// happened to be mid-transition together (4 then 20, back to 4, seen).
+	if c0, c1 := floor(warm, cns), floor(last, cns); c1 > c0+2 {
+		t.Errorf("sockets to the simulator grew after warm-up: at least %.0f open in the last third vs %.0f in the first", c1, c0)
+	}
+	if c1 := peak(last, cns); c1 > watch.MaxWaits+10 {
+		t.Errorf("sockets to the simulator: %.0f open at once in the last third, over the %d waits and 10 other calls the scheduler may hold", c1, watch.MaxWaits)
 	}
 	if end.goroutines > runtimeBase.goroutines+2 {
 		t.Errorf("goroutines: %d before the soak, %d after teardown", runtimeBase.goroutines, end.goroutines)
