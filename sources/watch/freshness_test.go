@@ -134,6 +134,29 @@ func TestChangedMachinesAreLookedAt(t *testing.T) {
 	}
 }
 
+// A line left to the listing in flight (sent after the line) is looked at
+// when that listing fails: it never showed the change.
+func TestChangeLeftToAFailedListingIsLookedAt(t *testing.T) {
+	states := slices.Repeat([]string{"stopped"}, MaxWaits+1) // too many to watch
+	s := NewScheduler([]Feed{{Name: "logs", Timeout: time.Second, Next: func(*snapshot.App, Result) time.Duration { return time.Minute }}}, nil)
+	s.Open("app")
+	app := snapshot.New("org", "app", nil)
+	first := s.Due(at(0), app, nil)
+	s.Done(Reply{Job: find(first, ListJob), Listing: snapshot.Convert(fly.Listing{Machines: machines(states...)})}, at(0), app, nil)
+	s.ListNow()
+	second := s.Due(at(2*time.Second), app, nil)
+	list := find(second, ListJob)
+	feed := find(first, FeedJob)
+	s.Done(Reply{Job: feed, Result: Result{Changed: []Change{{"m003", wall0.Add(time.Second)}}}}, at(3*time.Second), app, nil)
+	if got := kinds(s, s.Due(at(3*time.Second), app, nil)); slices.Contains(got, "look:m003") {
+		t.Fatalf("a line the listing in flight will show asked for a look: %v", got)
+	}
+	s.Done(Reply{Job: list, Err: fly.ErrAPIDown{Op: "list"}}, at(4*time.Second), app, nil)
+	if got := kinds(s, s.Due(at(4*time.Second), app, nil)); !slices.Contains(got, "look:m003") {
+		t.Errorf("the listing it was left to failed: %v due, want a look at m003", got)
+	}
+}
+
 func TestChangeLines(t *testing.T) {
 	n := 0
 	line := func(machine, provider, msg string) diagnose.LogLine {

@@ -144,6 +144,9 @@ type listState struct {
 	sentNow time.Time // the platform's time the listing in flight was sent
 	shown   time.Time // the platform's time the newest listing applied was sent
 	fail    Failure
+	// covering: machines a log line named whose look was left to the
+	// listing in flight; looked at if that listing fails.
+	covering []string
 }
 
 // unseen is a machine a wait said changed: the job id then (a listing
@@ -598,7 +601,15 @@ func (s *Scheduler) doneList(r Reply, c Clock, app *snapshot.App) Outcome {
 		s.list.busy = false
 	}
 	s.list.applied = r.ID
+	var covering []string // what was left to this listing, if it is the one in flight
+	if r.ID == s.list.sent {
+		covering, s.list.covering = s.list.covering, nil
+	}
 	if r.Err != nil {
+		// The machines a log line named were left to this listing.
+		for _, id := range covering {
+			s.Look(id)
+		}
 		if IsFatal(r.Err) {
 			s.stopped = true
 			return Outcome{ListFailed: true, Fatal: r.Err}
@@ -718,7 +729,14 @@ func (s *Scheduler) doneFeed(r Reply, c Clock, app *snapshot.App) Outcome {
 func (s *Scheduler) lookAtChanged(changes []Change) {
 	var unwatched []string
 	for _, ch := range changes {
-		if _, watched := s.waits[ch.Machine]; watched || ch.At.Before(s.shownSince(ch.Machine)) {
+		if _, watched := s.waits[ch.Machine]; watched {
+			continue
+		}
+		if ch.At.Before(later(s.list.shown, s.lookedNow[ch.Machine])) {
+			continue
+		}
+		if s.list.busy && ch.At.Before(s.list.sentNow) {
+			s.list.covering = append(s.list.covering, ch.Machine)
 			continue
 		}
 		unwatched = append(unwatched, ch.Machine)
@@ -730,16 +748,6 @@ func (s *Scheduler) lookAtChanged(changes []Change) {
 	for _, id := range unwatched {
 		s.Look(id)
 	}
-}
-
-// shownSince is the platform's time as of which the model shows machine
-// (or will, once the listing in flight is back).
-func (s *Scheduler) shownSince(machine string) time.Time {
-	t := later(s.list.shown, s.lookedNow[machine])
-	if s.list.busy {
-		t = later(t, s.list.sentNow)
-	}
-	return t
 }
 
 func (s *Scheduler) doneOrg(r Reply, c Clock, org *snapshot.Org) Outcome {
