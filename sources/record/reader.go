@@ -655,7 +655,10 @@ func (r *Recording) writeMachine(buf *bytes.Buffer, mi *machineIndex, si int, at
 		if n == r.eventsKept {
 			break
 		}
-		if e.seen > at {
+		if e.seen > at || mi.eventJS[i] == nil {
+			// nil: the row was dropped since Open (a recorder still
+			// writing the file keeps only --keep); an empty slot would
+			// make the listing invalid JSON.
 			continue
 		}
 		if n > 0 {
