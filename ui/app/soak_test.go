@@ -223,19 +223,26 @@ func TestSoak(t *testing.T) {
 	if h0, h1 := peak(warm, heapMB), peak(last, heapMB); h1 > 2*h0 {
 		t.Errorf("heap peaks grew after warm-up: max %.1f MB in the last third vs %.1f MB in the first", h1, h0)
 	}
-	if g0, g1 := peak(warm, gor), peak(last, gor); g1 > 1.5*g0+10 {
-		t.Errorf("goroutines grew after warm-up: max %.0f in the last third vs %.0f in the first", g1, g0)
+	// Goroutines and sockets as the heap: a leak keeps them past a burst
+	// and lifts the floor. A burst is bounded by what the scheduler may
+	// hold in flight at once (inFlight: its waits and a few other calls),
+	// not by the warm-up's peak, which depends on how many machines happen
+	// to be mid-transition together: about 14.7 platform minutes in, 14
+	// waits at once are seen in every run (4 sockets, then 32, then 4).
+	// The simulator runs in this process, so each connection is two
+	// sockets here, and about four goroutines (client and server loops).
+	const inFlight = watch.MaxWaits + 10
+	if g0, g1 := floor(warm, gor), floor(last, gor); g1 > g0+5 {
+		t.Errorf("goroutines grew after warm-up: at least %.0f in the last third vs %.0f in the first", g1, g0)
 	}
-	// Sockets as the heap: a leak keeps connections open between bursts and
-	// lifts the floor. A burst is bounded by what the scheduler may hold in
-	// flight at once (its waits, each on its own connection, and a few other
-	// calls), not by the warm-up's peak, which depends on how many machines
-	// happened to be mid-transition together (4 then 20, back to 4, seen).
+	if g0, g1 := peak(warm, gor), peak(last, gor); g1 > g0+4*inFlight {
+		t.Errorf("goroutines: %.0f at once in the last third, over %.0f (the warm-up's peak) and 4 for each of %d calls in flight", g1, g0, inFlight)
+	}
 	if c0, c1 := floor(warm, cns), floor(last, cns); c1 > c0+2 {
 		t.Errorf("sockets to the simulator grew after warm-up: at least %.0f open in the last third vs %.0f in the first", c1, c0)
 	}
-	if c1 := peak(last, cns); c1 > watch.MaxWaits+10 {
-		t.Errorf("sockets to the simulator: %.0f open at once in the last third, over the %d waits and 10 other calls the scheduler may hold", c1, watch.MaxWaits)
+	if c1 := peak(last, cns); c1 > 2*inFlight {
+		t.Errorf("sockets to the simulator: %.0f open at once in the last third, over two for each of the %d calls the scheduler may hold", c1, inFlight)
 	}
 	if end.goroutines > runtimeBase.goroutines+2 {
 		t.Errorf("goroutines: %d before the soak, %d after teardown", runtimeBase.goroutines, end.goroutines)
