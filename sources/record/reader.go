@@ -206,20 +206,15 @@ func (r *Recording) readAppJSON(ctx context.Context, app string) error {
 	}
 	in := strings.Join(mids, ",")
 	read := func(query string, put func(row int64, js []byte)) error {
-		rows, err := r.db.QueryContext(ctx, query)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return scanRows(ctx, r.db, query, nil, func(rows *sql.Rows) error {
 			var row int64
 			var js []byte
 			if err := rows.Scan(&row, &js); err != nil {
 				return err
 			}
 			put(row, js)
-		}
-		return rows.Err()
+			return nil
+		})
 	}
 	if err := read(`SELECT rowid, json FROM states WHERE mid IN (`+in+`) AND json IS NOT NULL`, func(row int64, js []byte) {
 		if s, ok := states[row]; ok {
@@ -265,7 +260,7 @@ func (r *Recording) load(ctx context.Context) error {
 	if r.eventsKept, _ = strconv.Atoi(meta["events_kept"]); r.eventsKept <= 0 {
 		r.eventsKept = 5
 	}
-	q := func(query string, scan func(*sql.Rows) error) error { return scanRows(ctx, r.db, query, scan) }
+	q := func(query string, scan func(*sql.Rows) error) error { return scanRows(ctx, r.db, query, nil, scan) }
 	if err := q(`SELECT began, last, scope FROM sessions ORDER BY began`, func(rows *sql.Rows) error {
 		var s Session
 		var b, l int64
@@ -317,7 +312,7 @@ func (r *Recording) load(ctx context.Context) error {
 	var eventMoments []int64
 	eventsRead := make(chan error, 1)
 	go func() {
-		eventsRead <- scanRows(ctx, events, `SELECT rowid, t, seen, (mid << 2) | ((type = 'exit') << 1) | (type IN ('launch', 'update')) FROM events`, func(rows *sql.Rows) error {
+		eventsRead <- scanRows(ctx, events, `SELECT rowid, t, seen, (mid << 2) | ((type = 'exit') << 1) | (type IN ('launch', 'update')) FROM events`, nil, func(rows *sql.Rows) error {
 			var e eventRef
 			var packed int64
 			if err := rows.Scan(&e.row, &e.t, &e.seen, &packed); err != nil {
@@ -437,9 +432,9 @@ func (r *Recording) loadStates(ctx context.Context, q func(string, func(*sql.Row
 	return nil
 }
 
-// scanRows runs query on db and hands each row to scan.
-func scanRows(ctx context.Context, db *sql.DB, query string, scan func(*sql.Rows) error) error {
-	rows, err := db.QueryContext(ctx, query)
+// scanRows runs query with args on db and hands each row to scan.
+func scanRows(ctx context.Context, db *sql.DB, query string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}

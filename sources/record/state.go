@@ -61,17 +61,7 @@ func loadDiffState(ctx context.Context, db *sql.DB, eventsKept int) (*diffState,
 		tails: map[string]*logTail{}, probes: map[probeKey][32]byte{}, apps: map[string]bool{},
 		judgements: map[string]string{}, boots: map[bootKey]string{}, volumes: map[string][32]byte{}}
 	q := func(query string, args []any, scan func(*sql.Rows) error) error {
-		rows, err := db.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return scanRows(ctx, db, query, args, scan)
 	}
 	appOf := map[int64]string{}
 	if err := q(`SELECT id, app, machine FROM machines`, nil, func(r *sql.Rows) error {
