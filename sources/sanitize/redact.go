@@ -22,7 +22,13 @@ const minSecretLen = 6
 var (
 	heldMu sync.Mutex
 	held   atomic.Pointer[secretSet]
+	// version counts the secrets added (SecretsVersion).
+	version atomic.Uint64
 )
+
+// SecretsVersion moves whenever a secret is added (AddSecret): a cache of
+// cleaned text made at another version may hold what is now a secret.
+func SecretsVersion() uint64 { return version.Load() }
 
 // secretSet is forms of secrets, longest first, and the few of them that
 // hold no other: a text without any of those holds none (the common case,
@@ -92,6 +98,7 @@ func AddSecret(secret string) {
 		}
 	}
 	held.Store(newSet(all))
+	version.Add(1)
 }
 
 // Redact removes every form of the process's secrets (AddSecret) and of

@@ -150,13 +150,15 @@ type Converted struct {
 // Convert copies a listing into plain, cleaned machines, skipping (and
 // counting) null or id-less ones and any id listed twice.
 func Convert(l flyapi.Listing) Converted {
-	return convert(l, make(map[string]bool, len(l.Machines)), nil, nil)
+	return convert(l, make(map[string]bool, len(l.Machines)), nil, nil, nil)
 }
 
 // convert is Convert; seen (empty) records the ids kept; reuse, when not
-// nil, may answer an entry's machine instead of converting it again, and
-// fresh is told each machine converted afresh (by the entry's raw id).
-func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (*Machine, bool), fresh func(id string, m *Machine)) Converted {
+// nil, may answer an entry's machine instead of converting it again (ok),
+// or the last listing's machine of the id to share parts with, and
+// fresh is told each machine converted afresh (by the entry's raw id);
+// configs, when not nil, converts each distinct config once.
+func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *Machine, ok bool), fresh func(id string, m *Machine), configs *machine.Configs) Converted {
 	c := convertedHead(l)
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
@@ -168,13 +170,16 @@ func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (*Mac
 			continue // listed twice: the first one stands
 		}
 		seen[fm.ID] = true
+		var prev *Machine
 		if reuse != nil {
-			if m, ok := reuse(fm.ID); ok {
+			m, ok := reuse(fm.ID)
+			if ok {
 				c.machines = append(c.machines, m)
 				continue
 			}
+			prev = m
 		}
-		m := convertOne(l, fm)
+		m := convertOne(l, fm, configs, prev)
 		c.machines = append(c.machines, m)
 		if fresh != nil {
 			fresh(fm.ID, m)
@@ -201,9 +206,15 @@ func convertedHead(l flyapi.Listing) Converted {
 	return c
 }
 
-// convertOne is one entry of l as the model's machine. fm is not nil.
-func convertOne(l flyapi.Listing, fm *fly.Machine) *Machine {
-	m := &Machine{Machine: machine.FromFly(fm)}
+// convertOne is one entry of l as the model's machine, its config through
+// configs (nil: afresh), sharing what did not change with prev, the
+// machine the last listing had of the entry (nil: none). fm is not nil.
+func convertOne(l flyapi.Listing, fm *fly.Machine, configs *machine.Configs, prev *Machine) *Machine {
+	var was *machine.Machine
+	if prev != nil {
+		was = &prev.Machine
+	}
+	m := &Machine{Machine: configs.FromFly(fm, was)}
 	m.Cordoned = l.Cordoned[fm.ID]
 	m.content = rowHash(m) // the crash verdict is mixed in on apply
 	return m
@@ -219,6 +230,9 @@ type Converter struct {
 	last, next convertedSet // next is last's spare, reused
 	seen       map[string]bool
 	hashes     []uint64 // the listing's hashes in order (inPlace), reused
+	// configs converts each distinct config once: the machines of a
+	// fleet share a few.
+	configs machine.Configs
 }
 
 // convertedSet is one listing's converted machines by raw id, in listing
@@ -257,19 +271,20 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 		cv.app, cv.seen = app, map[string]bool{}
 		cv.last.reset()
 	}
+	cv.configs.Next()
 	if c, ok := cv.inPlace(l); ok {
 		return c
 	}
 	cv.next.reset()
 	clear(cv.seen)
 	reuse := func(id string) (*Machine, bool) {
-		h, ok := l.Hashes[id]
+		i, ok := cv.last.at[id]
 		if !ok {
 			return nil, false
 		}
-		i, ok := cv.last.at[id]
+		h, ok := l.Hashes[id]
 		if !ok || cv.last.entries[i].hash != h {
-			return nil, false
+			return cv.last.entries[i].m, false // changed: its parts may not have
 		}
 		e := cv.last.entries[i]
 		cv.next.add(e)
@@ -280,7 +295,7 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 			cv.next.add(convertedEntry{id: id, hash: h, m: m})
 		}
 	}
-	c := convert(l, cv.seen, reuse, fresh)
+	c := convert(l, cv.seen, reuse, fresh, &cv.configs)
 	cv.last, cv.next = cv.next, cv.last
 	return c
 }
@@ -322,7 +337,7 @@ func (cv *Converter) inPlace(l flyapi.Listing) (Converted, bool) {
 		}
 		e := &last[k]
 		if e.hash != cv.hashes[k] {
-			e.hash, e.m = cv.hashes[k], convertOne(l, fm)
+			e.hash, e.m = cv.hashes[k], convertOne(l, fm, &cv.configs, e.m)
 		}
 		c.machines = append(c.machines, e.m)
 		k++

@@ -3,12 +3,14 @@ package snapshot
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	fly "github.com/superfly/fly-go"
 
 	flyapi "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/verdict"
 )
 
 // A listing applied through a Converter (unchanged entries reused, the
@@ -107,6 +109,48 @@ func TestIncrementalListingsAgreeWithFromScratch(t *testing.T) {
 		{"another order", time.Second, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
 		{"unchanged in that order", time.Second, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, true},
 		{"a look in that order", 6 * time.Second, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"every machine renamed", time.Second, func() {
+			for _, id := range []string{"a", "b", "c", "e"} {
+				set(id, func(fm *fly.Machine) { fm.Name += "-b" })
+			}
+		}, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"renamed back, moved, a look due; c checked", 6 * time.Second, func() {
+			for _, id := range []string{"a", "b", "c", "e"} {
+				set(id, func(fm *fly.Machine) { fm.Name, fm.Region = strings.TrimSuffix(fm.Name, "-b"), "fra" })
+			}
+			set("c", func(fm *fly.Machine) {
+				fm.Checks = []*fly.MachineCheckStatus{{Name: "http", Status: "passing"}}
+			})
+		}, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"renamed, c's check failing", time.Second, func() {
+			for _, id := range []string{"a", "b", "c", "e"} {
+				set(id, func(fm *fly.Machine) { fm.Name += "-c" })
+			}
+			set("c", func(fm *fly.Machine) {
+				fm.Checks = []*fly.MachineCheckStatus{{Name: "http", Status: "critical"}}
+			})
+		}, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"renamed, b exits between looks, its exit code unread", time.Second, func() {
+			for _, id := range []string{"a", "b", "c", "e"} {
+				set(id, func(fm *fly.Machine) { fm.Name += "-x" })
+			}
+			set("b", func(fm *fly.Machine) {
+				fm.Events = append([]*fly.MachineEvent{{Type: "exit", Status: "stopped", Source: "flyd", Timestamp: at.UnixMilli()}}, fm.Events...)
+			})
+		}, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"renamed, e's config autostops, c's swaps", time.Second, func() {
+			for _, id := range []string{"a", "b", "c", "e"} {
+				set(id, func(fm *fly.Machine) { fm.Name += "-d" })
+			}
+			stop, swap := fly.MachineAutostopSuspend, 512
+			set("e", func(fm *fly.Machine) { fm.Config.Services = []fly.MachineService{{Protocol: "tcp", Autostop: &stop}} })
+			set("c", func(fm *fly.Machine) { fm.Config.Init.SwapSizeMB = &swap })
+		}, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
+		{"renamed, every config as e's", time.Second, func() {
+			for _, id := range []string{"a", "b", "c"} {
+				set(id, func(fm *fly.Machine) { fm.Name += "-e"; fm.Config = clone(t, m["e"]).Config })
+			}
+		}, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
 		{"an exit half a day ahead", time.Second, func() {
 			set("b", func(fm *fly.Machine) {
 				ahead := at.Add(12 * time.Hour)
@@ -118,6 +162,7 @@ func TestIncrementalListingsAgreeWithFromScratch(t *testing.T) {
 		{"unchanged, the clock a day back (a replay): now too far ahead", -24 * time.Hour, nil, func() flyapi.Listing { return list("e", "c", "b", "a") }, false},
 	}
 	inc, scratch := New("org", "app", nil), New("org", "app", nil)
+	scratch.judge = verdict.New(verdict.Options{Afresh: true})
 	var cv Converter
 	for _, s := range steps {
 		at = at.Add(s.wait)

@@ -31,6 +31,10 @@ type Options struct {
 	// Settle is the least time between two looks at one machine (platform
 	// time); 0 is DefaultSettle.
 	Settle time.Duration
+	// Afresh works every machine's standing out again at every listing,
+	// taking no shortcut for a machine whose inputs did not change: what
+	// the shortcuts are tested against.
+	Afresh bool
 }
 
 // Judge judges a release look by look. Hand it every listing with the
@@ -434,8 +438,21 @@ func (j *Judge) At(i int) *Machine {
 // as last time, no look due: t.out stands).
 func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dropped int, now time.Time) bool {
 	in := observed{fm: fm, release: rel, judged: release, dropped: dropped}
+	if j.opts.Afresh {
+		t.in = observed{} // no shortcut below
+	}
 	if in == t.in && !t.inNewest.After(now.Add(maxSkew)) && !j.lookDue(t, now) {
 		return false // nothing to untime, nothing new, no look: t.out stands
+	}
+	if was := t.in; was.fm != nil && was.release == rel && was.judged == release && was.dropped == dropped &&
+		!t.inNewest.After(now.Add(maxSkew)) && !j.lookDue(t, now) && sameStanding(was.fm, fm) {
+		// Another machine value (converted again: renamed, say) saying
+		// what the last did of everything the standing is worked out
+		// from: it stands where it stood, under its new name and region.
+		t.in.fm = fm
+		t.out.Name, t.out.Region = fm.Name, fm.Region
+		t.key.name, t.key.region = fm.Name, fm.Region
+		return true
 	}
 	untimed := untimeTheFuture(fm, now)
 	j.work(t, untimed, rel, release, dropped, now)
@@ -443,6 +460,23 @@ func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dr
 	if untimed == fm {
 		t.in, t.inNewest = in, newestEvent(fm)
 		t.inLookable = t.unread == "" && diagnose.Classify(fm.State) != diagnose.Gone && !diagnose.IsTransient(fm.State)
+	}
+	return true
+}
+
+// sameStanding reports whether a and b agree in everything work reads of
+// a machine but its name and region (and its release, which observe is
+// handed beside it): the same id, state, version, checks' statuses and
+// events, and as much dropped from its entry.
+func sameStanding(a, b *machine.Machine) bool {
+	if a.ID != b.ID || a.State != b.State || a.InstanceID != b.InstanceID || a.Dropped != b.Dropped ||
+		len(a.Checks) != len(b.Checks) || !slices.Equal(a.Events, b.Events) {
+		return false
+	}
+	for i := range a.Checks {
+		if a.Checks[i].Status != b.Checks[i].Status {
+			return false
+		}
 	}
 	return true
 }

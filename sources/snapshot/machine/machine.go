@@ -6,6 +6,7 @@
 package machine
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -119,7 +120,25 @@ type ConfigCheck struct {
 // FromFly copies what flywake reads out of fm, cleaning every string: a
 // name, an id, a state is a Field, a check's output a Line. fm must not
 // be nil.
-func FromFly(fm *fly.Machine) Machine {
+func FromFly(fm *fly.Machine) Machine { return fromFly(fm, nil, nil) }
+
+// kept is prev when s, a scratch slice, holds what it does (a machine's
+// checks or events unchanged since the last listing: nothing to allocate
+// or for a reader to tell apart), else a copy of s. Nil when s is empty.
+func kept[T comparable](s, prev []T) []T {
+	switch {
+	case len(s) == 0:
+		return nil
+	case slices.Equal(s, prev):
+		return prev
+	}
+	return slices.Clone(s)
+}
+
+// fromFly is FromFly, converting the config through cs (nil: afresh) and
+// keeping prev's checks and events where fm's convert to the same (prev
+// may be nil; it is used only with cs).
+func fromFly(fm *fly.Machine, cs *Configs, prev *Machine) Machine {
 	line := sanitize.Field
 	m := Machine{
 		ID: line(fm.ID), Name: line(fm.Name), State: line(fm.State), Region: line(fm.Region),
@@ -128,17 +147,19 @@ func FromFly(fm *fly.Machine) Machine {
 		CreatedAt: parseTime(fm.CreatedAt), UpdatedAt: parseTime(fm.UpdatedAt),
 	}
 	if fm.ImageRef.Repository != "" {
-		img := fm.ImageRef.Repository
-		if fm.ImageRef.Registry != "" {
-			img = fm.ImageRef.Registry + "/" + img
-		}
-		if fm.ImageRef.Tag != "" {
-			img += ":" + fm.ImageRef.Tag
-		}
-		m.Image = line(img)
+		m.Image = cs.imageOf(fm.ImageRef)
 	}
-	if len(fm.Checks) > 0 {
-		m.Checks = make([]Check, 0, len(fm.Checks)) // one allocation, not a growing slice
+	var checks []Check
+	var events []Event
+	if cs != nil {
+		checks, events = cs.checks[:0], cs.events[:0] // scratch: kept only when new
+	} else {
+		if len(fm.Checks) > 0 {
+			checks = make([]Check, 0, len(fm.Checks)) // one allocation, not a growing slice
+		}
+		if len(fm.Events) > 0 {
+			events = make([]Event, 0, len(fm.Events))
+		}
 	}
 	for _, c := range fm.Checks {
 		if c == nil {
@@ -149,17 +170,23 @@ func FromFly(fm *fly.Machine) Machine {
 		if c.UpdatedAt != nil {
 			ch.UpdatedAt = datable(*c.UpdatedAt)
 		}
-		m.Checks = append(m.Checks, ch)
-	}
-	if len(fm.Events) > 0 {
-		m.Events = make([]Event, 0, len(fm.Events))
+		checks = append(checks, ch)
 	}
 	for _, e := range fm.Events {
 		if e == nil {
 			m.Dropped++
 			continue
 		}
-		m.Events = append(m.Events, EventFromFly(e))
+		events = append(events, EventFromFly(e))
+	}
+	m.Checks, m.Events = checks, events
+	if cs != nil {
+		cs.checks, cs.events = checks, events
+		var was Machine
+		if prev != nil {
+			was = *prev
+		}
+		m.Checks, m.Events = kept(checks, was.Checks), kept(events, was.Events)
 	}
 	if len(m.Checks) == 0 {
 		m.Checks = nil // only nulls: as if none were listed
@@ -168,9 +195,12 @@ func FromFly(fm *fly.Machine) Machine {
 		m.Events = nil
 	}
 	if cfg := fm.GetConfig(); cfg != nil {
-		m.Config = newConfig(cfg, fm.Config == nil)
-		m.ProcessGroup = line(cfg.ProcessGroup())
-		m.Release = line(Release(cfg))
+		var was *Config
+		if prev != nil {
+			was = prev.Config
+		}
+		e := cs.config(cfg, fm.Config == nil, was)
+		m.Config, m.ProcessGroup, m.Release = e.cfg, e.processGroup, e.release
 	}
 	m.Phase = diagnose.Classify(m.State)
 	return m
