@@ -48,7 +48,7 @@ func (m *Model) schedule() tea.Cmd {
 		m.wake.id++
 		m.wake.at = at
 		id := m.wake.id
-		cmds = append(cmds, tea.Tick(at.Sub(c.Wall), func(time.Time) tea.Msg { return wakeMsg{id: id} }))
+		cmds = append(cmds, m.after(at.Sub(c.Wall), wakeMsg{id: id}))
 	}
 	return tea.Batch(cmds...)
 }
@@ -132,6 +132,18 @@ func (m *Model) onFatal(err error) []tea.Cmd {
 }
 
 // clockCmd is the 1 s tick; Init starts it and each tick arms the next.
-func clockCmd() tea.Cmd {
+func (m *Model) clockCmd() tea.Cmd {
+	if m.timer != nil {
+		return m.timer(time.Second, clockMsg{})
+	}
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg{at: t} })
+}
+
+// after is msg once d has passed: the runtime's tea.Tick, or the model's
+// timer when it has one.
+func (m *Model) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	if m.timer != nil {
+		return m.timer(d, msg)
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }

@@ -14,9 +14,10 @@ import (
 )
 
 // newInline is New for tests that call Update and run the commands it
-// returns themselves: the notice's timer does not wait its 5 or 15 s but
-// answers at once with a firing, which the root ignores. A test that means
-// a notice to expire sends the firing's message.
+// returns themselves: no timer waits (the notice's 5 or 15 s, the clock's
+// second, the scheduler's next call) but each answers at once with a
+// firing, which the root ignores. A test that means a timer to fire sends
+// the firing's message.
 func newInline(cfg Config) Model {
 	m := New(cfg)
 	m.timer = func(d time.Duration, msg tea.Msg) tea.Cmd {

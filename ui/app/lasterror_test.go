@@ -15,6 +15,7 @@ import (
 // platform does not have, the header names the failed call; once another
 // app is open through `:`, that error is not in its header.
 func TestLastErrorStaysWithItsApp(t *testing.T) {
+	t.Parallel()
 	m := newInline(Config{Source: demoSource(t), App: "nope", Demo: true, Theme: theme.New(true)})
 	l := newLoop(t, m)
 	l.deliver(tea.WindowSizeMsg{Width: 200, Height: 40})

@@ -62,8 +62,9 @@ type Model struct {
 	theme *theme.Theme
 	keys  *keys.KeyMap
 	wall  func() time.Time // wall clock, for timers that run in real time (retries)
-	// timer makes the notice's timer; nil is the runtime's (tea.Tick).
-	// Tests that run commands inline give the model one that never waits.
+	// timer makes every timer (the clock, the scheduler's, the notice's);
+	// nil is the runtime's (tea.Tick). Tests that run commands inline give
+	// the model one that never waits.
 	timer func(time.Duration, tea.Msg) tea.Cmd
 
 	// ctx is cancelled on quit, genCtx on every app switch: in-flight

@@ -50,10 +50,7 @@ func (m *Model) setNotice(kind noticeKind, text string) tea.Cmd {
 	}
 	r := m.nextReq()
 	m.notice = notice{kind: kind, text: text, id: r.id}
-	if m.timer != nil {
-		return m.timer(d, noticeMsg{req: r})
-	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return noticeMsg{req: r} })
+	return m.after(d, noticeMsg{req: r})
 }
 
 // onNoticeTimer clears the notice its timer belongs to (not a newer one).

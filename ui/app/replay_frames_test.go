@@ -44,6 +44,7 @@ import (
 // default its first three hours, and under -short or -race its first 80
 // minutes with one instant: the same code at a fraction of the cost.
 func TestReplayedFramesAreTheFramesShownLive(t *testing.T) {
+	t.Parallel()
 	begin := recorder.DemoDayEnd.Add(-24 * time.Hour)
 	until, samples := begin.Add(3*time.Hour), []time.Time{begin.Add(73 * time.Minute), begin.Add(163 * time.Minute)}
 	switch {

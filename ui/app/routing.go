@@ -16,7 +16,7 @@ import (
 // Init starts the first fetches and the clock. The clock starts here only:
 // it outlives app switches and errors, so there is never a second one.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(append(m.startFetching(), clockCmd())...)
+	return tea.Batch(append(m.startFetching(), m.clockCmd())...)
 }
 
 // startFetching is the first listing, every feed and whatever the panes
@@ -60,7 +60,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.deliver(msg)
 	case clockMsg:
 		m.tickOrg()
-		return m, tea.Batch(clockCmd(), m.onPlayTick())
+		return m, tea.Batch(m.clockCmd(), m.onPlayTick())
 	case watch.Reply:
 		return m, m.onReply(msg)
 	case replayReply:

@@ -32,6 +32,7 @@ func demoSource(t *testing.T) *watch.Source {
 // ago"), so a byte-for-byte golden would be flaky; these tests pin the
 // structure instead: size, titles, columns, states, colour or its absence.
 func TestDashboardAgainstFlysim(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		w, h    int

@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,9 +21,18 @@ import (
 	"github.com/flywake/flywake/ui/uitest"
 )
 
+// replayRig is a recording served for a dashboard whose commands the
+// test runs itself (pump), with the wait long-polls it holds counted.
+type replayRig struct {
+	p     *Replay
+	src   *watch.Source
+	t0    time.Time
+	waits atomic.Int64 // wait requests the replay is holding
+}
+
 // replayOf records machine a of app "api" started at t0, stopped (exit 1)
 // at t0+1m and started again at t0+2m, and serves the recording at its end.
-func replayOf(t *testing.T) (*Replay, *watch.Source, time.Time) {
+func replayOf(t *testing.T) *replayRig {
 	t.Helper()
 	t0 := time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)
 	now := t0
@@ -61,53 +73,89 @@ func replayOf(t *testing.T) (*Replay, *watch.Source, time.Time) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	c, err := fly.New(context.Background(), fly.Config{FlapsURL: p.URL(), APIURL: p.URL(), Token: p.Token()})
+	rig := &replayRig{p: p, t0: t0}
+	// The replay's own handler, behind one that counts the waits it holds:
+	// a paused replay answers a wait only when the clock moves.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/wait") {
+			rig.waits.Add(1)
+			defer rig.waits.Add(-1)
+		}
+		p.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() }) // the waits still held
+	c, err := fly.New(context.Background(), fly.Config{FlapsURL: srv.URL, APIURL: srv.URL, Token: p.Token()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	return p, &watch.Source{Client: c, Org: p.Org(), Now: clock.Now}, t0
+	rig.src = &watch.Source{Client: c, Org: p.Org(), Now: clock.Now}
+	return rig
 }
 
-// pump runs cmd's commands as the runtime would, feeding their messages
-// back, but not the timers (a tick would wait): until nothing is left.
-func pump(t *testing.T, m Model, cmd tea.Cmd) Model {
+// pump runs cmd's commands as the runtime does, at once, feeding their
+// messages back, until every command still running is a wait the replay
+// holds. The model's timers answer at once with a firing, not fed back
+// (newInline): nothing here waits for a clock.
+func (rig *replayRig) pump(t *testing.T, m Model, cmd tea.Cmd) Model {
 	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for n := 0; len(queue) > 0 && n < 500; n++ {
-		c := queue[0]
-		queue = queue[1:]
+	msgs := make(chan tea.Msg)
+	stop := make(chan struct{})
+	defer close(stop)
+	running := 0
+	start := func(c tea.Cmd) {
 		if c == nil {
-			continue
+			return
 		}
-		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		var msg tea.Msg
+		running++
+		go func() {
+			select {
+			case msgs <- c():
+			case <-stop:
+			}
+		}()
+	}
+	start(cmd)
+	poll := time.NewTicker(5 * time.Millisecond)
+	defer poll.Stop()
+	deadline := time.After(30 * time.Second)
+	// held: every running command is a wait the replay holds (its handler
+	// is done before its command can return), twice a poll apart.
+	held := 0
+	for running > 0 {
 		select {
-		case msg = <-done:
-		case <-time.After(time.Second):
-			continue // a timer, or a long-poll: not waited for
-		}
-		switch msg := msg.(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-			continue
-		case nil, wakeMsg, clockMsg, firing:
-			continue
-		default:
-			next, c := m.Update(msg)
-			m = next.(Model)
-			queue = append(queue, c)
+		case msg := <-msgs:
+			running--
+			held = 0
+			switch msg := msg.(type) {
+			case tea.BatchMsg:
+				for _, c := range msg {
+					start(c)
+				}
+			case nil, firing:
+			default:
+				next, c := m.Update(msg)
+				m = next.(Model)
+				start(c)
+			}
+		case <-poll.C:
+			if int(rig.waits.Load()) < running {
+				held = 0
+			} else if held++; held == 2 {
+				return m
+			}
+		case <-deadline:
+			t.Fatalf("%d commands still running after 30 s, %d of them waits:\n%s", running, rig.waits.Load(), m.View())
 		}
 	}
 	return m
 }
 
-func press(t *testing.T, m Model, keys ...string) Model {
+func (rig *replayRig) press(t *testing.T, m Model, keys ...string) Model {
 	t.Helper()
 	for _, k := range keys {
 		next, cmd := m.Update(uitest.Key(k))
-		m = pump(t, next.(Model), cmd)
+		m = rig.pump(t, next.(Model), cmd)
 	}
 	return m
 }
@@ -116,10 +164,12 @@ func press(t *testing.T, m Model, keys ...string) Model {
 // machine is started at the end, stopped a step back, and started at the
 // recording's start; the header says REPLAY.
 func TestTimeBarMovesTheReplayedInstant(t *testing.T) {
-	p, src, t0 := replayOf(t)
+	t.Parallel()
+	rig := replayOf(t)
+	p, src, t0 := rig.p, rig.src, rig.t0
 	m := newInline(Config{Source: src, App: "api", Replay: p, ReadOnly: true})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
-	m = pump(t, next.(Model), next.(Model).Init())
+	m = rig.pump(t, next.(Model), next.(Model).Init())
 	state := func() string {
 		if len(m.app.Machines) != 1 {
 			return "none"
@@ -133,28 +183,28 @@ func TestTimeBarMovesTheReplayedInstant(t *testing.T) {
 	if state() != "started" {
 		t.Fatalf("at the end: %s", state())
 	}
-	m = press(t, m, "[") // the start at 03:02
-	m = press(t, m, "[") // the stop at 03:01
+	m = rig.press(t, m, "[") // the start at 03:02
+	m = rig.press(t, m, "[") // the stop at 03:01
 	if at := p.Clock().Now(); !at.Equal(t0.Add(time.Minute)) || state() != "stopped" {
 		t.Errorf("two steps back: %s, machine %s; want 03:01:00, stopped", at.Format(time.TimeOnly), state())
 	}
-	m = press(t, m, "t", "s", "t", "a", "r", "t", "enter")
+	m = rig.press(t, m, "t", "s", "t", "a", "r", "t", "enter")
 	if at := p.Clock().Now(); !at.Equal(t0) || state() != "started" {
 		t.Errorf("t start: %s, machine %s; want 03:00:00, started", at.Format(time.TimeOnly), state())
 	}
-	m = press(t, m, "t", "1", "9", "9", "9", "enter")
+	m = rig.press(t, m, "t", "1", "9", "9", "9", "enter")
 	if !strings.Contains(m.View(), "not a time") {
 		t.Errorf("a time that is not one is not refused in place:\n%s", m.View())
 	}
-	m = press(t, m, "esc", "]")
+	m = rig.press(t, m, "esc", "]")
 	if at := p.Clock().Now(); !at.Equal(t0.Add(time.Minute)) || state() != "stopped" {
 		t.Errorf("a step on: %s, machine %s; want 03:01:00, stopped", at.Format(time.TimeOnly), state())
 	}
-	m = press(t, m, " ")
+	m = rig.press(t, m, " ")
 	if !m.bar.playing {
 		t.Error("space did not play")
 	}
-	m = press(t, m, " ", "esc", "[")
+	m = rig.press(t, m, " ", "esc", "[")
 	if m.open == nil || m.open.ID() != overview.ID {
 		t.Errorf("a step in the org overview left it:\n%s", m.View())
 	}
@@ -165,26 +215,28 @@ func TestTimeBarMovesTheReplayedInstant(t *testing.T) {
 
 // > and < double and halve the playing speed, within bounds, and say so.
 func TestTimeBarSpeedChangesFromTheKeyboard(t *testing.T) {
-	p, src, _ := replayOf(t)
+	t.Parallel()
+	rig := replayOf(t)
+	p, src := rig.p, rig.src
 	m := newInline(Config{Source: src, App: "api", Replay: p, ReadOnly: true, ReplaySpeed: 60})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
-	m = pump(t, next.(Model), next.(Model).Init())
-	m = press(t, m, ">")
+	m = rig.pump(t, next.(Model), next.(Model).Init())
+	m = rig.press(t, m, ">")
 	if m.bar.speed != 120 || !strings.Contains(m.View(), "space plays ×120") {
 		t.Errorf("> from ×60: ×%v\n%s", m.bar.speed, m.View())
 	}
-	m = press(t, m, "t", "s", "t", "a", "r", "t", "enter", " ") // at the end there is nothing to play
+	m = rig.press(t, m, "t", "s", "t", "a", "r", "t", "enter", " ") // at the end there is nothing to play
 	if !strings.Contains(m.View(), "playing ×120") {
 		t.Errorf("playing at the new speed is not shown:\n%s", m.View())
 	}
 	for range 20 {
-		m = press(t, m, "<")
+		m = rig.press(t, m, "<")
 	}
 	if m.bar.speed != minReplaySpeed {
 		t.Errorf("< twenty times: ×%v, want ×%v", m.bar.speed, float64(minReplaySpeed))
 	}
 	for range 20 {
-		m = press(t, m, ">")
+		m = rig.press(t, m, ">")
 	}
 	if m.bar.speed != maxReplaySpeed {
 		t.Errorf("> twenty times: ×%v, want ×%v", m.bar.speed, float64(maxReplaySpeed))
