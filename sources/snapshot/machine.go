@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"hash/maphash"
+
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot/machine"
 	"github.com/flywake/flywake/sources/verdict"
@@ -39,28 +41,42 @@ type (
 )
 
 // rowHash covers what a row shows, ages aside, so a flash means something
-// the user can see changed. It runs on every machine of every listing, so
-// it feeds FNV-1a directly instead of formatting (no allocation).
+// the user can see changed. It runs on every machine converted, so each
+// string is hashed whole (maphash) and mixed in, with no allocation.
 func rowHash(m *Machine) uint64 {
 	h := fnvOffset
 	for _, s := range [...]string{m.ID, m.Name, m.State, m.Region, m.ProcessGroup, m.Release, m.ImageDigest, m.InstanceID, m.HostStatus} {
-		h = fnvString(h, s)
+		h = mixString(h, s)
 	}
 	h = fnvBool(h, m.Cordoned)
-	h = fnvInt(h, m.UpdatedAt.UnixNano())
-	h = fnvInt(h, int64(len(m.Events)))
+	h = mix(h, uint64(m.UpdatedAt.UnixNano()))
+	h = mix(h, uint64(len(m.Events)))
 	if m.Config != nil {
-		h = fnvString(fnvBool(h, true), m.Config.Autostop)
+		h = mixString(fnvBool(h, true), m.Config.Autostop)
 	}
 	if len(m.Events) > 0 {
 		e := m.Events[0]
-		h = fnvInt(h, e.At.UnixNano())
-		h = fnvString(fnvString(fnvString(h, e.Type), e.Status), e.Source)
+		h = mix(h, uint64(e.At.UnixNano()))
+		h = mixString(mixString(mixString(h, e.Type), e.Status), e.Source)
 	}
 	for _, c := range m.Checks {
-		h = fnvString(fnvString(h, c.Name), c.Status)
+		h = mixString(mixString(h, c.Name), c.Status)
 	}
 	return h
+}
+
+// rowSeed keys rowHash's strings: its hashes are compared within one
+// process only.
+var rowSeed = maphash.MakeSeed()
+
+// mixString mixes s's hash (its length included) into h.
+func mixString(h uint64, s string) uint64 { return mix(h, maphash.String(rowSeed, s)) }
+
+// mix folds v into h so that the order of what is folded counts (a
+// multiply and a shift: each bit of v reaches most of h's).
+func mix(h, v uint64) uint64 {
+	h = (h ^ v) * 0x9e3779b97f4a7c15
+	return h ^ h>>29
 }
 
 // FNV-1a, 64 bits (hash/fnv's constants), written out so a string or a

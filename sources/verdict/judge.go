@@ -178,8 +178,8 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		if fm == nil || fm.ID == "" {
 			anonymous++ // a listing converted by sources/snapshot holds none
 		} else {
-			if i < len(oldIn) && oldIn[i] == fm && old[i] != nil {
-				t = old[i] // byID's: it was listed last time
+			if i < len(oldIn) && old[i] != nil && (oldIn[i] == fm || oldIn[i].ID == fm.ID) {
+				t = old[i] // byID's: it was listed last time, at the same place
 			} else if t = j.byID[fm.ID]; t == nil {
 				t = &tracked{}
 				j.byID[fm.ID] = t
@@ -470,7 +470,12 @@ func (j *Judge) observe(t *tracked, fm *machine.Machine, rel, release string, dr
 // events, and as much dropped from its entry.
 func sameStanding(a, b *machine.Machine) bool {
 	if a.ID != b.ID || a.State != b.State || a.InstanceID != b.InstanceID || a.Dropped != b.Dropped ||
-		len(a.Checks) != len(b.Checks) || !slices.Equal(a.Events, b.Events) {
+		len(a.Checks) != len(b.Checks) || len(a.Events) != len(b.Events) {
+		return false
+	}
+	// A converter hands the last conversion's events again when they are
+	// the same: then the same array.
+	if len(a.Events) > 0 && &a.Events[0] != &b.Events[0] && !slices.Equal(a.Events, b.Events) {
 		return false
 	}
 	for i := range a.Checks {
