@@ -161,6 +161,38 @@ func TestGetAndListLimits(t *testing.T) {
 	}
 }
 
+// Unpaced, the client sends past the burst at once (a platform without
+// limits: flysim with its rate limits off); paced, the same calls wait.
+func TestUnpacedSendsPastTheBurst(t *testing.T) {
+	for _, unpaced := range []bool{false, true} {
+		var hits atomic.Int64
+		srvURL := countingServer(t, &hits)
+		clk := newFakeClock()
+		c, err := newClient(context.Background(), Config{FlapsURL: srvURL, APIURL: srvURL, Unpaced: unpaced},
+			func(string) string { return "" }, clk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		n := listMachinesLimit.Burst + 3
+		for range n {
+			if _, err := c.ListMachines(context.Background(), "app1"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		slept := clk.totalSlept()
+		if unpaced && slept != 0 {
+			t.Errorf("unpaced: %d lists waited %s, want 0", n, slept)
+		}
+		if !unpaced && slept < 2*time.Second {
+			t.Errorf("paced: %d lists waited %s, want the pacing past the burst", n, slept)
+		}
+		if hits.Load() != int64(n) {
+			t.Errorf("unpaced %v: the server saw %d lists, want %d", unpaced, hits.Load(), n)
+		}
+	}
+}
+
 // blockingClock never lets time pass: a sleeper waits until its context ends.
 type blockingClock struct{ *fakeClock }
 

@@ -35,6 +35,7 @@ const (
 type shared struct {
 	clock   clock
 	limiter *limiter
+	unpaced bool // Config.Unpaced
 	stats   *recorder
 	debug   *DebugLog // nil: no debug log
 }
@@ -56,6 +57,7 @@ func (t *apiTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	r, lim, paced := routeOf(req.Method, req.URL.Path)
+	paced = paced && !t.state.unpaced
 	isWait := isWaitPath(req.URL.Path)
 	call := callKey(req.Method, req.URL.Path)
 	// A wait's 408 is an expired long-poll and an exec's 408 is a command

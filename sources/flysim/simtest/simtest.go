@@ -30,6 +30,21 @@ func Start(t testing.TB, opts flysim.Options) *Platform {
 	return &Platform{Sim: sim, Client: c}
 }
 
+// StartUnlimited is Start with the platform's rate limits off and a client
+// that does not pace under them (fly.Config.Unpaced): for a test whose
+// subject is not Fly's limits, so it spends no wall time waiting on them.
+func StartUnlimited(t testing.TB, opts flysim.Options) *Platform {
+	t.Helper()
+	sim := StartSim(t, opts)
+	sim.SetRateLimits(false)
+	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token(), Unpaced: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &Platform{Sim: sim, Client: c}
+}
+
 // StartSim runs flysim alone, for tests that talk to it another way.
 func StartSim(t testing.TB, opts flysim.Options) *flysim.Sim {
 	t.Helper()
