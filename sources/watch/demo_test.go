@@ -12,10 +12,11 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
-// startDemo runs the demo platform and a client on it, as `--demo` does.
+// startDemo runs the demo platform and a client on it, as `--demo` does,
+// but without Fly's limits, which are not what these tests are about.
 func startDemo(t *testing.T, speed float64) (*flysim.Sim, *Source) {
 	t.Helper()
-	p := simtest.Start(t, flysim.Options{Seed: 1, Speed: speed})
+	p := simtest.StartUnlimited(t, flysim.Options{Seed: 1, Speed: speed})
 	return p.Sim, &Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
 }
 
@@ -33,6 +34,7 @@ func collect(t *testing.T, src *Source, app string) *snapshot.App {
 // The demo's scale-to-zero app must show the day the README tells: boots of
 // 25–33 s dominated by migrations, swap configured and unused, 0 .pyc.
 func TestDemoScaleToZeroThroughFlyGo(t *testing.T) {
+	t.Parallel()
 	_, src := startDemo(t, 1)
 	a := collect(t, src, flysim.DemoScaleToZero)
 	cs := a.ColdStarts(src.Now())
@@ -67,6 +69,7 @@ func TestDemoScaleToZeroThroughFlyGo(t *testing.T) {
 
 // The tuned app resumes in well under a second.
 func TestDemoTunedResumesFast(t *testing.T) {
+	t.Parallel()
 	_, src := startDemo(t, 1)
 	a := collect(t, src, flysim.DemoTuned)
 	cs := a.ColdStarts(src.Now())
@@ -83,6 +86,7 @@ func TestDemoTunedResumesFast(t *testing.T) {
 // looks Collect takes, by the newest crash's time. The looks wait on the
 // platform's clock, here at 10× (as `--speed 10` would run it).
 func TestDemoCrashLoopVerdict(t *testing.T) {
+	t.Parallel()
 	_, src := startDemo(t, 10)
 	a := collect(t, src, flysim.DemoCrash)
 	banner := a.CrashBanner()
@@ -101,6 +105,7 @@ func TestDemoCrashLoopVerdict(t *testing.T) {
 // edge/origin queries, not the Traffic pane's per-minute day (its range
 // queries are the dashboard's only).
 func TestCollectFetchesWhatStatusPrints(t *testing.T) {
+	t.Parallel()
 	sim, src := startDemo(t, 1)
 	sim.ResetAPICalls()
 	a := collect(t, src, flysim.DemoTuned)

@@ -44,6 +44,7 @@ func runOrgFeeds(t *testing.T, src *Source, o *snapshot.Org, speed float64) {
 // its logs (whose lines are not kept), and the backlog app's CLOSE_WAIT
 // pile-up read from a sample of its machines before it is ever opened.
 func TestOrgFeedsOnTheDemo(t *testing.T) {
+	t.Parallel()
 	sim, src := startDemo(t, 4)
 	o := snapshot.NewOrg(src.Org, nil)
 	runOrgFeeds(t, src, o, sim.Clock().Speed())
@@ -112,6 +113,7 @@ func containsApp(apps []string, app string) bool {
 // serving machines, one app per fetch, and leaves an app alone until it is
 // due again.
 func TestOrgSocketsFeedSamplesEachAppOnce(t *testing.T) {
+	t.Parallel()
 	_, src := startDemo(t, 1)
 	o := snapshot.NewOrg(src.Org, nil)
 	ctx := context.Background()

@@ -15,10 +15,11 @@ import (
 // machines of its one process group and image, at most MaxLookExecs calls,
 // and no more than MaxCommandExecs over every app one command looks at.
 func TestCollectProbesASample(t *testing.T) {
+	t.Parallel()
 	const apps, perApp = 10, 500
 	org := flysim.SteadyOrg(apps, 20) // the other apps: enough to spend the command's calls
 	org[0].Machines, org[0].InitialAwake = perApp, perApp/2
-	p := simtest.Start(t, flysim.Options{Apps: org, NoTraffic: true, History: time.Minute, Seed: 1})
+	p := simtest.StartUnlimited(t, flysim.Options{Apps: org, NoTraffic: true, History: time.Minute, Seed: 1})
 	src := &Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
 	execCalls := func() int {
 		n := 0

@@ -32,6 +32,7 @@ func collectTraffic(t *testing.T, src *Source, app string) (*snapshot.App, snaps
 // them in minutes a machine was booting, the scanner named; the tuned app
 // loses nothing.
 func TestDemoTrafficThroughFlyGo(t *testing.T) {
+	t.Parallel()
 	sim, src := startDemo(t, 1)
 	a, s := collectTraffic(t, src, flysim.DemoScaleToZero)
 	share := s.Lost24h / s.Edge24h
@@ -129,6 +130,7 @@ func TestDemoTrafficThroughFlyGo(t *testing.T) {
 // backlog-web: no hard limit and hundreds of CLOSE_WAIT sockets
 // on both machines.
 func TestDemoBacklogThroughFlyGo(t *testing.T) {
+	t.Parallel()
 	_, src := startDemo(t, 1)
 	a := collect(t, src, flysim.DemoBacklog)
 	v := a.BacklogVerdict()

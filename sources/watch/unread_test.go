@@ -7,8 +7,8 @@ import (
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
-	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 	"github.com/flywake/flywake/sources/verdict"
 )
 
@@ -16,16 +16,9 @@ import (
 // the wall, through fly-go over HTTP.
 func demoPlatform(t *testing.T) (*flysim.Sim, *Source) {
 	t.Helper()
-	sim := flysim.New(flysim.Options{Seed: 3, Speed: 20, NoTraffic: true})
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sim.Close() })
-	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sim, &Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
+	// Unlimited: the probes of each look are not paced under Fly's limits.
+	p := simtest.StartUnlimited(t, flysim.Options{Seed: 3, Speed: 20, NoTraffic: true})
+	return p.Sim, &Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
 }
 
 // victimsOf are the machines a fault should hide: every failed machine of
@@ -54,6 +47,7 @@ func victimsOf(t *testing.T, r verdict.Result) []string {
 // odd; on the crashing app it fails without it, and every failed machine
 // is made odd: it never turns live.
 func TestOddAnswersNeverPass(t *testing.T) {
+	t.Parallel()
 	sim, src := demoPlatform(t)
 	judge := func(app string) (verdict.Report, checklist.Item, diagnose.Level) {
 		rep := src.Verdict(context.Background(), app, VerdictOptions{Timeout: time.Minute})

@@ -10,6 +10,7 @@ import (
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 	"github.com/flywake/flywake/sources/rollout"
 	"github.com/flywake/flywake/sources/verdict"
 )
@@ -37,16 +38,10 @@ func fastBoot(p *flysim.AppProfile) {
 // over HTTP like everything else.
 func startGate(t *testing.T, speed float64, p flysim.AppProfile) (*flysim.Sim, *Source) {
 	t.Helper()
-	sim := flysim.New(flysim.Options{Seed: 7, Speed: speed, Apps: []flysim.AppProfile{p}, History: -1, NoTraffic: true})
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sim.Close() })
-	c, err := fly.New(context.Background(), fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sim, &Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
+	// Fly's limits are not what the gate's tests are about: unpaced, the
+	// platform's time alone paces the looks.
+	pl := simtest.StartUnlimited(t, flysim.Options{Seed: 7, Speed: speed, Apps: []flysim.AppProfile{p}, History: -1, NoTraffic: true})
+	return pl.Sim, &Source{Client: pl.Client, Org: pl.Sim.Org(), Now: pl.Sim.Clock().Now}
 }
 
 // deploy rolls rel (or the image ref, when set) out to every machine, as
@@ -122,6 +117,7 @@ func hasNoUpdate(es []*fly.MachineEvent) bool {
 // is the same at every look — the broken check's "it stopped crashing" —
 // and the gate fails the deploy within its timeout.
 func TestVerdictCatchesTheCrashLoopACountMisses(t *testing.T) {
+	t.Parallel()
 	const speed = 16
 	_, src := startGate(t, speed, gateApp(2, func(p *flysim.AppProfile) {
 		fastBoot(p)
@@ -193,6 +189,7 @@ func counts(ls []verdict.Look) []int {
 // A healthy release that boots for 25–33 s is slow, not failed: the gate
 // waits for its health checks and passes it.
 func TestVerdictSlowHealthyBootIsLive(t *testing.T) {
+	t.Parallel()
 	const speed = 16
 	_, src := startGate(t, speed, gateApp(1, nil))
 	deploy(t, src, "gate-api", rollout.Healthy, "")
@@ -217,6 +214,7 @@ func TestVerdictSlowHealthyBootIsLive(t *testing.T) {
 
 // A release that crashes once and then stays up is live, with the crash named.
 func TestVerdictOneCrashThenUpIsLiveAndNamed(t *testing.T) {
+	t.Parallel()
 	const speed = 16
 	sim, src := startGate(t, speed, gateApp(1, fastBoot))
 	ref, err := sim.PushImage("gate-api", "crash-once", flysim.ImageBehavior{CrashAfter: 2500 * time.Millisecond, CrashTimes: 1})
@@ -238,6 +236,7 @@ func TestVerdictOneCrashThenUpIsLiveAndNamed(t *testing.T) {
 
 // A release the platform gives up restarting fails the deploy.
 func TestVerdictGaveUpRestartingFails(t *testing.T) {
+	t.Parallel()
 	const speed = 16
 	_, src := startGate(t, speed, gateApp(1, func(p *flysim.AppProfile) {
 		fastBoot(p)
@@ -256,6 +255,7 @@ func TestVerdictGaveUpRestartingFails(t *testing.T) {
 
 // With the API down the gate cannot judge, says so, and exits 3 at once.
 func TestVerdictAPIDownCannotJudge(t *testing.T) {
+	t.Parallel()
 	sim, src := startGate(t, 1, gateApp(1, fastBoot))
 	if err := sim.Pause(); err != nil {
 		t.Fatal(err)
@@ -274,6 +274,7 @@ func TestVerdictAPIDownCannotJudge(t *testing.T) {
 
 // A bad token and an unknown app cannot be judged either, each named.
 func TestVerdictAuthAndUnknownApp(t *testing.T) {
+	t.Parallel()
 	sim, src := startGate(t, 1, gateApp(1, fastBoot))
 	rep := runVerdict(t, src, "no-such-app", VerdictOptions{Timeout: time.Minute})
 	if rep.ExitCode() != verdict.ExitCannotJudge || rep.Cause != verdict.CauseUnknownApp {
@@ -291,6 +292,7 @@ func TestVerdictAuthAndUnknownApp(t *testing.T) {
 
 // The timeout is a verdict too: could not judge, saying what it waited for.
 func TestVerdictTimeoutSaysWhatItWaitedFor(t *testing.T) {
+	t.Parallel()
 	// At 2× the 25–33 s boot takes 12 s and more of wall time: a 4 s
 	// timeout passes after the second look (5 platform seconds, 2.5 s on
 	// the wall) has seen the machine up with its checks not passing yet.
@@ -339,6 +341,7 @@ func untilServing(t *testing.T, src *Source, app string) {
 // counted at flysim (every HTTP request it answered, retries included) and
 // by the client.
 func TestVerdictTenMachineRolloutCallBudget(t *testing.T) {
+	t.Parallel()
 	const speed = 16
 	sim, src := startGate(t, speed, gateApp(10, fastBoot))
 	deploy(t, src, "gate-api", rollout.Healthy, "")
@@ -394,6 +397,7 @@ func TestDemoDeployOnlyOnTheEmbeddedPlatform(t *testing.T) {
 // machine someone else holds the lease of stops the rollout before it is
 // touched.
 func TestDemoDeployRollsOutUnderLeases(t *testing.T) {
+	t.Parallel()
 	sim, src := startGate(t, 16, gateApp(3, func(p *flysim.AppProfile) {
 		fastBoot(p)
 		p.InitialAwake, p.MinRunning = 2, 0
@@ -469,9 +473,19 @@ func duringRolloutBudget(n int) int { return 2*n + 4 }
 // deploy (long-polls, not sleeps) and judges every machine of the new
 // release, within its budget.
 func TestVerdictDuringATenMachineRollout(t *testing.T) {
+	t.Parallel()
 	const speed = 16
-	sim, src := startGate(t, speed, gateApp(10, fastBoot))
+	sim, _ := startGate(t, speed, gateApp(10, fastBoot))
 	ctx := context.Background()
+	// The deploy and the gate pace their calls as they would against Fly:
+	// how far the rollout gets between the gate's rounds is what its
+	// budget measures.
+	dc, err := fly.New(ctx, fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dc.Close)
+	src := &Source{Client: dc, Org: sim.Org(), Now: sim.Clock().Now}
 	plan, err := src.PlanDemoDeploy(ctx, "gate-api", rollout.Healthy)
 	if err != nil {
 		t.Fatal(err)

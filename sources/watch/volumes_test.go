@@ -13,6 +13,7 @@ import (
 // one "data" volume of 1 GB per machine, each attached to its machine; an
 // app without volumes lists none, and that is no error.
 func TestVolumesFeedThroughFlyGo(t *testing.T) {
+	t.Parallel()
 	_, src := startDemo(t, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
