@@ -23,6 +23,7 @@ import (
 // first three hours (the whole day is compared frame for frame in the
 // long mode, by ui/app/replay_frames_test.go).
 func TestDemoDayReplaysAsItWasShown(t *testing.T) {
+	t.Parallel()
 	begin := DemoDayEnd.Add(-24 * time.Hour)
 	until, samples := begin.Add(3*time.Hour), []time.Time{begin.Add(73 * time.Minute), begin.Add(163 * time.Minute)}
 	if race.Enabled || testing.Short() {

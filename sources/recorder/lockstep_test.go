@@ -20,6 +20,7 @@ import (
 // scheduler: a reply left out keeps its job in flight, and the scheduler
 // never sends that feed again — an open app gone stale with no error.
 func TestAnInstantThatNeverSettlesIsAnErrorAndDropsNoReply(t *testing.T) {
+	t.Parallel()
 	p := simtest.Start(t, flysim.Options{Seed: 1, Frozen: true})
 	p.Sim.SetRateLimits(false) // as RecordDemo does
 	src := &watch.Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}

@@ -31,6 +31,9 @@ type Config struct {
 	Org    bool
 	Writer *record.Writer
 	Speed  float64 // platform seconds per wall second (the demo's --speed)
+	// Pace runs the schedulers' wall clock faster (watch.RunOptions.Pace):
+	// for a test against a platform without rate limits.
+	Pace float64
 }
 
 // watcher is one scheduler and the models it fills: an open app, or the
@@ -123,7 +126,7 @@ func Run(ctx context.Context, c Config) error {
 	errs := make(chan error, len(ws))
 	for _, w := range ws {
 		go func() {
-			errs <- c.Source.Run(ctx, w.sch, w.app, w.org, watch.RunOptions{Speed: c.Speed, Changed: w.derive})
+			errs <- c.Source.Run(ctx, w.sch, w.app, w.org, watch.RunOptions{Speed: c.Speed, Pace: c.Pace, Changed: w.derive})
 		}()
 	}
 	for range ws {

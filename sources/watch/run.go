@@ -12,6 +12,11 @@ import (
 type RunOptions struct {
 	// Speed is platform seconds per wall second (the demo's --speed); 0 is 1.
 	Speed float64
+	// Pace is the scheduler's wall seconds per real second; 0 is 1. The
+	// pacing and budgets count wall time (Fly's limits do), so against a
+	// platform without limits (flysim with its rate limits off) a test
+	// paces them faster: a minute's probe budget refills in seconds.
+	Pace float64
 	// Changed is called after every reply, on Run's goroutine, with what
 	// Done made of it: the models may be read there, and Look or ListNow
 	// called. Nil: nothing is told.
@@ -28,7 +33,17 @@ func (s *Source) Run(ctx context.Context, sch *Scheduler, app *snapshot.App, org
 	replies := make(chan Reply)
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	clock := func() Clock { return Clock{Wall: time.Now(), Now: s.Now(), Speed: o.Speed} }
+	pace, speed, start := o.Pace, o.Speed, time.Now()
+	if pace <= 0 {
+		pace = 1
+	}
+	if speed <= 0 {
+		speed = 1
+	}
+	clock := func() Clock {
+		wall := start.Add(time.Duration(float64(time.Since(start)) * pace))
+		return Clock{Wall: wall, Now: s.Now(), Speed: speed / pace}
+	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -46,7 +61,7 @@ func (s *Source) Run(ctx context.Context, sch *Scheduler, app *snapshot.App, org
 		}
 		wait := time.Hour
 		if next, ok := sch.NextWake(c); ok {
-			wait = next.Sub(c.Wall)
+			wait = time.Duration(float64(next.Sub(c.Wall)) / pace)
 		}
 		timer.Reset(wait)
 		select {

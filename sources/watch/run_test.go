@@ -3,9 +3,11 @@ package watch
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/race"
 	"github.com/flywake/flywake/sources/snapshot"
@@ -64,5 +66,48 @@ func TestRunHeadless(t *testing.T) {
 	}
 	if lookTook <= 0 || lookTook > within {
 		t.Errorf("the look asked for after the first listing answered after %v, want within %v", lookTook, within)
+	}
+}
+
+// Paced (RunOptions.Pace), the scheduler's wall clock runs faster: an org
+// feed due once a minute runs three times in a fraction of a second at
+// 600 wall seconds a second, and not at all again within that time
+// unpaced.
+func TestRunPaceRunsTheWallClockFaster(t *testing.T) {
+	t.Parallel()
+	runs := func(pace float64, within time.Duration) int {
+		var n atomic.Int32
+		ctx, cancel := context.WithTimeout(context.Background(), within)
+		defer cancel()
+		feed := OrgFeed{Name: "tick", Timeout: time.Second,
+			Due: func(*snapshot.Org, OrgClock) (OrgQuery, bool) { return OrgQuery{}, true },
+			Fetch: func(context.Context, *Source, OrgQuery) OrgResult {
+				if n.Add(1) == 3 {
+					cancel()
+				}
+				return OrgResult{}
+			},
+			Next: func(*snapshot.Org, OrgClock, OrgResult) time.Duration { return time.Minute },
+		}
+		sch := NewScheduler(nil, []OrgFeed{feed})
+		sch.Open("")
+		sch.StartOrg()
+		// The feed makes no call: the client is only there to be ready.
+		c, err := fly.New(context.Background(), fly.Config{FlapsURL: "http://127.0.0.1:1", APIURL: "http://127.0.0.1:1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		src := &Source{Client: c, Org: "o", Now: time.Now}
+		if err := src.Run(ctx, sch, nil, snapshot.NewOrg("o", nil), RunOptions{Pace: pace}); err == nil {
+			t.Fatal("the run ended without its context")
+		}
+		return int(n.Load())
+	}
+	if got := runs(600, 5*time.Second); got != 3 {
+		t.Errorf("at pace 600 a feed due each minute ran %d times in 5 s, want 3", got)
+	}
+	if got := runs(0, 300*time.Millisecond); got != 1 {
+		t.Errorf("unpaced, a feed due each minute ran %d times in 300ms, want 1", got)
 	}
 }
