@@ -183,3 +183,28 @@ func TestAll(t *testing.T) {
 	All(nil)
 	All(record{}) // not a pointer: nothing to do, no panic
 }
+
+// safeASCII's eight bytes at a time say what the byte-by-byte rule says,
+// for every byte at every place of a word, and for any string.
+func TestSafeASCIIReadsWordsAsBytes(t *testing.T) {
+	for b := 0; b < 256; b++ {
+		for at := 0; at < 11; at++ {
+			s := []byte("abcdefghijk")
+			s[at] = byte(b)
+			if got, want := safeASCII(string(s)), safeASCIIBytes(string(s)); got != want {
+				t.Errorf("byte %#x at %d of %q: %v, byte by byte %v", b, at, s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzSafeASCII(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text", "tab\there", "del\x7f", "é", "\x1f", "~~~~~~~~ ", "\x1b[2J"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := safeASCII(s), safeASCIIBytes(s); got != want {
+			t.Fatalf("safeASCII(%q) = %v, byte by byte %v", s, got, want)
+		}
+	})
+}

@@ -141,7 +141,7 @@ func (cs *Configs) imageOf(ref fly.MachineImageRef) string {
 // convert alike. It must follow newConfig; a test mutates every field of
 // a config to hold it to that.
 func sameConfig(a, b *fly.MachineConfig) bool {
-	if a.Image != b.Image || a.Schedule != b.Schedule || a.Env["PRIMARY_REGION"] != b.Env["PRIMARY_REGION"] {
+	if a.Image != b.Image || a.Schedule != b.Schedule {
 		return false
 	}
 	if ga, gb := a.Guest, b.Guest; (ga == nil) != (gb == nil) ||
@@ -169,7 +169,8 @@ func sameConfig(a, b *fly.MachineConfig) bool {
 			return false
 		}
 	}
-	return maps.Equal(a.Metadata, b.Metadata)
+	// The maps last: the dearest to compare.
+	return a.Env["PRIMARY_REGION"] == b.Env["PRIMARY_REGION"] && maps.Equal(a.Metadata, b.Metadata)
 }
 
 func sameService(a, b *fly.MachineService) bool {
