@@ -17,7 +17,7 @@ type demo struct {
 
 func startDemo(t testing.TB, opts flysim.Options) *demo {
 	t.Helper()
-	p := simtest.Start(t, opts)
+	p := simtest.StartUnlimited(t, opts)
 	return &demo{sim: p.Sim, client: p.Client}
 }
 
