@@ -13,6 +13,7 @@ import (
 // release that crashes, destroy — each leaving no lease, and update refused
 // under someone else's.
 func TestLaunchUpdateDestroy(t *testing.T) {
+	t.Parallel()
 	sim, c := faultSim(t)
 	ctx := context.Background()
 	app := flysim.DemoTuned

@@ -194,6 +194,7 @@ func TestPlatformPauseAndResume(t *testing.T) {
 // never copied: the error, the header's last error and the debug log each
 // hold a few hundred bytes of it, on every API the client calls.
 func TestHugeErrorBodyIsQuoted(t *testing.T) {
+	t.Parallel()
 	const size = 50 << 20
 	bodies := map[string]flysim.Fault{
 		"an HTML page":             {Body: "<html>" + strings.Repeat("x", size) + "</html>", Status: 500},

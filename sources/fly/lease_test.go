@@ -34,6 +34,7 @@ func waitFor(t *testing.T, c *Client, app, id, state string) {
 }
 
 func TestActionsRefusedUnderSomeoneElsesLease(t *testing.T) {
+	t.Parallel()
 	sim, c := faultSim(t)
 	ctx := context.Background()
 	app := flysim.DemoTuned
