@@ -10,6 +10,7 @@ import (
 // A frozen platform lives to a later instant only when told, the same way
 // for the same seed; a running one refuses.
 func TestAdvanceToOnAFrozenPlatform(t *testing.T) {
+	t.Parallel()
 	look := func() (time.Time, string) {
 		s := New(Options{Seed: 1, Frozen: true})
 		if err := s.Start(); err != nil {

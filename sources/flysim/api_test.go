@@ -7,6 +7,7 @@ import (
 )
 
 func TestPrintenvNeverShowsSecrets(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Seed: 3, NoTraffic: true, History: time.Hour})
 	s.sched.Lock()
 	m := s.store.App(DemoScaleToZero).Machines()[0]

@@ -66,6 +66,7 @@ func measureDay(s *Sim, app string, from, to time.Time) dayFigures {
 // 25–33 s each, roughly a fifth of the polled requests failing at the edge,
 // none of them in the app's logs or its fly_app series.
 func TestCalibrationScaleToZeroDay(t *testing.T) {
+	t.Parallel()
 	// Seeds at different times of day: the history's diurnal curve and bursts
 	// are laid out from its end, so the hour the platform starts matters.
 	base := time.Date(2026, 11, 30, 3, 17, 0, 0, time.UTC)

@@ -16,6 +16,7 @@ func churnProfile(machines int) AppProfile {
 // Churning 40 machines for 30 platform minutes (lived through without
 // waiting, as history is) takes every action and visits every state.
 func TestChurnVisitsEveryState(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Apps: []AppProfile{churnProfile(40)}, History: -1, NoTraffic: true, Seed: 3})
 	c, err := s.Churn("churn-app", 500*time.Millisecond)
 	if err != nil {
@@ -70,6 +71,7 @@ func sum(m map[string]int) int {
 }
 
 func TestChurnRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Apps: []AppProfile{churnProfile(2)}, History: -1, NoTraffic: true})
 	tests := []struct {
 		name  string
@@ -92,6 +94,7 @@ func TestChurnRefusesBadInput(t *testing.T) {
 // Prewarm lives platform time before Start (so churn fills the logs) and is
 // refused once the platform runs.
 func TestPrewarm(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Apps: []AppProfile{churnProfile(20)}, History: -1, NoTraffic: true, Seed: 4})
 	c, err := s.Churn("churn-app", time.Second)
 	if err != nil {

@@ -90,6 +90,7 @@ func leased(t *testing.T, c *flaps.Client, app, id string, fn func(nonce string)
 }
 
 func TestContractLeaseActionsBackToBack(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50) // rate limits on, as on Fly
 	ctx := ctxT(t)
 	id := machineIn(t, s, DemoTuned, "started")
@@ -136,6 +137,7 @@ func TestContractLeaseActionsBackToBack(t *testing.T) {
 }
 
 func TestContractResumeWhileSuspending(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 10)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
@@ -205,6 +207,7 @@ func pushIgnoring(t *testing.T, s *Sim, c *flaps.Client, app, id string, stop *f
 // scheduler stamps a callback with its scheduled time however late a loaded
 // machine runs it, so a kill is exactly its timeout plus the teardown.
 func TestContractStopHonoursTimeout(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
@@ -343,6 +346,7 @@ func (r *stateRecorder) states() []string {
 }
 
 func TestContractEveryState(t *testing.T) {
+	t.Parallel()
 	p := statesProfile()
 	sim := New(Options{NoTraffic: true, Speed: 2, Seed: contractSeed, Apps: []AppProfile{p}})
 	if err := sim.Start(); err != nil {
@@ -472,6 +476,7 @@ var documentedStates = []string{
 }
 
 func TestContractCreateUpdateDestroy(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
@@ -600,6 +605,7 @@ func servedBy(t *testing.T, s *Sim, app string, n int) map[string]int {
 }
 
 func TestContractCordon(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
@@ -631,6 +637,7 @@ func TestContractCordon(t *testing.T) {
 }
 
 func TestContractSignal(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
@@ -671,6 +678,7 @@ func TestContractSignal(t *testing.T) {
 }
 
 func TestContractSmallReads(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)

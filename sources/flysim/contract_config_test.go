@@ -46,6 +46,7 @@ func machineInRegion(t *testing.T, s *Sim, app, region, state string) string {
 // autostop off is never put to sleep by the proxy, while one beside it
 // that still says suspend is; the app's profile no longer decides.
 func TestContractAutostopFollowsMachineConfig(t *testing.T) {
+	t.Parallel()
 	s := New(Options{NoTraffic: true, Speed: 100, Seed: contractSeed, AutostopInterval: 30 * time.Second})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
@@ -116,6 +117,7 @@ func TestContractAutostopFollowsMachineConfig(t *testing.T) {
 // has no checks and takes no requests from the edge; one with a top-level
 // check reports it under its own name.
 func TestContractMachineWithoutServices(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)
@@ -156,6 +158,7 @@ func TestContractMachineWithoutServices(t *testing.T) {
 // machine completes though a request arrives while it suspends: the proxy
 // wakes another machine for it, never the one the user is putting to sleep.
 func TestContractUserSuspendCompletes(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 	id := machineInRegion(t, s, DemoTuned, "ams", "started")
@@ -192,6 +195,7 @@ func TestContractUserSuspendCompletes(t *testing.T) {
 // TestContractStopSIGKILL: a stop with SIGKILL ends the main process at
 // once: exit 137, signal 9, only the VM's teardown after the stop.
 func TestContractStopSIGKILL(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	id := machineIn(t, s, DemoScaleToZero, "started")
@@ -217,6 +221,7 @@ func TestContractStopSIGKILL(t *testing.T) {
 // Fly's Docker Hub mirror, its repository, tag and digest; it runs in
 // cdg, one of Fly's regions, while a deprecated region is refused.
 func TestContractAnyImageRuns(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)

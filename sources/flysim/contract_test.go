@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,8 +24,9 @@ import (
 
 // Contract tests: the unmodified fly-go v0.5.0 client against flysim,
 // asserting what the real Machines API answers (Fly's docs
-// §1–3, fly-go.md §3–6). fly-go reads FLY_FLAPS_BASE_URL when a client is
-// built, so these tests use t.Setenv and cannot run in parallel.
+// §1–3, fly-go.md §3–6). fly-go takes its base URL only from
+// FLY_FLAPS_BASE_URL; the client's transport (toSim) aims it at the test's
+// own platform instead, so the tests run in parallel.
 
 const contractSeed = 42
 
@@ -41,12 +43,34 @@ func contractSim(t *testing.T, speed float64) (*Sim, *flaps.Client) {
 
 func clientFor(t *testing.T, s *Sim, token string) *flaps.Client {
 	t.Helper()
-	t.Setenv("FLY_FLAPS_BASE_URL", s.URL())
-	c, err := flaps.NewWithOptions(context.Background(), flaps.NewClientOpts{UserAgent: "flysim-test", Tokens: tokens.Parse(token)})
+	c, err := flaps.NewWithOptions(context.Background(), flaps.NewClientOpts{UserAgent: "flysim-test", Tokens: tokens.Parse(token),
+		Transport: newToSim(t, s, http.DefaultTransport)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// toSim sends every request to the test's platform, whatever host fly-go
+// aimed it at (its default, api.machines.dev): nothing leaves 127.0.0.1.
+type toSim struct {
+	base *url.URL
+	next http.RoundTripper
+}
+
+func newToSim(t *testing.T, s *Sim, next http.RoundTripper) toSim {
+	t.Helper()
+	base, err := url.Parse(s.URL())
+	if err != nil || base.Hostname() != "127.0.0.1" {
+		t.Fatalf("the platform is at %q (%v), not on 127.0.0.1", s.URL(), err)
+	}
+	return toSim{base: base, next: next}
+}
+
+func (r toSim) RoundTrip(req *http.Request) (*http.Response, error) {
+	out := req.Clone(req.Context())
+	out.URL.Scheme, out.URL.Host, out.Host = r.base.Scheme, r.base.Host, ""
+	return r.next.RoundTrip(out)
 }
 
 func ctxT(t *testing.T) context.Context {
@@ -120,6 +144,7 @@ func rawDo(t *testing.T, s *Sim, method, path, body string, hdr map[string]strin
 }
 
 func TestContractAppsAndMachines(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 
@@ -238,6 +263,7 @@ func TestContractAppsAndMachines(t *testing.T) {
 }
 
 func TestContractAuth(t *testing.T) {
+	t.Parallel()
 	s, _ := contractSim(t, 50)
 	ctx := ctxT(t)
 	bad := clientFor(t, s, "flysim_not-the-token")
@@ -279,6 +305,7 @@ func TestContractAuth(t *testing.T) {
 }
 
 func TestContractLifecycle(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 
@@ -358,6 +385,7 @@ func TestContractLifecycle(t *testing.T) {
 }
 
 func TestContractExec(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false) // exec is 1/s per machine; TestContractRateLimit covers limits
@@ -418,6 +446,7 @@ func TestContractExec(t *testing.T) {
 }
 
 func TestContractRateLimit(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	id := machineIn(t, s, DemoScaleToZero, "stopped")
@@ -463,6 +492,7 @@ func TestContractRateLimit(t *testing.T) {
 }
 
 func TestContractLeases(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
@@ -532,6 +562,7 @@ func TestContractLeases(t *testing.T) {
 }
 
 func TestContractCrashLoopKeepsFiveEvents(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	ctx := ctxT(t)
 	s.sched.Lock()
@@ -587,6 +618,7 @@ func TestContractCrashLoopKeepsFiveEvents(t *testing.T) {
 }
 
 func TestContractSmallEndpoints(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)
@@ -641,6 +673,7 @@ func TestContractSmallEndpoints(t *testing.T) {
 }
 
 func TestContractRawShapes(t *testing.T) {
+	t.Parallel()
 	s, _ := contractSim(t, 50)
 	tests := []struct {
 		app, autostop string
@@ -712,6 +745,7 @@ func TestContractRawShapes(t *testing.T) {
 }
 
 func TestContractFaults(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)

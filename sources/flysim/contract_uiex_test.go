@@ -11,6 +11,7 @@ import (
 // build's record, a release created, run and completed; and secrets set,
 // listed (never a value), deployed against a release and unset.
 func TestContractUiexAndSecrets(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)

@@ -18,6 +18,7 @@ import (
 // only), snapshotted, forked, and deleted once nothing mounts it; a
 // machine mounts one only in its region and only one machine at a time.
 func TestContractVolumes(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)
@@ -112,6 +113,7 @@ func TestContractVolumes(t *testing.T) {
 // snapshot, in the same region, then a machine with the source's config
 // mounting it.
 func TestContractCloneWithVolume(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)
@@ -151,6 +153,7 @@ func TestContractCloneWithVolume(t *testing.T) {
 // TestContractAppsCreateDelete: an app created over the API is empty and
 // pending, takes machines and gets an edge; deleting it destroys them.
 func TestContractAppsCreateDelete(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)
@@ -221,6 +224,7 @@ func (e errorText) Error() string { return string(e) }
 // host drains move machines over a day, so a migrated version is there to
 // see, as on Fly.
 func TestContractVersionsAndMigration(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)

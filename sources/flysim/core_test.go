@@ -6,6 +6,7 @@ import (
 )
 
 func TestDemoHistorySettles(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	s := New(Options{Seed: 7})
 	t.Logf("history generated in %s", time.Since(start))

@@ -122,6 +122,7 @@ func countLines(s *Sim, app, provider, contains string) int {
 }
 
 func TestEdgeHeadersAndAnswers(t *testing.T) {
+	t.Parallel()
 	s := startSim(t, Options{Speed: 50})
 	url := s.EdgeURL(DemoScaleToZero)
 	if url == "" || len(s.Edges()) != 4 {
@@ -165,6 +166,7 @@ func TestEdgeHeadersAndAnswers(t *testing.T) {
 // patience), so some fail with 502 at the patience. Boot times are drawn per
 // seed; several platforms run side by side so at least one slow boot occurs.
 func TestEdgeWakeScaleToZero(t *testing.T) {
+	t.Parallel()
 	if race.Enabled {
 		t.Skip("simulated boot and patience timings: meaningless at the race detector's slowdown")
 	}
@@ -216,6 +218,7 @@ func TestEdgeWakeScaleToZero(t *testing.T) {
 // TestEdgeWakeTuned: the same burst against the suspend app all returns 200,
 // the slowest within ~2.5 s (measured on Fly: 40×200, slowest 2.1 s).
 func TestEdgeWakeTuned(t *testing.T) {
+	t.Parallel()
 	if race.Enabled {
 		t.Skip("simulated boot and patience timings: meaningless at the race detector's slowdown")
 	}
@@ -244,6 +247,7 @@ func TestEdgeWakeTuned(t *testing.T) {
 // with 502 after the proxy's patience and leaves it asleep; the proxy says
 // "recently stopped" when it was.
 func TestEdgeForcedInstance(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		stopNow     bool
@@ -298,6 +302,7 @@ func TestEdgeForcedInstance(t *testing.T) {
 // min_machines_running, one per pass, stopped or suspended per the service,
 // and a machine that cannot suspend (swap) is stopped instead.
 func TestAutostopToMinRunning(t *testing.T) {
+	t.Parallel()
 	swapSuspend := DemoApps()[0]
 	swapSuspend.Name, swapSuspend.Autostop = "swap-suspend", "suspend"
 	tuned := DemoApps()[1]
@@ -380,6 +385,7 @@ func TestAutostopToMinRunning(t *testing.T) {
 // TestEdgeHardLimitQueue: over the hard limit requests queue, and a queue
 // that waits longer than QueuePatience ends in 503.
 func TestEdgeHardLimitQueue(t *testing.T) {
+	t.Parallel()
 	p := DemoApps()[1]
 	p.Name, p.Machines, p.InitialAwake, p.Autostart = "queue-api", 1, 1, false
 	p.MoreRegions = nil

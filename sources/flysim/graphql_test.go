@@ -94,6 +94,7 @@ func gqlDo(t *testing.T, s *Sim, query, opName string, vars map[string]any) (map
 // schema (gqlparser), answers without errors, conforms to the schema in
 // every field it selects, and says what the platform holds.
 func TestContractFlyctlGraphQL(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 100)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)
@@ -198,6 +199,7 @@ func TestContractFlyctlGraphQL(t *testing.T) {
 // validation, a field the platform does not serve says so, and a mutation
 // never pretends to succeed.
 func TestContractGraphQLRefuses(t *testing.T) {
+	t.Parallel()
 	s, _ := contractSim(t, 100)
 	if _, errs := gqlDo(t, s, `{ app(name: "snappy-api") { nope } }`, "", nil); len(errs) != 1 || !strings.Contains(errs[0]["message"].(string), "nope") {
 		t.Errorf("an unknown field: %v", errs)

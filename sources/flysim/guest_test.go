@@ -20,6 +20,7 @@ import (
 // and the commands an operator types first, each consistent with the
 // machine's config (sleepy-api: 1 GB, 2 GB of swap, granian with 2 workers).
 func TestContractGuestShell(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false) // exec is 1/s per machine; TestContractRateLimit covers limits
@@ -113,6 +114,7 @@ func TestContractGuestShell(t *testing.T) {
 // own entrypoint or CMD runs, with its workers, and the same table GET /ps
 // answers; /app holds the project's files.
 func TestGuestConsistentWithConfig(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Seed: 3, History: -1, NoTraffic: true})
 	for _, p := range DemoApps() {
 		s.sched.Lock()
@@ -225,6 +227,7 @@ func normalizeCommand(text string) string {
 // mount list it, and ls / shows the directory; an app without a volume
 // shows none of it.
 func TestContractGuestVolume(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 50)
 	ctx := ctxT(t)
 	s.SetRateLimits(false)

@@ -24,6 +24,7 @@ func useFlyBaseURL(t *testing.T, url string) {
 
 // A real fly.Client pages through a simulated day of one app's logs.
 func TestGetAppLogsPagesThroughTheDay(t *testing.T) {
+	t.Parallel()
 	began := time.Now()
 	s := New(Options{Seed: 11})
 	t.Logf("history generated in %s", time.Since(began))

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSteadyOrgStaysSteady(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	sim := New(Options{Apps: SteadyOrg(20, 50), NoTraffic: true, History: time.Minute})
 	if err := sim.Start(); err != nil {

@@ -10,6 +10,7 @@ import (
 // are refused) while the clock and the machines keep going; Resume serves
 // again on the same address.
 func TestPauseAndResumeKeepAddressAndClock(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Seed: 1, Speed: 50, History: -1, NoTraffic: true})
 	if err := s.Pause(); err == nil {
 		t.Error("Pause before Start succeeded")
@@ -83,6 +84,7 @@ func TestPauseAndResumeKeepAddressAndClock(t *testing.T) {
 
 // Close works on a paused platform, and Pause/Resume after Close refuse.
 func TestCloseWhilePaused(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Seed: 1, History: -1, NoTraffic: true})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)

@@ -56,6 +56,7 @@ func inOrder(lines []string, patterns ...string) bool {
 // own "machine started in 995.344449ms", then "machine became reachable in
 // 679.673085ms" once the app answers.
 func TestProxyAutostartLines(t *testing.T) {
+	t.Parallel()
 	s := startSim(t, Options{Speed: 50})
 	id := machineIn(t, s, DemoScaleToZero, "stopped")
 	s.sched.Lock()
@@ -96,6 +97,7 @@ func TestProxyAutostartLines(t *testing.T) {
 // the restart policy has the machine restarting by the time it answers:
 // the exit event says the machine reached stopped.
 func TestWaitReturnsOnACrashRestart(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)
@@ -136,6 +138,7 @@ func TestWaitReturnsOnACrashRestart(t *testing.T) {
 // "machine restart policy set to 'no', not restarting"); exit 0 under
 // on-failure says "machine exited with exit code 0, not restarting".
 func TestRunnerNotRestartingLines(t *testing.T) {
+	t.Parallel()
 	s, c := contractSim(t, 20)
 	s.SetRateLimits(false)
 	ctx := ctxT(t)

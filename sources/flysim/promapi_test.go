@@ -68,6 +68,7 @@ func promQuery(t *testing.T, srv *httptest.Server, s *Sim, org, query string, ex
 // The edge counts what clients saw, the app what machines answered: the
 // difference of the two queries is exactly the requests that died between.
 func TestPromQueryShowsEdgeOnlyErrors(t *testing.T) {
+	t.Parallel()
 	x := DemoApps()[0]
 	x.Name = "x"
 	s := New(Options{History: -1, NoTraffic: true, Apps: []AppProfile{x}})
@@ -164,6 +165,7 @@ func TestPromQueryShowsEdgeOnlyErrors(t *testing.T) {
 }
 
 func TestPromQueryGaugesMatchTheGuest(t *testing.T) {
+	t.Parallel()
 	s := New(Options{History: -1, NoTraffic: true})
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
@@ -228,6 +230,7 @@ func meminfoField(t *testing.T, text, field string) float64 {
 }
 
 func TestPromQueryErrors(t *testing.T) {
+	t.Parallel()
 	s := New(Options{History: -1, NoTraffic: true})
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()

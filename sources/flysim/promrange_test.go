@@ -63,6 +63,7 @@ func promRange(t *testing.T, srv *httptest.Server, s *Sim, org string, form url.
 // minutes add up to the instant increase over the whole span), and at
 // one-hour steps it agrees with instant queries at the same times.
 func TestPromQueryRangeAgreesWithInstantQueries(t *testing.T) {
+	t.Parallel()
 	x := DemoApps()[0]
 	x.Name = "x"
 	s := New(Options{History: -1, NoTraffic: true, Apps: []AppProfile{x}})
@@ -136,6 +137,7 @@ func TestPromQueryRangeAgreesWithInstantQueries(t *testing.T) {
 }
 
 func TestPromQueryRangeErrors(t *testing.T) {
+	t.Parallel()
 	s := New(Options{History: -1, NoTraffic: true})
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()

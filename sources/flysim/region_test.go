@@ -44,6 +44,7 @@ func listByRegion(t *testing.T, c *flaps.Client, app string) (started map[string
 // region only: ams keeps one machine, ord goes to zero (fly-platform.md §3.1,
 // §4.1). Every machine still carries min_machines_running 1 in its config.
 func TestContractMinRunningPrimaryRegionOnly(t *testing.T) {
+	t.Parallel()
 	p := twoRegionApp()
 	s := New(Options{Speed: 200, History: -1, NoTraffic: true, Seed: contractSeed, AutostopInterval: time.Minute,
 		Apps: []AppProfile{p}})
@@ -115,6 +116,7 @@ func TestContractMinRunningPrimaryRegionOnly(t *testing.T) {
 // wakes an ord one — and a request with room on a running machine anywhere
 // wakes nothing (autostart, fly-platform.md §4.2).
 func TestEdgeWakesInTheNearestRegion(t *testing.T) {
+	t.Parallel()
 	p := twoRegionApp()
 	p.InitialAwake, p.MoreRegions[0].InitialAwake = 1, 0
 	p.Autostop, p.SoftLimit, p.HardLimit = "off", 1, 0
@@ -172,6 +174,7 @@ func TestEdgeWakesInTheNearestRegion(t *testing.T) {
 // autosuspend, and at Start ams keeps its one machine while ord has none
 // running — for several seeds.
 func TestDemoTunedTwoRegions(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
 		s := New(Options{Seed: seed, Frozen: true})
 		if err := s.Start(); err != nil {

@@ -19,6 +19,7 @@ import (
 // identically once every timestamp is written as its age at Start; a third
 // with another seed answers differently, so the comparison can fail.
 func TestContractSeedReproducible(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three days of history")
 	}

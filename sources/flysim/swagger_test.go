@@ -258,14 +258,14 @@ func check(t *testing.T, doc *openapi3.T, router routers.Router, ex exchange) ([
 }
 
 func TestResponsesMatchTheSwaggerDocument(t *testing.T) {
+	t.Parallel()
 	s := New(Options{NoTraffic: true, Speed: 20, Seed: contractSeed})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	rec := &recorder{next: http.DefaultTransport}
-	t.Setenv("FLY_FLAPS_BASE_URL", s.URL())
-	c, err := flaps.NewWithOptions(context.Background(), flaps.NewClientOpts{UserAgent: "flysim-swagger", Tokens: tokens.Parse(s.Token()), Transport: rec})
+	c, err := flaps.NewWithOptions(context.Background(), flaps.NewClientOpts{UserAgent: "flysim-swagger", Tokens: tokens.Parse(s.Token()), Transport: newToSim(t, s, rec)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,6 +491,7 @@ func scenario(t *testing.T, s *Sim, c *flaps.Client, do func(method, path, body 
 // The checker itself can fail: a body of the wrong shape, a missing status
 // and a bad query are all reported.
 func TestSwaggerCheckerFlagsMismatches(t *testing.T) {
+	t.Parallel()
 	doc, router := loadSpec(t, "http://127.0.0.1:1")
 	mk := func(method, path string, status int, body string) exchange {
 		req, _ := http.NewRequest(method, "http://127.0.0.1:1"+path, nil)

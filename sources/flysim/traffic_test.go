@@ -8,6 +8,7 @@ import (
 // TestSettledAtStart: after the day of history every demo app stands where
 // the dashboard's story needs it, for several seeds.
 func TestSettledAtStart(t *testing.T) {
+	t.Parallel()
 	base := time.Date(2026, 11, 30, 0, 41, 0, 0, time.UTC)
 	for i, seed := range []uint64{1, 2, 3, 4} {
 		wall := base.Add(time.Duration(i) * 6 * time.Hour)
@@ -80,6 +81,7 @@ func TestSettledAtStart(t *testing.T) {
 // TestBacklogDrainsByItself: left alone, the stale queue is worked through
 // in order and CLOSE_WAIT falls back to zero in about half an hour.
 func TestBacklogDrainsByItself(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Seed: 5})
 	start := s.clock.Now()
 	closeWait := func() int {
@@ -116,6 +118,7 @@ func TestBacklogDrainsByItself(t *testing.T) {
 // TestTrafficKeepsRunning: after Start the background load goes on against
 // the paced clock; NoTraffic keeps the platform quiet.
 func TestTrafficKeepsRunning(t *testing.T) {
+	t.Parallel()
 	for _, quiet := range []bool{false, true} {
 		s := New(Options{Seed: 3, Speed: 600, NoTraffic: quiet})
 		if err := s.Start(); err != nil {
