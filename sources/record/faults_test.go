@@ -95,6 +95,7 @@ func TestSecondRecorderIsRefused(t *testing.T) {
 // A lock SQLite itself holds (another program inside a write transaction)
 // stops the writer with Locked once the wait for it runs out.
 func TestDatabaseLockedByAnotherProgram(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "rec.db")
 	c := &clock{now: t0}
 	w := newWriter(t, path, c)
@@ -205,6 +206,7 @@ func checkpoint(t *testing.T, path string) {
 // file, which opens whole, and a new session resumes it without
 // duplicates.
 func TestKillMidWriteLosesAtMostTheLastSecond(t *testing.T) {
+	t.Parallel()
 	if path := os.Getenv("FLYWAKE_RECORD_CHILD"); path != "" {
 		childWrites(path)
 		return
