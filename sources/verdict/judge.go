@@ -288,9 +288,9 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		place(m)
 		if mayAwaitAt(m, fm) {
 			j.mayAwait = append(j.mayAwait, i)
-		}
-		if mayAwaitAt(m, fm) && j.lookComes(t, now) {
-			r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
+			if j.lookComes(t, now) {
+				r.Awaiting = append(r.Awaiting, Await{ID: fm.ID, InstanceID: fm.InstanceID})
+			}
 		}
 	}
 	if remembered > 0 {

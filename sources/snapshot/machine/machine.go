@@ -182,11 +182,12 @@ func fromFly(fm *fly.Machine, cs *Configs, prev *Machine) Machine {
 	m.Checks, m.Events = checks, events
 	if cs != nil {
 		cs.checks, cs.events = checks, events
-		var was Machine
+		var wasChecks []Check
+		var wasEvents []Event
 		if prev != nil {
-			was = *prev
+			wasChecks, wasEvents = prev.Checks, prev.Events
 		}
-		m.Checks, m.Events = kept(checks, was.Checks), kept(events, was.Events)
+		m.Checks, m.Events = kept(checks, wasChecks), kept(events, wasEvents)
 	}
 	if len(m.Checks) == 0 {
 		m.Checks = nil // only nulls: as if none were listed
