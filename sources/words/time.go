@@ -63,9 +63,17 @@ func Datable(t time.Time) bool {
 	if t.IsZero() {
 		return false
 	}
-	y := t.UTC().Year()
-	return y >= 1 && y <= 9999
+	// By its seconds, not its year: a listing asks this of every event
+	// of every machine, and working out a year is dearer.
+	s := t.Unix()
+	return s >= firstDatable && s < pastDatable
 }
+
+// The seconds of the first instant of year 1 and of year 10000, UTC.
+var (
+	firstDatable = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	pastDatable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+)
 
 // Clock is t's time of day in UTC ("21:39:21") when it falls on now's UTC
 // day, and with its date otherwise ("Nov 29 21:39:21"; "2025-11-29 21:39:21"

@@ -22,6 +22,10 @@ func TestDatable(t *testing.T) {
 		{time.UnixMilli(math.MaxInt64), false, Missing},
 		{time.UnixMilli(math.MinInt64), false, Missing},
 		{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), false, Missing},
+		{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Nanosecond), true, "9999-12-31 23:59:59"},
+		{time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), true, "0001-01-01 00:00:00"},
+		{time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Nanosecond), false, Missing},
+		{time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("", -3600)), false, Missing}, // 10000-01-01 in UTC
 	} {
 		if got := Datable(tc.t); got != tc.want {
 			t.Errorf("Datable(%v) = %v, want %v", tc.t, got, tc.want)
