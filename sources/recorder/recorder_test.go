@@ -106,10 +106,10 @@ func figures(a *snapshot.App, now time.Time) []string {
 // edge against the app, the traffic's minutes.
 func TestReplayAtAnInstantShowsWhatTheLivePlatformShowed(t *testing.T) {
 	t.Parallel()
-	p := simtest.Start(t, flysim.Options{Seed: 1, Frozen: true})
-	// The probes' budget counts wall minutes: with the platform's rate
-	// limits off the recorder paces a minute in three seconds.
-	p.Sim.SetRateLimits(false)
+	// The probes' budget counts wall minutes: on a platform without rate
+	// limits (and a client that does not pace under them) the recorder
+	// paces a minute in three seconds.
+	p := simtest.StartUnlimited(t, flysim.Options{Seed: 1, Frozen: true})
 	src := &watch.Source{Client: p.Client, Org: p.Sim.Org(), Now: p.Sim.Clock().Now}
 	app := flysim.DemoScaleToZero
 	path := filepath.Join(t.TempDir(), "rec.db")
