@@ -98,3 +98,12 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+// Width counts what ansi.StringWidth counts, ASCII or not.
+func TestWidthIsStringWidth(t *testing.T) {
+	for _, s := range []string{"", "3d8d9e1c2f4a78", "ams", "● started", "日本語", "🚀 v12→v13", "tab\there", "\x1b[31mred\x1b[0m", "del\x7f"} {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

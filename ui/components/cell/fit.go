@@ -100,3 +100,15 @@ func Block(s string, w, h int) string {
 // OneLine folds s onto one line: every run of white space (newlines
 // included) becomes one space. Error texts go on one-line notices with it.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Width is the cells s takes, as ansi.StringWidth counts them, without
+// parsing printable ASCII (ids, regions, names): what a pass measuring
+// every row of a big table mostly meets.
+func Width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}

@@ -31,6 +31,33 @@ type Row struct {
 	// Search is the text the filter matches (see SearchText); "" means
 	// all the cells. A caller that keeps rows between refreshes keeps it.
 	Search string
+	// Lazy, when set, gives the row's Cells, Styles, Style and Search the
+	// first time the table needs them: to draw the row, or to match a
+	// filter against it (as tview's virtual TableContent hands out cells).
+	// A refresh of 10,000 rows then formats the rows on screen, not all
+	// of them. The other fields are left unset.
+	Lazy Lazy
+	// Changed marks a row the refresh that handed it changed: FlashChanged
+	// flashes these rows.
+	Changed bool
+}
+
+// Lazy formats one row on demand. Format is called while the table draws
+// (View stays free of effects the caller can see), so an implementation
+// keeps what it formats and hands the same row back until its data
+// changes; ID is the table's own.
+type Lazy interface {
+	Format() Row
+}
+
+// formatted is r with its cells: Lazy's, when r has one.
+func (r Row) formatted() Row {
+	if r.Lazy == nil {
+		return r
+	}
+	f := r.Lazy.Format()
+	f.ID, f.Lazy, f.Changed = r.ID, r.Lazy, r.Changed
+	return f
 }
 
 // styleOf is cell i's style, nil when it has none.
@@ -48,8 +75,14 @@ type Model struct {
 	selStale lipgloss.Style // the cursor row of a stale table: selected and faint
 
 	rows   []Row
-	search []string // per row: lower-cased plain text, cells joined by \x00
-	flash  map[string]bool
+	search []string // per row: lower-cased plain text, cells joined by \x00 (while searched)
+	// searched: search holds every row's text. It is made when a filter
+	// is typed, not on every refresh: an unfiltered refresh of 10,000
+	// lazily formatted rows formats none of them.
+	searched bool
+	flash    map[string]bool
+	// flashChanged flashes the rows marked Changed (FlashChanged).
+	flashChanged bool
 
 	filter  string
 	visible []int // indexes into rows that pass the filter, in row order
@@ -136,7 +169,7 @@ func (m Model) RowAt(y, height int) (Row, bool) {
 	}
 	offset := scroll.Window(m.offset, m.cursor, body, len(m.visible))
 	if vi := offset + i; vi < len(m.visible) {
-		return m.rows[m.visible[vi]], true
+		return m.rows[m.visible[vi]].formatted(), true
 	}
 	return Row{}, false
 }
@@ -161,18 +194,28 @@ func (m *Model) SetHeight(height int) {
 func (m *Model) SetRows(rows []Row) {
 	m.rows = append(m.rows[:0], rows...)   // the caller may reuse its slice
 	clear(m.rows[len(m.rows):cap(m.rows)]) // let rows no longer shown go
-	if cap(m.search) < len(rows) {
-		m.search = make([]string, len(rows))
+	m.searched = false
+	m.flash, m.flashChanged = nil, false
+	m.refilter(false)
+}
+
+// searchTexts fills search, once per SetRows, when a filter needs it.
+func (m *Model) searchTexts() {
+	if m.searched {
+		return
 	}
-	clear(m.search[len(rows):cap(m.search)])
-	m.search = m.search[:len(rows)]
+	m.searched = true
+	if cap(m.search) < len(m.rows) {
+		m.search = make([]string, len(m.rows))
+	}
+	clear(m.search[len(m.rows):cap(m.search)])
+	m.search = m.search[:len(m.rows)]
 	for i := range m.rows {
-		if m.search[i] = m.rows[i].Search; m.search[i] == "" {
-			m.search[i] = SearchText(m.rows[i].Cells)
+		r := m.rows[i].formatted()
+		if m.search[i] = r.Search; m.search[i] == "" {
+			m.search[i] = SearchText(r.Cells)
 		}
 	}
-	m.flash = nil
-	m.refilter(false)
 }
 
 // SearchText is what the filter matches a row against: its cells, lower
@@ -187,7 +230,7 @@ func SearchText(cells []string) string {
 
 // Flash marks the rows with these IDs until the next SetRows or ClearFlash.
 func (m *Model) Flash(ids []string) {
-	m.flash = nil
+	m.flash, m.flashChanged = nil, false
 	if len(ids) > 0 {
 		m.flash = make(map[string]bool, len(ids))
 		for _, id := range ids {
@@ -216,9 +259,16 @@ func (m Model) Filter() string { return m.filter }
 func (m *Model) refilter(newFilter bool) {
 	oldCursor, oldOffset := m.cursor, m.offset
 	m.visible = m.visible[:0]
-	for i, s := range m.search {
-		if m.filter == "" || strings.Contains(s, m.filter) {
+	if m.filter == "" {
+		for i := range m.rows {
 			m.visible = append(m.visible, i)
+		}
+	} else {
+		m.searchTexts()
+		for i, s := range m.search {
+			if strings.Contains(s, m.filter) {
+				m.visible = append(m.visible, i)
+			}
 		}
 	}
 	m.cursor = -1
@@ -259,7 +309,7 @@ func (m Model) Selected() (Row, bool) {
 	if len(m.visible) == 0 {
 		return Row{}, false
 	}
-	return m.rows[m.visible[m.cursor]], true
+	return m.rows[m.visible[m.cursor]].formatted(), true
 }
 
 // Cursor returns the cursor's index among the visible (filtered) rows.
@@ -293,8 +343,32 @@ func (m *Model) PageDown() { m.Move(m.page) }
 func (m *Model) Top()      { m.Move(-len(m.visible)) }
 func (m *Model) Bottom()   { m.Move(len(m.visible)) }
 
-// IsFlashing reports whether the row was named in the last Flash.
-func (m Model) IsFlashing(id string) bool { return m.flash[id] }
+// FlashChanged marks the rows handed as Changed until the next SetRows
+// or ClearFlash, as Flash would with their IDs (a refresh of 10,000
+// changed rows builds no set of them).
+func (m *Model) FlashChanged() { m.flash, m.flashChanged = nil, true }
+
+// IsFlashing reports whether the row was named in the last Flash, or is
+// a Changed row since FlashChanged.
+func (m Model) IsFlashing(id string) bool {
+	if m.flashChanged {
+		for _, r := range m.rows {
+			if r.ID == id {
+				return r.Changed
+			}
+		}
+		return false
+	}
+	return m.flash[id]
+}
+
+// flashing is IsFlashing for a row at hand.
+func (m Model) flashing(r Row) bool {
+	if m.flashChanged {
+		return r.Changed
+	}
+	return m.flash[r.ID]
+}
 
 // ClearFlash ends the flash.
-func (m *Model) ClearFlash() { m.flash = nil }
+func (m *Model) ClearFlash() { m.flash, m.flashChanged = nil, false }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -29,6 +30,7 @@ type StateStyles struct {
 type stateLook struct {
 	plain string
 	style *lipgloss.Style
+	width int // plain's cells
 }
 
 // NewStateStyles is an empty cache over the theme's state looks.
@@ -38,11 +40,20 @@ func NewStateStyles(th *theme.Theme) *StateStyles {
 
 // Look is a state's plain "● started" and its style.
 func (s *StateStyles) Look(state string) (string, *lipgloss.Style) {
+	l := s.look(state)
+	return l.plain, l.style
+}
+
+// Width is the cells of a state's plain look.
+func (s *StateStyles) Width(state string) int { return s.look(state).width }
+
+func (s *StateStyles) look(state string) stateLook {
 	l, ok := s.looks[state]
 	if !ok {
 		look := s.th.State(state)
 		l = stateLook{plain: look.Plain(), style: &look.Style}
+		l.width = ansi.StringWidth(l.plain)
 		s.looks[state] = l
 	}
-	return l.plain, l.style
+	return l
 }

@@ -188,10 +188,11 @@ func writeBlank(b *strings.Builder, s string, style lipgloss.Style) {
 // row renders one row. Selected, dimmed and row-styled rows are drawn plain
 // in one style, because an outer style cannot span inner colour resets.
 func (m Model) row(r Row, selected bool, widths []int, width int, live Live) string {
+	r = r.formatted()
 	override := selected || m.dim || r.Style != nil
 	var b strings.Builder
 	mark := " "
-	if m.flash[r.ID] {
+	if m.flashing(r) {
 		mark = flashMark
 		if !override {
 			mark = m.styles.Flash.Render(flashMark)
