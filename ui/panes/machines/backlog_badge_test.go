@@ -50,7 +50,7 @@ func TestBacklogBadge(t *testing.T) {
 	var cache rowCache
 	rows, _, _ := buildRows(a, newStyles(th), &cache, listed)
 	for _, r := range rows {
-		if got := plainCells(r.Cells)[columns.Alert]; got != want[r.ID] {
+		if got := plainCells(r.Lazy.Format().Cells)[columns.Alert]; got != want[r.ID] {
 			t.Errorf("%s: ALERT %q, want %q", r.ID, got, want[r.ID])
 		}
 	}

@@ -25,10 +25,10 @@ type Model struct {
 	now        time.Time
 	lastListed time.Time // the listing the flash marks belong to
 
-	sort    sorting  // the rows' order
-	built   built    // what the table's rows were built from
-	shape   shape    // which columns are empty, how wide their cells are
-	changed []string // the rows the last listing changed (they flash)
+	sort    sorting // the rows' order
+	built   built   // what the table's rows were built from
+	shape   shape   // which columns are empty, how wide their cells are
+	changed int     // how many rows the last listing changed (they flash)
 
 	filter textinput.Model // focused while the filter is typed
 
@@ -149,12 +149,14 @@ func (m *Model) SetData(a *snapshot.App, now time.Time) {
 	} else {
 		// The same machines and probes in the same order: the same rows,
 		// none changed. SetRows would clear the flash; so does this.
-		m.changed = nil
-		m.table.Flash(nil)
+		m.changed = 0
+		m.table.ClearFlash()
 	}
 	if a != nil && !a.ListedAt.Equal(m.lastListed) {
 		m.lastListed = a.ListedAt
-		m.table.Flash(m.changed) // hashes change only with a listing
+		if m.changed > 0 {
+			m.table.FlashChanged() // hashes change only with a listing
+		}
 	}
 	if m.detail != nil {
 		m.detail.refresh(a, m.ctx.Theme, now)
@@ -173,6 +175,7 @@ func (m *Model) setRows() {
 		m.clampScroll()
 	}
 	m.table.SetRows(rows)
+	m.rows.release()
 	m.fitTable()
 }
 

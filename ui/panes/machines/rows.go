@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/flywake/flywake/sources/columns"
 	"github.com/flywake/flywake/sources/diagnose"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/verdict"
 	"github.com/flywake/flywake/sources/words"
+	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/theme"
 )
@@ -40,120 +40,253 @@ func (s *styles) level(l diagnose.Level) *lipgloss.Style {
 	return st
 }
 
-// cachedRow is one machine's row kept between refreshes while its row
-// hash holds. Its age is not a cell: View writes it for the rows on
-// screen, as of the frame (see ages).
-type cachedRow struct {
-	hash   uint64
-	m      snapshot.Machine    // as listed when the row was built: what sorting compares
-	row    table.Row           // cells and styles owned by the cache
-	drawn  table.Row           // row, with what the app adds this refresh (a backlog alert)
-	since  time.Time           // the age column's start
-	filled [columns.Count]bool // which cells say something (see columns.Empty)
-	widths [columns.Count]int  // each cell's width
-	seen   int                 // the refresh that last listed the machine
+// entry is one machine's row between refreshes, kept while its row hash
+// holds: the listing's machine and what has been worked out of it so far.
+// Its cells are formatted when the row is first drawn or searched (Format),
+// its cells' widths when the shape needs them: a refresh of 10,000
+// changed machines formats the twenty on screen.
+type entry struct {
+	m       *snapshot.Machine // in the listing's slice, which a listing replaces and never writes (App.ApplyConverted)
+	cache   *rowCache
+	hash    uint64
+	changed bool // the hash differs from the previous listing's, or the machine is new
+
+	measured, filled uint16               // by column bit: measured; of those, the cells that say something
+	widths           [columns.Count]uint8 // each measured cell's width, at most 255
+
+	row *formatted // nil until drawn or searched
+
+	// What the machine alone cannot say, and its hash does not cover: its
+	// app's alerts of it (a socket backlog), for a probed machine, as of
+	// this refresh. drawn is its row with them, once formatted.
+	probed     bool
+	alert      string
+	alertStyle *lipgloss.Style
+	drawn      *table.Row
 }
 
-// rowCache keeps the rows by machine id, so a refresh of 10,000 unchanged
-// machines formats nothing.
+// formatted is a machine's row as drawn, but for its age (a Live cell).
+type formatted struct {
+	row   table.Row
+	since time.Time // the age column's start
+}
+
+// rowCache keeps the rows of the last listing, in its order, so a refresh
+// of 10,000 unchanged machines formats nothing, and a refresh of changed
+// ones formats what is drawn. Two buffers take turns: the rows the table
+// holds point into the newer.
 type rowCache struct {
-	rows    map[string]*cachedRow
-	refresh int
-	order   []*cachedRow // this refresh's rows, in the order drawn (reused)
-	out     []table.Row  // reused for the table's rows
+	entries []entry // this refresh's, as listed
+	spare   []entry // the buffer the next refresh fills
+	st      *styles
+	order   []*entry    // this refresh's rows, in the order drawn (reused)
+	out     []table.Row // reused for the table's rows
 }
 
 // shape is what the rows need of the columns: which have nothing in any
-// row (hidden), and the widest cell of each.
+// row (hidden), and the widest cell of each, up to the column's width
+// (wider cells are cut).
 type shape struct {
 	empty [columns.Count]bool
 	width [columns.Count]int
 }
 
 // buildRows turns the app's machines into table rows in the sorting's
-// order (their ages come at drawing time, see ages), reusing the cached row
-// of every machine whose hash did not change. It returns the ids whose hash
-// changed (or that are new) since the last call, and the rows' shape.
-func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []table.Row, changed []string, sh shape) {
-	for i := range sh.empty {
-		sh.empty[i] = true
-	}
+// order (their ages come at drawing time, see ages), reusing the entry of
+// every machine whose hash did not change. It returns how many machines'
+// hashes changed (or are new) since the last call (each row says whether
+// its did, table.Row.Changed), and the rows' shape.
+func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []table.Row, changed int, sh shape) {
 	if a == nil {
 		*cache = rowCache{}
-		return nil, nil, shape{}
+		return nil, 0, shape{}
 	}
-	if cache.rows == nil {
-		cache.rows = make(map[string]*cachedRow, len(a.Machines))
-	}
-	cache.refresh++
-	known := len(cache.rows) > 0
-	cache.order = cache.order[:0]
+	cache.st = st
+	prev := cache.entries
+	known := len(prev) > 0
+	cur := cache.spare[:0]
+	var index map[string]int // id → entry of prev, made only when the order moved
 	for i := range a.Machines {
 		m := &a.Machines[i]
-		c := cache.rows[m.ID]
-		if c == nil || c.hash != m.Hash {
-			if known {
-				changed = append(changed, m.ID)
+		var old *entry
+		switch {
+		case i < len(prev) && prev[i].m.ID == m.ID:
+			old = &prev[i]
+		case known:
+			if index == nil {
+				index = make(map[string]int, len(prev))
+				for j := range prev {
+					index[prev[j].m.ID] = j
+				}
 			}
-			c = newCachedRow(m, st)
-			cache.rows[m.ID] = c
-		}
-		c.seen = cache.refresh
-		cache.order = append(cache.order, c)
-		for i, f := range c.filled {
-			if f {
-				sh.empty[i] = false
-			}
-			sh.width[i] = max(sh.width[i], c.widths[i])
-		}
-		// What the machine alone cannot say, and its hash does not cover: a
-		// socket backlog (the Backlog pane's thresholds). Only probed
-		// machines can have one.
-		c.drawn = c.row
-		if _, probed := a.Sockets[m.ID]; probed {
-			c.drawn = withAlert(c.row, a, m, st)
-			if text := c.drawn.Cells[columns.Alert]; text != "" {
-				sh.empty[columns.Alert] = false
-				sh.width[columns.Alert] = max(sh.width[columns.Alert], ansi.StringWidth(text))
+			if j, ok := index[m.ID]; ok {
+				old = &prev[j]
 			}
 		}
+		if old != nil && old.hash == m.Hash {
+			e := *old
+			e.m, e.changed = m, false
+			e.probed, e.alert, e.alertStyle, e.drawn = false, "", nil, nil // worked out again (shape)
+			cur = append(cur, e)
+			continue
+		}
+		cur = append(cur, entry{m: m, cache: cache, hash: m.Hash, changed: known})
+		if known {
+			changed++
+		}
+	}
+	cache.entries, cache.spare = cur, prev
+	sh = cache.shape(a)
+	cache.sort(a, s)
+	cache.out = cache.out[:0]
+	for _, e := range cache.order {
+		cache.out = append(cache.out, table.Row{ID: e.m.ID, Lazy: e, Changed: e.changed})
+	}
+	return cache.out, changed, sh
+}
+
+// release lets the previous listing's machines go once the table holds
+// the new rows.
+func (cache *rowCache) release() { clear(cache.spare) }
+
+// shape measures the columns over every row, each column until one of its
+// cells says something and one is as wide as the column: past that no
+// row changes the shape. Probed machines' alerts are measured as drawn.
+func (cache *rowCache) shape(a *snapshot.App) shape {
+	var sh shape
+	defs := columns.Machines()
+	var open uint16 // the columns still measured
+	for i := range sh.empty {
+		sh.empty[i] = true
+		open |= 1 << i
+	}
+	note := func(col int, w int, filled bool) {
+		if filled {
+			sh.empty[col] = false
+		}
+		sh.width[col] = max(sh.width[col], w)
+		if !sh.empty[col] && (defs[col].Since != nil || sh.width[col] >= defs[col].Width) {
+			open &^= 1 << col
+		}
+	}
+	probes := len(a.Sockets) > 0
+	for i := range cache.entries {
+		e := &cache.entries[i]
+		if probes {
+			e.overlay(a)
+		}
+		for col := 0; open != 0 && col < columns.Count; col++ {
+			if open&(1<<col) != 0 {
+				w, filled := e.measure(col)
+				note(col, w, filled)
+			}
+		}
+		if open == 0 && !probes {
+			break
+		}
+	}
+	for i := range cache.entries {
+		if e := &cache.entries[i]; e.probed && e.alert != "" {
+			note(columns.Alert, cell.Width(e.alert), true)
+		}
+	}
+	for i := range sh.width {
+		sh.width[i] = min(sh.width[i], defs[i].Width)
 	}
 	if len(a.Machines) == 0 {
 		sh.empty = [columns.Count]bool{} // no rows: the header still says what there will be
 	}
-	if len(cache.rows) > len(a.Machines) { // some machines are gone
-		for id, c := range cache.rows {
-			if c.seen != cache.refresh {
-				delete(cache.rows, id)
+	return sh
+}
+
+// measure is the width of the machine's cell in column col and whether it
+// says something (see columns.Empty), worked out once per entry.
+func (e *entry) measure(col int) (int, bool) {
+	bit := uint16(1) << col
+	if e.measured&bit == 0 {
+		e.measured |= bit
+		d := &columns.Machines()[col]
+		var w int
+		var filled bool
+		switch {
+		case d.Since != nil:
+			filled = !d.Since(e.m).IsZero()
+		case col == columns.State:
+			// The pane's look: the state's glyph and word.
+			filled = !columns.Empty(d.Text(nil, e.m))
+			w = e.cache.st.states.Width(e.m.State)
+		default:
+			text := d.Text(nil, e.m)
+			filled = !columns.Empty(text)
+			if text == words.Missing {
+				w = missingWidth // not ASCII: no need to measure it on every row
+			} else {
+				w = cell.Width(text)
 			}
 		}
+		e.widths[col] = uint8(min(w, 255))
+		if filled {
+			e.filled |= bit
+		}
 	}
-	cache.sort(a, s)
-	cache.out = cache.out[:0]
-	for _, c := range cache.order {
-		cache.out = append(cache.out, c.drawn)
+	return int(e.widths[col]), e.filled&bit != 0
+}
+
+var missingWidth = cell.Width(words.Missing)
+
+// overlay notes, for a probed machine, its ALERT cell as its app knows it
+// (a backlog too); only probed machines can have one.
+func (e *entry) overlay(a *snapshot.App) {
+	if _, probed := a.Sockets[e.m.ID]; probed {
+		e.probed = true
+		e.alert = columns.Machines()[columns.Alert].Text(a, e.m)
+		e.alertStyle = alertStyle(a, e.m, e.cache.st)
 	}
-	return cache.out, changed, sh
+}
+
+// Format is the machine's row as drawn (table.Lazy), but for its age.
+func (e *entry) Format() table.Row {
+	r := e.format().row
+	if !e.probed {
+		return r
+	}
+	if e.drawn == nil {
+		d := withAlert(r, e.alert, e.alertStyle)
+		e.drawn = &d
+	}
+	return *e.drawn
+}
+
+// format is the machine's own row, formatted once per hash.
+func (e *entry) format() *formatted {
+	if e.row == nil {
+		e.row = newFormatted(e.m, e.cache.st)
+	}
+	return e.row
 }
 
 // sort puts this refresh's rows in the sorting's order; as listed, they
 // keep the listing's.
 func (cache *rowCache) sort(a *snapshot.App, s sorting) {
+	cache.order = cache.order[:0]
+	for i := range cache.entries {
+		cache.order = append(cache.order, &cache.entries[i])
+	}
 	if s.col < 0 || s.col >= columns.Count {
 		return
 	}
 	col := columns.Machines()[s.col]
-	slices.SortFunc(cache.order, func(x, y *cachedRow) int { return col.Cmp(a, &x.m, &y.m, s.desc) })
+	slices.SortFunc(cache.order, func(x, y *entry) int { return col.Cmp(a, x.m, y.m, s.desc) })
 }
 
 // ages is the table's Live func: a row's age as of now.
 func (cache *rowCache) ages(now time.Time) table.Live {
 	return func(r table.Row, col int) (string, bool) {
-		c := cache.rows[r.ID]
-		if c == nil || col != columns.Age {
+		e, ok := r.Lazy.(*entry)
+		if !ok || col != columns.Age {
 			return "", false
 		}
-		return columns.AgeText(c.since, now), true
+		return columns.AgeText(e.format().since, now), true
 	}
 }
 
@@ -161,28 +294,26 @@ func (cache *rowCache) ages(now time.Time) table.Live {
 func buildRow(m snapshot.Machine, st *styles, now time.Time) table.Row {
 	var cache rowCache
 	rows, _, _ := buildRows(&snapshot.App{Machines: []snapshot.Machine{m}}, st, &cache, listed)
-	r := rows[0]
+	r := rows[0].Lazy.Format()
+	r.ID = rows[0].ID
 	r.Cells = append([]string(nil), r.Cells...)
-	r.Cells[columns.Age], _ = cache.ages(now)(r, columns.Age)
+	r.Cells[columns.Age], _ = cache.ages(now)(rows[0], columns.Age)
 	return r
 }
 
-// newCachedRow formats everything of a row but its age, from the one
+// newFormatted formats everything of a row but its age, from the one
 // column definition (sources/columns); the filter's search text leaves the
 // age out (it changes on every refresh).
-func newCachedRow(m *snapshot.Machine, st *styles) *cachedRow {
-	c := &cachedRow{hash: m.Hash, m: *m}
+func newFormatted(m *snapshot.Machine, st *styles) *formatted {
+	f := &formatted{}
 	cells := make([]string, columns.Count)
 	looks := make([]*lipgloss.Style, columns.Count)
 	for i, col := range columns.Machines() {
 		if col.Since != nil {
-			c.since = col.Since(m)
-			c.filled[i] = !c.since.IsZero()
+			f.since = col.Since(m)
 			continue
 		}
 		cells[i] = col.Text(nil, m)
-		c.filled[i] = !columns.Empty(cells[i])
-		c.widths[i] = ansi.StringWidth(cells[i])
 		if cells[i] == words.Missing {
 			looks[i] = &st.th.Dim
 		}
@@ -190,30 +321,28 @@ func newCachedRow(m *snapshot.Machine, st *styles) *cachedRow {
 	// The pane's looks over the same words: the state's glyph and colour,
 	// the alert's level, the checks' worst.
 	cells[columns.State], looks[columns.State] = st.states.Look(m.State)
-	c.widths[columns.State] = ansi.StringWidth(cells[columns.State])
 	if s := alertStyle(nil, m, st); s != nil {
 		looks[columns.Alert] = s
 	}
 	looks[columns.Checks] = checksStyle(m, st.th)
-	c.row = table.Row{ID: m.ID, Cells: cells, Styles: looks, Search: table.SearchText(cells)}
+	f.row = table.Row{Cells: cells, Styles: looks, Search: table.SearchText(cells)}
 	if m.Phase == diagnose.Gone {
 		// A destroyed or superseded machine is history, not a fault.
-		c.row.Style = &st.th.Dim
+		f.row.Style = &st.th.Dim
 	}
-	return c
+	return f
 }
 
 // withAlert is r with its ALERT cell showing the machine's alerts as its
-// app knows them (a backlog too); r's cells are the cache's, so they are
-// copied when they change.
-func withAlert(r table.Row, a *snapshot.App, m *snapshot.Machine, st *styles) table.Row {
-	text := columns.Machines()[columns.Alert].Text(a, m)
+// app knows them (a backlog too: text, in style); r's cells are the
+// entry's, so they are copied when they change.
+func withAlert(r table.Row, text string, style *lipgloss.Style) table.Row {
 	if text == r.Cells[columns.Alert] {
 		return r
 	}
 	r.Cells = append([]string(nil), r.Cells...)
 	r.Styles = append([]*lipgloss.Style(nil), r.Styles...)
-	r.Cells[columns.Alert], r.Styles[columns.Alert] = text, alertStyle(a, m, st)
+	r.Cells[columns.Alert], r.Styles[columns.Alert] = text, style
 	return r
 }
 

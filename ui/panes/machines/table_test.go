@@ -17,6 +17,18 @@ import (
 	"github.com/flywake/flywake/ui/uitest"
 )
 
+// formattedOf is the row the pane formatted for machine id.
+func formattedOf(t *testing.T, p *Model, id string) *formatted {
+	t.Helper()
+	for i := range p.rows.entries {
+		if e := &p.rows.entries[i]; e.m.ID == id {
+			return e.format()
+		}
+	}
+	t.Fatalf("no row of %s", id)
+	return nil
+}
+
 func order(p *Model) []string {
 	var ids []string
 	p.table.Top()
@@ -41,7 +53,7 @@ func TestSortByAnyColumnAndBack(t *testing.T) {
 	if got := strings.Join(order(p), " "); got != "b2 a1 c3" {
 		t.Fatalf("as listed: %s", got)
 	}
-	cached := p.rows.rows["b2"]
+	cached := formattedOf(t, p, "b2")
 	steps := []struct {
 		key, want, title string
 		desc             bool
@@ -64,7 +76,7 @@ func TestSortByAnyColumnAndBack(t *testing.T) {
 	if !strings.Contains(head, "NAME"+table.SortDesc) {
 		t.Fatalf("header does not mark the sorted column: %q", head)
 	}
-	if p.rows.rows["b2"] != cached {
+	if formattedOf(t, p, "b2") != cached {
 		t.Fatal("sorting rebuilt a row")
 	}
 	a.ApplyMachines([]*fly.Machine{machine("b2", "stopped", withName("zed")), machine("a1", "started", withName("mid")), machine("c3", "stopped", withName("abe"))}, t0.Add(12*time.Second))
