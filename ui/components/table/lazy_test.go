@@ -69,13 +69,21 @@ func TestLazyRowsDrawAndFilterAsEagerOnes(t *testing.T) {
 			t.Errorf("%s: selected %v, eager %v", step, rb, ra)
 		}
 	}
+	before := formats
 	same("unfiltered")
+	if formats != before {
+		t.Errorf("View formatted %d rows: the window's rows are formatted as they come into it, in Update", formats-before)
+	}
 	if formats > 10 {
 		t.Errorf("an unfiltered table of 200 rows showing 10 formatted %d", formats)
 	}
 	a.Move(57)
 	b.Move(57)
+	before = formats
 	same("moved")
+	if formats != before {
+		t.Errorf("View after a move formatted %d rows", formats-before)
+	}
 	a.FlashChanged()
 	b.FlashChanged()
 	same("flashing the changed rows")

@@ -42,10 +42,11 @@ type Row struct {
 	Changed bool
 }
 
-// Lazy formats one row on demand. Format is called while the table draws
-// (View stays free of effects the caller can see), so an implementation
-// keeps what it formats and hands the same row back until its data
-// changes; ID is the table's own.
+// Lazy formats one row on demand: when the row comes into the window
+// (SetRows, SetHeight, a move, a filter; never first in View, so View
+// stays pure at the height SetHeight was told) and when a filter needs
+// its text. An implementation keeps what it formats and hands the same
+// row back until its data changes; ID is the table's own.
 type Lazy interface {
 	Format() Row
 }
@@ -185,6 +186,18 @@ func (m *Model) SetDim(dim bool) { m.dim = dim }
 func (m *Model) SetHeight(height int) {
 	m.page = max(bodyRows(height), 1)
 	m.offset = scroll.Window(m.offset, m.cursor, m.page, len(m.visible))
+	m.prepare()
+}
+
+// prepare formats the lazily handed rows of the window, so that View
+// only reads what Update made.
+func (m *Model) prepare() {
+	n := len(m.visible)
+	for vi := max(m.offset, 0); vi < n && vi < m.offset+m.page; vi++ {
+		if r := m.rows[m.visible[vi]]; r.Lazy != nil {
+			r.Lazy.Format()
+		}
+	}
 }
 
 // SetRows replaces the rows and ends any flash. The cursor stays on the
@@ -297,6 +310,7 @@ func (m *Model) settle() {
 	n := len(m.visible)
 	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
 	m.offset = scroll.Window(m.offset, m.cursor, m.page, n)
+	m.prepare()
 	if n == 0 {
 		// Keep selectedID: the row may come back when the filter is cleared.
 		return
