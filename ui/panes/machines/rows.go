@@ -13,6 +13,7 @@ import (
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
+	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -73,11 +74,10 @@ type formatted struct {
 
 // rowCache keeps the rows of the last listing, in its order, so a refresh
 // of 10,000 unchanged machines formats nothing, and a refresh of changed
-// ones formats what is drawn. Two buffers take turns: the rows the table
-// holds point into the newer.
+// ones formats what is drawn. The rows the table holds point into kept.
 type rowCache struct {
-	entries []entry // this refresh's, as listed
-	spare   []entry // the buffer the next refresh fills
+	kept    pane.Kept[entry]
+	entries []entry // this refresh's, as listed (kept's)
 	st      *styles
 	order   []*entry    // this refresh's rows, in the order drawn (reused)
 	out     []table.Row // reused for the table's rows
@@ -102,40 +102,20 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 		return nil, 0, shape{}
 	}
 	cache.st = st
-	prev := cache.entries
-	known := len(prev) > 0
-	cur := cache.spare[:0]
-	var index map[string]int // id → entry of prev, made only when the order moved
-	for i := range a.Machines {
+	known := len(cache.kept.Entries()) > 0
+	cache.entries = cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old *entry) entry {
 		m := &a.Machines[i]
-		var old *entry
-		switch {
-		case i < len(prev) && prev[i].m.ID == m.ID:
-			old = &prev[i]
-		case known:
-			if index == nil {
-				index = make(map[string]int, len(prev))
-				for j := range prev {
-					index[prev[j].m.ID] = j
-				}
-			}
-			if j, ok := index[m.ID]; ok {
-				old = &prev[j]
-			}
-		}
 		if old != nil && old.hash == m.Hash {
 			e := *old
 			e.m, e.changed = m, false
 			e.probed, e.alert, e.alertStyle, e.drawn = false, "", nil, nil // worked out again (shape)
-			cur = append(cur, e)
-			continue
+			return e
 		}
-		cur = append(cur, entry{m: m, cache: cache, hash: m.Hash, changed: known})
 		if known {
 			changed++
 		}
-	}
-	cache.entries, cache.spare = cur, prev
+		return entry{m: m, cache: cache, hash: m.Hash, changed: known}
+	})
 	sh = cache.shape(a)
 	cache.sort(a, s)
 	cache.out = cache.out[:0]
@@ -147,7 +127,7 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 
 // release lets the previous listing's machines go once the table holds
 // the new rows.
-func (cache *rowCache) release() { clear(cache.spare) }
+func (cache *rowCache) release() { cache.kept.Release() }
 
 // shape measures the columns over every row, each column until one of its
 // cells says something and one is as wide as the column: past that no
