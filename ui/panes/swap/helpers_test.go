@@ -40,6 +40,26 @@ type spec struct {
 
 func build(specs []spec) *snapshot.App {
 	a := snapshot.New("demo-org", "sleepy-api", nil)
+	ms := machinesOf(specs)
+	a.ApplyMachines(ms, t0)
+	for _, s := range specs {
+		req := snapshot.ProbeRequest{Kind: snapshot.ProbeMeminfo, Machine: s.id, Key: s.id + "/boot"}
+		switch {
+		case s.probeErr:
+			a.ApplyProbe(req, snapshot.ExecResult{ExitCode: 1, Stderr: "cat: /proc/meminfo: Permission denied"}, t0.Add(-5*time.Second))
+		case s.probe != "":
+			a.ApplyProbe(req, snapshot.ExecResult{Stdout: s.probe}, t0.Add(-5*time.Second))
+		}
+	}
+	return a
+}
+
+func newPane(t *theme.Theme) *Pane {
+	return New(pane.Context{Theme: t})
+}
+
+// machinesOf is the listing of specs.
+func machinesOf(specs []spec) []*fly.Machine {
 	var ms []*fly.Machine
 	for _, s := range specs {
 		cfg := &fly.MachineConfig{Guest: &fly.MachineGuest{MemoryMB: s.memoryMB, CPUs: 1, CPUKind: "shared"}}
@@ -56,19 +76,5 @@ func build(specs []spec) *snapshot.App {
 		}
 		ms = append(ms, m)
 	}
-	a.ApplyMachines(ms, t0)
-	for _, s := range specs {
-		req := snapshot.ProbeRequest{Kind: snapshot.ProbeMeminfo, Machine: s.id, Key: s.id + "/boot"}
-		switch {
-		case s.probeErr:
-			a.ApplyProbe(req, snapshot.ExecResult{ExitCode: 1, Stderr: "cat: /proc/meminfo: Permission denied"}, t0.Add(-5*time.Second))
-		case s.probe != "":
-			a.ApplyProbe(req, snapshot.ExecResult{Stdout: s.probe}, t0.Add(-5*time.Second))
-		}
-	}
-	return a
-}
-
-func newPane(t *theme.Theme) *Pane {
-	return New(pane.Context{Theme: t})
+	return ms
 }

@@ -77,6 +77,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.lines = []string{p.theme.Level(v.Level).Render() + " " + v.Line, costLine(a)}
 	p.head1.Forget()
 	p.table.SetRows(rows)
+	p.rows.release()
 	p.relayout()
 }
 

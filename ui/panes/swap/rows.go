@@ -15,6 +15,7 @@ import (
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/table"
+	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -51,67 +52,89 @@ var columns = []table.Column{
 // notShown fills a meminfo cell the pane has no number for.
 const notShown = "–"
 
-// cachedRow is one machine's row kept between refreshes, with what it
-// was built from: while both hold, only the probe's age is written again.
-type cachedRow struct {
+// entry is one machine's row kept between refreshes, with what it was
+// built from: while both hold, only the probe's age is written again. Its
+// cells are formatted when the row is first drawn or searched (Format).
+type entry struct {
+	m      *snapshot.Machine // in the listing's slice, which a listing replaces and never writes
+	cache  *rowCache
 	hash   uint64
 	probe  snapshot.Probe[diagnose.Meminfo]
 	probed bool
-	row    table.Row
-	age    bool // the status cell is "probed … ago", written as drawn (see ages)
-	seen   int  // the refresh that last listed the machine
 	facts  diagnose.SwapFacts
+	row    *table.Row // nil until drawn or searched
+	age    bool       // the status cell is "probed … ago", written as drawn (see ages)
 }
 
-// rowCache keeps the rows by machine id (see buildRows).
+// rowCache keeps the rows by machine, in the listing's order (see buildRows).
 type rowCache struct {
-	rows    map[string]*cachedRow
-	refresh int
+	kept   pane.Kept[entry]
+	th     *theme.Theme
+	states *table.StateStyles
+	rows   []table.Row          // reused for the table's rows
+	facts  []diagnose.SwapFacts // reused for the verdict
 }
 
 // buildRows turns the model into one table row per machine, and its swap
-// facts (for the verdict), in machine order: plain cells and the styles the
-// table applies to the rows on screen only. A machine whose row hash and
-// meminfo probe did not change keeps its row and facts from the cache.
+// facts (for the verdict), in machine order: rows the table formats as it
+// draws them, plain cells and the styles the table applies to the rows on
+// screen only. A machine whose row hash and meminfo probe did not change
+// keeps its entry (its facts, and its row once formatted).
 func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, cache *rowCache) ([]table.Row, []diagnose.SwapFacts) {
-	if cache.rows == nil {
-		cache.rows = make(map[string]*cachedRow, len(a.Machines))
-	}
-	cache.refresh++
-	rows := make([]table.Row, len(a.Machines))
-	facts := make([]diagnose.SwapFacts, len(a.Machines))
-	for i, m := range a.Machines {
-		probe, probed := a.Meminfo[m.ID]
-		c := cache.rows[m.ID]
-		if c == nil || c.hash != m.Hash || c.probe != probe || c.probed != probed {
-			c = newCachedRow(t, states, m, snapshot.SwapFactsOf(m, probe, probed), probe, probed)
-			cache.rows[m.ID] = c
+	cache.th, cache.states = t, states
+	probes := len(a.Meminfo) > 0
+	entries := cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old *entry) entry {
+		m := &a.Machines[i]
+		var probe snapshot.Probe[diagnose.Meminfo]
+		var probed bool
+		if probes {
+			probe, probed = a.Meminfo[m.ID]
 		}
-		c.seen = cache.refresh
-		rows[i], facts[i] = c.row, c.facts
-	}
-	if len(cache.rows) > len(a.Machines) { // some machines are gone
-		for id, c := range cache.rows {
-			if c.seen != cache.refresh {
-				delete(cache.rows, id)
-			}
+		if old != nil && old.hash == m.Hash && old.probe == probe && old.probed == probed {
+			e := *old
+			e.m = m
+			return e
 		}
+		return entry{m: m, cache: cache, hash: m.Hash, probe: probe, probed: probed, facts: snapshot.SwapFactsOf(*m, probe, probed)}
+	})
+	cache.rows, cache.facts = cache.rows[:0], cache.facts[:0]
+	for i := range entries {
+		e := &entries[i]
+		cache.rows = append(cache.rows, table.Row{ID: e.m.ID, Lazy: e})
+		cache.facts = append(cache.facts, e.facts)
 	}
-	return rows, facts
+	return cache.rows, cache.facts
 }
+
+// release lets the previous listing's machines go once the table holds
+// the new rows.
+func (cache *rowCache) release() { cache.kept.Release() }
 
 // ages is the table's Live func: a probed machine's "probed … ago" as of now.
 func (cache *rowCache) ages(now time.Time) table.Live {
 	return func(r table.Row, col int) (string, bool) {
-		c := cache.rows[r.ID]
-		if c == nil || !c.age || col != colStatus {
+		e, ok := r.Lazy.(*entry)
+		if !ok || col != colStatus {
 			return "", false
 		}
-		return "probed " + words.Duration(now.Sub(c.probe.At), words.Whole) + " ago", true
+		if e.Format(); !e.age {
+			return "", false
+		}
+		return "probed " + words.Duration(now.Sub(e.probe.At), words.Whole) + " ago", true
 	}
 }
 
-func newCachedRow(t *theme.Theme, states *table.StateStyles, m snapshot.Machine, f diagnose.SwapFacts, probe snapshot.Probe[diagnose.Meminfo], probed bool) *cachedRow {
+// Format is the machine's row (table.Lazy), formatted once per entry.
+func (e *entry) Format() table.Row {
+	if e.row == nil {
+		r := e.format(e.cache.th, e.cache.states)
+		e.row = &r
+	}
+	return *e.row
+}
+
+func (e *entry) format(t *theme.Theme, states *table.StateStyles) table.Row {
+	m, f := e.m, e.facts
 	c, l := make([]string, len(columns)), make([]*lipgloss.Style, len(columns))
 	c[colMemory], c[colSwapCfg] = "?", "?"
 	if cfg := m.Config; cfg != nil {
@@ -123,9 +146,8 @@ func newCachedRow(t *theme.Theme, states *table.StateStyles, m snapshot.Machine,
 			c[colMemory] = megabytes(cfg.MemoryMB)
 		}
 	}
-	row := &cachedRow{hash: m.Hash, probe: probe, probed: probed, facts: f}
 	var reason string
-	c[colStatus], l[colStatus], reason, row.age = probeStatus(t, m, probe, probed)
+	c[colStatus], l[colStatus], reason, e.age = probeStatus(t, m, e.probe, e.probed)
 	c[colSwapNow], l[colSwapNow], c[colAvail], c[colUsed] = reason, &t.Dim, notShown, notShown
 	if mi := f.Meminfo; mi != nil {
 		c[colSwapNow], l[colSwapNow] = freeOfTotal(mi.SwapFreeKB, mi.SwapTotalKB), nil
@@ -140,8 +162,7 @@ func newCachedRow(t *theme.Theme, states *table.StateStyles, m snapshot.Machine,
 	}
 	c[colMachine] = m.ID
 	c[colState], l[colState] = states.Look(m.State)
-	row.row = table.Row{ID: m.ID, Cells: c, Styles: l, Search: table.SearchText(c)}
-	return row
+	return table.Row{Cells: c, Styles: l, Search: table.SearchText(c)}
 }
 
 func megabytes(mb int) string { return strconv.Itoa(mb) + " MB" }
@@ -150,7 +171,7 @@ func megabytes(mb int) string { return strconv.Itoa(mb) + " MB" }
 // on started machines, once per boot): the full status and its style, a
 // short reason for a machine without numbers, and whether the status is the
 // probe's age (written on every refresh).
-func probeStatus(t *theme.Theme, m snapshot.Machine, p snapshot.Probe[diagnose.Meminfo], probed bool) (status string, style *lipgloss.Style, reason string, age bool) {
+func probeStatus(t *theme.Theme, m *snapshot.Machine, p snapshot.Probe[diagnose.Meminfo], probed bool) (status string, style *lipgloss.Style, reason string, age bool) {
 	running := m.State == "started"
 	switch {
 	case probed && p.Err != "":
@@ -187,7 +208,8 @@ func formatKB(kb int64) string {
 func costLine(a *snapshot.App) string {
 	withSwap := 0
 	var others []string
-	for _, m := range a.Machines {
+	for i := range a.Machines {
+		m := &a.Machines[i]
 		if m.Config == nil {
 			continue
 		}
