@@ -41,19 +41,7 @@ func procNetTCP(n int) string {
 
 func build(specs []spec) *snapshot.App {
 	a := snapshot.New("demo-org", "backlog-web", nil)
-	var ms []*fly.Machine
-	for _, s := range specs {
-		cfg := &fly.MachineConfig{}
-		if s.service {
-			svc := fly.MachineService{InternalPort: 8080, Protocol: "tcp"}
-			if s.soft > 0 {
-				svc.Concurrency = &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: s.soft, HardLimit: s.hard}
-			}
-			cfg.Services = []fly.MachineService{svc}
-		}
-		ms = append(ms, &fly.Machine{ID: s.id, State: s.state, InstanceID: "01INST" + s.id, Config: cfg,
-			Events: []*fly.MachineEvent{{Type: "start", Status: "started", Source: "flyd", Timestamp: t0.Add(-time.Hour).UnixMilli()}}})
-	}
+	ms := machinesOf(specs)
 	a.ApplyMachines(ms, t0)
 	cw := map[string]int{}
 	for _, s := range specs {
@@ -72,4 +60,22 @@ var backlogWeb = []spec{
 	{id: "9a303e34bdcd91", state: "started", soft: 25, closeWait: 465, service: true},
 	{id: "9769ebd2493102", state: "started", soft: 25, closeWait: 461, service: true},
 	{id: "1d2b0600ac7bd4", state: "stopped", soft: 25, closeWait: -1, service: true},
+}
+
+// machinesOf is the listing of specs.
+func machinesOf(specs []spec) []*fly.Machine {
+	var ms []*fly.Machine
+	for _, s := range specs {
+		cfg := &fly.MachineConfig{}
+		if s.service {
+			svc := fly.MachineService{InternalPort: 8080, Protocol: "tcp"}
+			if s.soft > 0 {
+				svc.Concurrency = &fly.MachineServiceConcurrency{Type: "connections", SoftLimit: s.soft, HardLimit: s.hard}
+			}
+			cfg.Services = []fly.MachineService{svc}
+		}
+		ms = append(ms, &fly.Machine{ID: s.id, State: s.state, InstanceID: "01INST" + s.id, Config: cfg,
+			Events: []*fly.MachineEvent{{Type: "start", Status: "started", Source: "flyd", Timestamp: t0.Add(-time.Hour).UnixMilli()}}})
+	}
+	return ms
 }

@@ -75,7 +75,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 		return // the same machines and sockets: the same rows and lines
 	}
 	p.built = a.Mark()
-	ms := a.BacklogMachines()
+	ms := p.rows.machines(a)
 	p.verdict = diagnose.BacklogVerdict(ms)
 	p.headN.Forget() // the verdict and the limits are the head
 	c, shared := sharedLimits(ms)
@@ -93,7 +93,8 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	} else {
 		p.table.SetColumns(ownColumns)
 	}
-	p.table.SetRows(p.rows.build(p.theme, p.states, a.Machines, ms, p.own))
+	p.table.SetRows(p.rows.build(p.theme, p.states, p.own))
+	p.rows.release()
 	p.relayout()
 }
 

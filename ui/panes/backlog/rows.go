@@ -10,6 +10,7 @@ import (
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/table"
+	"github.com/flywake/flywake/ui/pane"
 	"github.com/flywake/flywake/ui/theme"
 )
 
@@ -95,51 +96,94 @@ func newRow(m diagnose.BacklogMachine) row {
 	return r
 }
 
-// cachedRow is one machine's table row kept between refreshes while what
-// it was built from holds: the machine's row hash, its probe, the layout.
-type cachedRow struct {
-	hash     uint64
-	probedAt time.Time
-	level    diagnose.Level
-	state    string
-	own      bool
-	row      table.Row
-	seen     int // the refresh that last listed the machine
+// entry is one machine's table row kept between refreshes while what it
+// was built from holds: the machine's row hash, its probe, the layout. Its
+// cells are formatted when the row is first drawn or searched (Format).
+type entry struct {
+	cache  *rowCache
+	hash   uint64
+	config *snapshot.Config // the listing's, kept by the model while the machine's entry is unchanged
+	bm     diagnose.BacklogMachine
+	sample bool // a socket probe of the machine was held when bm was made
+	own    bool
+	row    *table.Row // nil until drawn or searched
 }
 
-// rowCache keeps the rows by machine id, so a refresh of 10,000 machines
-// whose sockets did not change formats none of them.
+// rowCache keeps the rows by machine, in the listing's order, so a refresh
+// of 10,000 machines whose sockets did not change formats none of them,
+// and one of 10,000 changed machines formats those drawn.
 type rowCache struct {
-	rows    map[string]*cachedRow
-	refresh int
+	kept   pane.Kept[entry]
+	th     *theme.Theme
+	states *table.StateStyles
+	rows   []table.Row               // reused for the table's rows
+	ms     []diagnose.BacklogMachine // reused for the verdict
 }
 
-// rows are the table rows of ms (in order), machines the model's machines
-// (the same order, for their row hashes).
-func (cache *rowCache) build(t *theme.Theme, states *table.StateStyles, machines []snapshot.Machine, ms []diagnose.BacklogMachine, own bool) []table.Row {
-	if cache.rows == nil {
-		cache.rows = make(map[string]*cachedRow, len(ms))
-	}
-	cache.refresh++
-	out := make([]table.Row, len(ms))
-	for i, m := range ms {
-		c := cache.rows[m.ID]
-		if c == nil || c.hash != machines[i].Hash || !c.probedAt.Equal(m.ProbedAt) || c.level != m.Level() || c.state != m.State || c.own != own {
-			c = &cachedRow{hash: machines[i].Hash, probedAt: m.ProbedAt, level: m.Level(), state: m.State, own: own,
-				row: newRow(m).tableRow(t, states, own)}
-			cache.rows[m.ID] = c
+// machines works out what the backlog verdict weighs per machine (as
+// App.BacklogMachines does), keeping the entry of every machine whose row
+// hash held and that has no socket probe: one pass, and no machine read
+// again while nothing it says changed.
+func (cache *rowCache) machines(a *snapshot.App) []diagnose.BacklogMachine {
+	probes := len(a.Sockets) > 0
+	entries := cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old *entry) entry {
+		m := &a.Machines[i]
+		sample := false
+		if probes {
+			_, sample = a.Sockets[m.ID]
 		}
-		c.seen = cache.refresh
-		out[i] = c.row
-	}
-	if len(cache.rows) > len(ms) { // some machines are gone
-		for id, c := range cache.rows {
-			if c.seen != cache.refresh {
-				delete(cache.rows, id)
-			}
+		// The row hash does not cover the limits: the config, converted
+		// once per version of the machine, does.
+		if old != nil && old.hash == m.Hash && old.config == m.Config && !sample && !old.sample {
+			return *old
 		}
+		e := entry{cache: cache, hash: m.Hash, config: m.Config, bm: a.BacklogOf(*m), sample: sample}
+		if old != nil && sameRow(old.bm, e.bm) {
+			e.row, e.own = old.row, old.own
+		}
+		return e
+	})
+	cache.ms = cache.ms[:0]
+	for i := range entries {
+		cache.ms = append(cache.ms, entries[i].bm)
 	}
-	return out
+	return cache.ms
+}
+
+// sameRow reports whether x and y make the same row: the same machine,
+// state, limits and probe.
+func sameRow(x, y diagnose.BacklogMachine) bool {
+	return x.ID == y.ID && x.State == y.State && x.Served == y.Served && x.Conc == y.Conc &&
+		x.ProbedAt.Equal(y.ProbedAt) && x.ProbeErr == y.ProbeErr && (x.Sockets == nil) == (y.Sockets == nil) && x.Level() == y.Level()
+}
+
+// build is the table rows of the last machines, with their own limits
+// when own says so.
+func (cache *rowCache) build(t *theme.Theme, states *table.StateStyles, own bool) []table.Row {
+	cache.th, cache.states = t, states
+	entries := cache.kept.Entries()
+	cache.rows = cache.rows[:0]
+	for i := range entries {
+		e := &entries[i]
+		if e.own != own {
+			e.own, e.row = own, nil
+		}
+		cache.rows = append(cache.rows, table.Row{ID: e.bm.ID, Lazy: e})
+	}
+	return cache.rows
+}
+
+// release lets the previous listing's machines go once the table holds
+// the new rows.
+func (cache *rowCache) release() { cache.kept.Release() }
+
+// Format is the machine's row (table.Lazy), formatted once per entry.
+func (e *entry) Format() table.Row {
+	if e.row == nil {
+		r := newRow(e.bm).tableRow(e.cache.th, e.cache.states, e.own)
+		e.row = &r
+	}
+	return *e.row
 }
 
 // ages is the table's Live func: the probe's age as of now.
@@ -149,14 +193,14 @@ func (cache *rowCache) ages(now time.Time, own bool) table.Live {
 		col = 6
 	}
 	return func(r table.Row, c int) (string, bool) {
-		cr := cache.rows[r.ID]
-		if cr == nil || c != col {
+		e, ok := r.Lazy.(*entry)
+		if !ok || c != col {
 			return "", false
 		}
-		if cr.probedAt.IsZero() {
+		if e.bm.ProbedAt.IsZero() {
 			return words.Missing, true
 		}
-		return words.Duration(now.Sub(cr.probedAt), words.Whole) + " ago", true
+		return words.Duration(now.Sub(e.bm.ProbedAt), words.Whole) + " ago", true
 	}
 }
 
