@@ -59,7 +59,7 @@ type App struct {
 	judged  []*machine.Machine // the judge's view of the last listing, reused
 	// from are the converted machines Machines were copied from, by index
 	// (nil: replaced by a look since): how a listing tells what it changed.
-	from        []*Machine
+	from        []*converted
 	machinesRev uint64
 	// rowsRev moves with machinesRev unless only what a row hash does not
 	// cover changed (a verdict's sentence, its looks): see Mark.
@@ -141,7 +141,7 @@ func (a *App) ApplyListing(l flyapi.Listing, now time.Time) {
 // listing whose entry did not change, and the model and the judge tell an
 // unchanged machine by it.
 type Converted struct {
-	machines  []*Machine
+	machines  []*converted
 	malformed int
 	skipped   []string       // entries skipped whole: the id when one names it
 	partial   map[string]int // by id: nulls dropped from a machine kept
@@ -158,7 +158,7 @@ func Convert(l flyapi.Listing) Converted {
 // or the last listing's machine of the id to share parts with, and
 // fresh is told each machine converted afresh (by the entry's raw id);
 // configs, when not nil, converts each distinct config once.
-func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *Machine, ok bool), fresh func(id string, m *Machine), configs *machine.Configs) Converted {
+func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *converted, ok bool), fresh func(id string, m *converted), configs *machine.Configs) Converted {
 	c := convertedHead(l)
 	for _, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
@@ -170,7 +170,7 @@ func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *M
 			continue // listed twice: the first one stands
 		}
 		seen[fm.ID] = true
-		var prev *Machine
+		var prev *converted
 		if reuse != nil {
 			m, ok := reuse(fm.ID)
 			if ok {
@@ -191,7 +191,7 @@ func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *M
 // convertedHead is a Converted of l's counts and unread entries, with room
 // for its machines.
 func convertedHead(l flyapi.Listing) Converted {
-	c := Converted{machines: make([]*Machine, 0, len(l.Machines)), malformed: l.Malformed}
+	c := Converted{machines: make([]*converted, 0, len(l.Machines)), malformed: l.Malformed}
 	// The judge keys what it could not read by the machines' ids as the
 	// model has them: made inert like every other.
 	for _, id := range l.Skipped {
@@ -209,16 +209,26 @@ func convertedHead(l flyapi.Listing) Converted {
 // convertOne is one entry of l as the model's machine, its config through
 // configs (nil: afresh), sharing what did not change with prev, the
 // machine the last listing had of the entry (nil: none). fm is not nil.
-func convertOne(l flyapi.Listing, fm *fly.Machine, configs *machine.Configs, prev *Machine) *Machine {
+func convertOne(l flyapi.Listing, fm *fly.Machine, configs *machine.Configs, prev *converted) *converted {
 	var was *machine.Machine
 	if prev != nil {
 		was = &prev.Machine
 	}
-	m := &Machine{Machine: configs.FromFly(fm, was)}
+	m := &converted{Machine: configs.FromFly(fm, was)}
 	m.Cordoned = l.Cordoned[fm.ID]
-	m.content = rowHash(m) // the crash verdict is mixed in on apply
+	m.content = rowHash(&m.Machine) // the crash verdict is mixed in on apply
 	return m
 }
+
+// converted is one machine as a listing converted it: the model's Machine
+// before the judge speaks of it (smaller, for a listing of thousands).
+type converted struct {
+	machine.Machine
+	content uint64 // rowHash
+}
+
+// model is the model's machine made of c, before the judge speaks.
+func (c *converted) model() Machine { return Machine{Machine: c.Machine, content: c.content} }
 
 // Converter is Convert with a memory of one app's last listing: a machine
 // whose entry the API sent byte for byte as last time (Listing.Hashes) is
@@ -245,7 +255,7 @@ type convertedSet struct {
 type convertedEntry struct {
 	id   string // as the listing has it (raw)
 	hash uint64
-	m    *Machine
+	m    *converted
 }
 
 func (s *convertedSet) reset() {
@@ -277,7 +287,7 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 	}
 	cv.next.reset()
 	clear(cv.seen)
-	reuse := func(id string) (*Machine, bool) {
+	reuse := func(id string) (*converted, bool) {
 		i, ok := cv.last.at[id]
 		if !ok {
 			return nil, false
@@ -290,7 +300,7 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 		cv.next.add(e)
 		return e.m, true
 	}
-	fresh := func(id string, m *Machine) {
+	fresh := func(id string, m *converted) {
 		if h, ok := l.Hashes[id]; ok {
 			cv.next.add(convertedEntry{id: id, hash: h, m: m})
 		}
@@ -364,7 +374,7 @@ func (c Converted) judged(buf []*machine.Machine) verdict.Listing {
 func (c Converted) Machines() []Machine {
 	out := make([]Machine, len(c.machines))
 	for i, m := range c.machines {
-		out[i] = *m
+		out[i] = m.model()
 	}
 	return out
 }
@@ -386,7 +396,7 @@ func (a *App) ApplyConverted(c Converted, now time.Time) {
 	out := make([]Machine, len(c.machines))
 	rows := len(out) != len(a.Machines) || len(a.from) != len(out) // some row changed
 	for i, cm := range c.machines {
-		out[i] = *cm
+		out[i] = cm.model()
 		a.judgedAs(&out[i], i)
 		rows = rows || a.from[i] != cm || out[i].Hash != a.Machines[i].Hash
 	}
@@ -517,7 +527,7 @@ func (a *App) ApplyLook(c Converted) {
 		if out == nil {
 			out = slices.Clone(a.Machines)
 		}
-		old, m := out[i], *cm
+		old, m := out[i], cm.model()
 		m.Crash, m.FromRelease, m.Rollout = old.Crash, old.FromRelease, old.Rollout
 		m.Hash = withRollout(withCrash(m.content, m.Crash.Kind), m.FromRelease, m.Rollout)
 		out[i] = m

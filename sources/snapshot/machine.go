@@ -43,7 +43,7 @@ type (
 // rowHash covers what a row shows, ages aside, so a flash means something
 // the user can see changed. It runs on every machine converted, so each
 // string is hashed whole (maphash) and mixed in, with no allocation.
-func rowHash(m *Machine) uint64 {
+func rowHash(m *machine.Machine) uint64 {
 	h := fnvOffset
 	for _, s := range [...]string{m.ID, m.Name, m.State, m.Region, m.ProcessGroup, m.Release, m.ImageDigest, m.InstanceID, m.HostStatus} {
 		h = mixString(h, s)
