@@ -37,8 +37,8 @@ func images(a *snapshot.App) []image {
 	var out []image
 	for _, d := range a.CurrentDigests() {
 		img := image{Digest: d}
-		for _, m := range a.Machines {
-			if m.ImageDigest == d {
+		for i := range a.Machines {
+			if m := &a.Machines[i]; m.ImageDigest == d {
 				img.Machines++
 				if m.State == "started" {
 					img.Running++

@@ -124,8 +124,8 @@ func startedState(a *snapshot.App) machineState {
 	if a.ListedAt.IsZero() && len(a.Machines) == 0 {
 		return machinesNotListed
 	}
-	for _, m := range a.Machines {
-		if m.State == "started" {
+	for i := range a.Machines {
+		if a.Machines[i].State == "started" {
 			return machinesSomeStarted
 		}
 	}

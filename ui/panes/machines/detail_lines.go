@@ -247,8 +247,8 @@ func eventLines(m snapshot.Machine, now time.Time) []string {
 // as the listing shows it.
 func maxEvents(a *snapshot.App) int {
 	n := 0
-	for _, m := range a.Machines {
-		n = max(n, len(m.Events))
+	for i := range a.Machines {
+		n = max(n, len(a.Machines[i].Events))
 	}
 	return n
 }
