@@ -36,8 +36,11 @@ func newRecordCmd(g *globalFlags) *cobra.Command {
 			if out != "" {
 				return usage(errors.New("--out names the file --export writes: add --export FROM..TO"))
 			}
-			db, err = recordPath(db)
-			return err
+			if db, err = recordPath(db); err != nil {
+				return err
+			}
+			// Refused now, not after a platform (a whole demo's) is built.
+			return record.Check(db)
 		},
 		run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
 			var apps []string

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flywake/flywake/sources/record"
 )
 
 // flywake record, then status, verdict and check on the recording: the
@@ -71,23 +73,35 @@ func TestRecordThenReplay(t *testing.T) {
 	}
 }
 
-// A recording file record cannot write is refused at once, in words.
+// A recording file record cannot write is refused at once, in words:
+// before any platform is looked for (there is no token here, which
+// would be the error otherwise), and before a demo is built.
 func TestRecordRefusesAFileItCannotWrite(t *testing.T) {
+	isolateEnv(t)
 	dir := t.TempDir()
-	t.Setenv("XDG_STATE_HOME", dir)
 	db := filepath.Join(dir, "rec.db")
-	if _, stderr, code := runFlywake(t, nil, "record", "--demo", "--for", "1s", "--db", db); code != 0 {
-		t.Fatalf("record: %d %s", code, stderr)
+	w, err := record.Create(db, record.Options{Org: "demo-org", Scope: "app crashy-api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 	os.Chmod(db, 0o444)
-	_, stderr, code := runFlywake(t, nil, "record", "--demo", "--for", "1s", "--db", db)
-	if code != 1 || !strings.Contains(stderr, "cannot be written") {
-		t.Errorf("record on a read-only file: exit %d, %q", code, stderr)
-	}
 	notes := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notes, []byte(strings.Repeat("just text\n", 200)), 0o644)
-	_, stderr, code = runFlywake(t, nil, "record", "--demo", "--for", "1s", "--db", notes)
-	if code != 1 || !strings.Contains(stderr, "is not a flywake recording") {
-		t.Errorf("record into a text file: exit %d, %q", code, stderr)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"record", "--db", db, "-a", "crashy-api"}, "cannot be written"},
+		{[]string{"record", "--demo", "--for", "1s", "--db", db}, "cannot be written"},
+		{[]string{"record", "--db", notes, "-a", "crashy-api"}, "is not a flywake recording"},
+		{[]string{"record", "--demo", "--for", "1s", "--db", notes}, "is not a flywake recording"},
+	} {
+		_, stderr, code := runFlywake(t, nil, c.args...)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("flywake %s: exit %d, %q; want 1 and %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
 	}
 }

@@ -124,6 +124,40 @@ func Create(path string, o Options) (*Writer, error) {
 	return w, nil
 }
 
+// Check refuses path as Create would, without recording: a file that is
+// not a recording, damaged, from a newer flywake or read-only (a missing or
+// empty one is fine). It is cheap, for a caller to ask before it builds
+// what it would record from.
+func Check(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return &Error{Kind: IO, Path: path, Detail: err.Error(), Err: err}
+	}
+	if err := checkWritable(abs); err != nil {
+		return err
+	}
+	fresh, err := emptyFile(abs)
+	if err != nil || fresh {
+		return classify(path, err)
+	}
+	db, err := openSQL(abs, true)
+	if err != nil {
+		return classify(path, err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	meta, err := readMeta(ctx, db)
+	if err != nil {
+		return classify(path, err)
+	}
+	if meta == nil {
+		return &Error{Kind: NotARecording, Path: path, Detail: "an SQLite database without flywake's tables"}
+	}
+	_, err = checkVersion(path, meta)
+	return err
+}
+
 // checkWritable refuses a file (or, for a new one, a directory) with no
 // write permission before SQLite is asked: it would open read-only and
 // fail on the first commit instead. The mode bits are read rather than
