@@ -23,9 +23,9 @@ import (
 // stderr, stdout (check's and verdict's reports in each format) and the
 // --debug log each hold less than 4 KB of it.
 func TestHugeErrorBodyIsQuotedEverywhere(t *testing.T) {
-	isolateEnv(t)
+	t.Parallel()
 	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
-	simtest.UseAsFly(t, sim, secretsCanary)
+	env := simEnv(t, sim, secretsCanary)
 	page := "<html>" + strings.Repeat("x", 50<<20) + "</html>"
 	sim.SetFault("*", flysim.Fault{Body: page, Status: 500})
 	debugLog := filepath.Join(t.TempDir(), "debug.log")
@@ -41,7 +41,7 @@ func TestHugeErrorBodyIsQuotedEverywhere(t *testing.T) {
 		{"verdict", "-a", flysim.DemoScaleToZero, "--timeout", "4s", "--settle", "1s", "--format", "json"},
 	} {
 		name := strings.Join(args, " ")
-		out, errOut, code := runFlywake(t, nil, append(args, "--debug", debugLog)...)
+		out, errOut, code := runFlywakeEnv(t, env, nil, append(args, "--debug", debugLog)...)
 		if code == 0 {
 			t.Errorf("%s: exit 0 with every API answering 500", name)
 		}
@@ -74,11 +74,10 @@ func TestHugeErrorBodyIsQuotedEverywhere(t *testing.T) {
 // error in a few hundred bytes, and no frame it draws holds 4 KB of the
 // page.
 func TestHugeErrorBodyInTheDashboardHeader(t *testing.T) {
-	isolateEnv(t)
+	t.Parallel()
 	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
-	simtest.UseAsFly(t, sim, secretsCanary)
 	sim.SetFault("*", flysim.Fault{Body: "<html>" + strings.Repeat("x", 50<<20) + "</html>", Status: 500})
-	g := &globalFlags{app: flysim.DemoScaleToZero}
+	g := &globalFlags{app: flysim.DemoScaleToZero, getenv: lookup(simEnv(t, sim, secretsCanary))}
 	p, err := connect(context.Background(), g, connectNeeds{org: true}, &session{})
 	if err != nil {
 		t.Fatal(err)

@@ -161,7 +161,7 @@ func (g *globalFlags) runE(c command) func(*cobra.Command, []string) error {
 		// not this command uses them (--demo does not): a project file
 		// could still quote them.
 		for _, name := range fly.TokenVariables {
-			s.addSecret(os.Getenv(name))
+			s.addSecret(g.env(name))
 		}
 		s.log.Printf("flywake %s (%s, %s/%s): %s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, commandLine(cmd))
 

@@ -57,6 +57,7 @@ func tokenLeaks(t *testing.T, where, text, token string) {
 // written as JSON escapes, no command in any format, no debug log line and
 // no dashboard frame shows it.
 func TestEscapedTokenIsNowhere(t *testing.T) {
+	t.Parallel()
 	if race.Enabled {
 		// What it proves is in the bytes printed, which the detector does
 		// not change; the same commands run under it in the tests beside
@@ -71,10 +72,10 @@ func TestEscapedTokenIsNowhere(t *testing.T) {
 		token, pieces := escapedTokens(seed)
 		piece := pieces[seed%uint64(len(pieces))]
 		t.Run(fmt.Sprint("piece", seed), func(t *testing.T) {
-			isolateEnv(t)
+			t.Parallel()
 			// The platform accepts the first macaroon; flywake holds the whole.
 			sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: pieces[1]})
-			simtest.UseAsFly(t, sim, token)
+			env := simEnv(t, sim, token)
 			sim.SetFault("*", flysim.Fault{Hostile: "-" + piece, EscapeHostile: true})
 			debugLog := filepath.Join(t.TempDir(), "debug.log")
 			for _, args := range [][]string{
@@ -87,7 +88,7 @@ func TestEscapedTokenIsNowhere(t *testing.T) {
 				{"verdict", "-a", flysim.DemoScaleToZero, "--timeout", "3s", "--settle", "1s", "--format", "markdown"},
 			} {
 				name := strings.Join(args, " ")
-				out, errOut, _ := runFlywake(t, nil, append(args, "--debug", debugLog)...)
+				out, errOut, _ := runFlywakeEnv(t, env, nil, append(args, "--debug", debugLog)...)
 				if !strings.Contains(out+errOut, "[REDACTED]") && strings.HasPrefix(name, "status") {
 					t.Errorf("%s shows no machine name redacted: the platform's text did not reach it\n%.3000s", name, out)
 				}
@@ -99,7 +100,7 @@ func TestEscapedTokenIsNowhere(t *testing.T) {
 			}
 			tokenLeaks(t, "the debug log", string(b), token)
 			if seed == 0 { // the views read the same model: one token's worth
-				tokenLeaks(t, "the dashboard", dashboardScreen(t), token)
+				tokenLeaks(t, "the dashboard", dashboardScreen(t, env), token)
 			}
 		})
 	}
@@ -107,9 +108,9 @@ func TestEscapedTokenIsNowhere(t *testing.T) {
 
 // dashboardScreen is every byte the dashboard draws while it shows the
 // machines, a drill-down, the logs view and a machine's describe view.
-func dashboardScreen(t *testing.T) string {
+func dashboardScreen(t *testing.T, env map[string]string) string {
 	t.Helper()
-	g := &globalFlags{app: flysim.DemoScaleToZero}
+	g := &globalFlags{app: flysim.DemoScaleToZero, getenv: lookup(env)}
 	p, err := connect(context.Background(), g, connectNeeds{org: true}, &session{})
 	if err != nil {
 		t.Fatal(err)

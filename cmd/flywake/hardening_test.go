@@ -19,22 +19,31 @@ import (
 // every command at it, as a user's FLY_* settings would.
 func startSim(t *testing.T) *flysim.Sim {
 	t.Helper()
-	sim := simtest.StartSim(t, flysim.Options{Seed: 3, Speed: 20, Token: "fo1_CANARY_hardening_0123456789abcdef", NoTraffic: true})
+	sim, _ := startSimEnv(t)
 	simtest.UseAsFly(t, sim, sim.Token())
 	return sim
+}
+
+// startSimEnv is startSim with the platform in an environment of the
+// test's own (runFlywakeEnv), not the process's.
+func startSimEnv(t *testing.T) (*flysim.Sim, map[string]string) {
+	t.Helper()
+	sim := simtest.StartSim(t, flysim.Options{Seed: 3, Speed: 20, Token: "fo1_CANARY_hardening_0123456789abcdef", NoTraffic: true})
+	return sim, simEnv(t, sim, sim.Token())
 }
 
 // A null machine, check and event in the listing crashed status and check
 // with a raw Go panic (exit 2, "failures" for check). They now skip the
 // entries, say so, and judge the rest.
 func TestStatusAndCheckSurviveNullEntries(t *testing.T) {
-	sim := startSim(t)
+	t.Parallel()
+	sim, env := startSimEnv(t)
 	sim.SetFault("list", flysim.Fault{NullEntries: true})
-	out, errOut, code := runFlywake(t, nil, "status", "-a", flysim.DemoTuned)
+	out, errOut, code := runFlywakeEnv(t, env, nil, "status", "-a", flysim.DemoTuned)
 	if code != 0 || !strings.Contains(out, "malformed entries skipped") || !strings.Contains(out, "started") {
 		t.Errorf("status: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	out, errOut, code = runFlywake(t, nil, "check", "-a", flysim.DemoTuned, "--dir", t.TempDir(), "--format", "json")
+	out, errOut, code = runFlywakeEnv(t, env, nil, "check", "-a", flysim.DemoTuned, "--dir", t.TempDir(), "--format", "json")
 	if code == 2 && strings.Contains(errOut, "panic") || !strings.HasPrefix(strings.TrimSpace(out), "{") {
 		t.Errorf("check: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

@@ -7,8 +7,10 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
+	"github.com/flywake/flywake/sources/waketest"
 )
 
 // version names this build in the User-Agent, --version and crash reports
@@ -27,7 +30,13 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 // run is the whole process: it parses args, runs one command and returns the
 // exit code. Tests call it as main would.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd()
+	return runEnv(nil, args, stdin, stdout, stderr)
+}
+
+// runEnv is run with the environment getenv reads (nil: the process's),
+// so that tests of commands against platforms of their own run side by side.
+func runEnv(getenv func(string) string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(getenv)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -55,6 +64,37 @@ type globalFlags struct {
 	cdnTimeout    time.Duration
 	// Boot phase markers of the user's own entrypoint, NAME=REGEX.
 	phases, releasePhases []string
+	// getenv is the environment the command reads; nil: the process's.
+	getenv func(string) string
+}
+
+// env is the command's environment variable key.
+func (g *globalFlags) env(key string) string {
+	if g.getenv != nil {
+		return g.getenv(key)
+	}
+	return os.Getenv(key)
+}
+
+// wakeDir is where wake test results are kept, in the command's
+// environment (waketest.UserStateDir for the process's).
+func (g *globalFlags) wakeDir() (string, error) {
+	if g.getenv == nil {
+		return waketest.UserStateDir()
+	}
+	if dir := waketest.StateDir(g.getenv, g.homeDir()); filepath.IsAbs(dir) {
+		return dir, nil
+	}
+	return "", errors.New("no directory for wake test results: set XDG_STATE_HOME or HOME")
+}
+
+// homeDir is the user's home directory, "" when there is none.
+func (g *globalFlags) homeDir() string {
+	if g.getenv != nil {
+		return g.getenv("HOME")
+	}
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 // markers are the boot phase markers: the user's first, then the defaults.
@@ -79,8 +119,8 @@ func (g *globalFlags) checkOptions() checklist.Options {
 	return checklist.Options{ProxyPatience: g.proxyPatience, CDNOriginTimeout: g.cdnTimeout}
 }
 
-func newRootCmd() *cobra.Command {
-	g := &globalFlags{}
+func newRootCmd(getenv func(string) string) *cobra.Command {
+	g := &globalFlags{getenv: getenv}
 	var view string
 	root := &cobra.Command{
 		Use:   "flywake",

@@ -68,8 +68,8 @@ func connectPlatform(ctx context.Context, g *globalFlags, needs connectNeeds, s 
 		// FLYWAKE_DEMO_STILL=1, for tests only, stands the platform's clock
 		// still, as status does: a screen then changes only when a key
 		// changes it (e2e_everykey_test.go).
-		frozen := g.frozen || os.Getenv("FLYWAKE_DEMO_STILL") == "1"
-		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed, Frozen: frozen, Token: os.Getenv("FLYWAKE_DEMO_TOKEN")})
+		frozen := g.frozen || g.env("FLYWAKE_DEMO_STILL") == "1"
+		sim := flysim.New(flysim.Options{Speed: g.speed, Seed: g.seed, Frozen: frozen, Token: g.env("FLYWAKE_DEMO_TOKEN")})
 		if err := sim.Start(); err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func connectPlatform(ctx context.Context, g *globalFlags, needs connectNeeds, s 
 			if dir == "" {
 				dir, _ = os.Getwd()
 			}
-			app, _, _ = fly.DiscoverApp("", os.Getenv, dir)
+			app, _, _ = fly.DiscoverApp("", g.env, dir)
 		}
 		if app == "" && needs.app {
 			app = flysim.DemoScaleToZero
@@ -100,8 +100,7 @@ func connectPlatform(ctx context.Context, g *globalFlags, needs connectNeeds, s 
 		}
 		return &platform{source: src, app: app, demo: true, sim: sim, token: sim.Token()}, nil
 	}
-	home, _ := os.UserHomeDir()
-	token, source, err := fly.DiscoverToken(os.Getenv, home)
+	token, source, err := fly.DiscoverToken(g.env, g.homeDir())
 	if err != nil {
 		return nil, err
 	}
@@ -110,18 +109,18 @@ func connectPlatform(ctx context.Context, g *globalFlags, needs connectNeeds, s 
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	app, _, appErr := fly.DiscoverApp(g.app, os.Getenv, dir)
+	app, _, appErr := fly.DiscoverApp(g.app, g.env, dir)
 	if appErr != nil && (needs.app || !errors.Is(appErr, fly.ErrNoApp{})) {
 		return nil, appErr
 	}
-	c, err := fly.New(ctx, fly.Config{Token: token, UserAgent: userAgent, Debug: s.log})
+	c, err := fly.New(ctx, fly.Config{FlapsURL: g.env("FLY_FLAPS_BASE_URL"), APIURL: g.env("FLY_API_BASE_URL"), Token: token, UserAgent: userAgent, Debug: s.log})
 	if err != nil {
 		return nil, err
 	}
 	s.log.Printf("platform: Machines API %s, Fly API %s, token from %s, app %q", c.FlapsURL(), c.APIURL(), source, app)
 	org := g.org
 	if org == "" {
-		org = os.Getenv("FLY_ORG")
+		org = g.env("FLY_ORG")
 	}
 	if org == "" && app != "" && needs.org {
 		lookup, cancel := context.WithTimeout(ctx, 15*time.Second)

@@ -13,8 +13,8 @@ import (
 // flywake record, then status, verdict and check on the recording: the
 // commands answer from it as they answer from a platform.
 func TestRecordThenReplay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	t.Setenv("XDG_STATE_HOME", dir)
 	db := filepath.Join(dir, "rec.db")
 	_, stderr, code := runFlywake(t, nil, "record", "--demo", "--speed", "10", "--for", "8s", "--db", db, "-a", "crashy-api")
 	if code != 0 {

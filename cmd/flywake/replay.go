@@ -70,7 +70,7 @@ func connectReplay(ctx context.Context, g *globalFlags, needs connectNeeds, s *s
 		return nil, usage(fmt.Errorf("--at: %w", err))
 	}
 	clock := replay.NewClock(at, to, g.tui)
-	pl := replay.New(rec, clock, replay.Options{Token: os.Getenv("FLYWAKE_DEMO_TOKEN")})
+	pl := replay.New(rec, clock, replay.Options{Token: g.env("FLYWAKE_DEMO_TOKEN")})
 	if err := pl.Start(); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -31,8 +32,19 @@ type thenRemoveBuilt struct{ m *testing.M }
 // Run runs up to eight parallel tests at once (outside -race): the scripts and the --demo
 // commands beside them, which wait on platforms (a verdict's settle, a
 // wake test's requests) about as much as they compute.
+//
+// No test writes into the user's state directory: XDG_STATE_HOME is a
+// directory of the run's for every test, so one that only needs to be kept
+// out of it (not to read its own) runs in parallel without t.Setenv.
 func (r thenRemoveBuilt) Run() int {
 	defer removeBuilt()
+	state, err := os.MkdirTemp("", "flywake-test-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(state)
+	os.Setenv("XDG_STATE_HOME", state)
 	longtest.WaitParallel(8)
 	return r.m.Run()
 }

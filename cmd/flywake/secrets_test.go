@@ -27,6 +27,30 @@ const (
 	guestSecret   = "flysim-secret-do-not-show"
 )
 
+// testEnv is isolateEnv as an environment of the test's own, for
+// runFlywakeEnv: a variable not in it reads as unset. Tests that use it
+// instead of t.Setenv run in parallel.
+func testEnv(t *testing.T) map[string]string {
+	t.Helper()
+	return map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(),
+		"FLYWAKE_DEMO_TOKEN": secretsCanary}
+}
+
+// simEnv is testEnv with sim as the Fly platform and token as the user's,
+// as simtest.UseAsFly sets them in the process's.
+func simEnv(t *testing.T, sim *flysim.Sim, token string) map[string]string {
+	t.Helper()
+	env := testEnv(t)
+	env["FLY_FLAPS_BASE_URL"], env["FLY_API_BASE_URL"] = sim.URL(), sim.URL()
+	env["FLY_API_TOKEN"], env["FLY_ORG"] = token, sim.Org()
+	return env
+}
+
+// lookup reads env as a command's environment (globalFlags.getenv).
+func lookup(env map[string]string) func(string) string {
+	return func(k string) string { return env[k] }
+}
+
 // isolateEnv points every place flywake reads credentials or writes state
 // at the test, so nothing leaks in from (or out to) the machine running it.
 func isolateEnv(t *testing.T) (state string) {
@@ -58,7 +82,9 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ten runs of status, check and wake on the demo: skipped under -short")
 	}
-	state := isolateEnv(t)
+	t.Parallel()
+	env := testEnv(t)
+	state := env["XDG_STATE_HOME"]
 	runs := [][]string{
 		{"status", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero},
 		{"status", "--demo", "--speed", "50", "-a", flysim.DemoScaleToZero, "--json"},
@@ -77,7 +103,7 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 	debugLog := filepath.Join(state, "debug.log")
 	for _, args := range runs {
 		name := strings.Join(args, " ")
-		out, errOut, code := runFlywake(t, nil, append(args, "--debug", debugLog)...)
+		out, errOut, code := runFlywakeEnv(t, env, nil, append(args, "--debug", debugLog)...)
 		failed := code != 0 && code != checklist.ExitFailures // check exits 2 for failed items
 		if strings.Contains(name, "no-such-app") != failed {
 			t.Errorf("%s: exit %d (stderr %q)", name, code, errOut)

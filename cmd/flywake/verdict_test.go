@@ -55,16 +55,17 @@ func TestDeployRefusesARealPlatform(t *testing.T) {
 // confirm on, unless --yes — and `flywake verdict` judges it: exit 2, the
 // JSON document saying why, its first crash's traceback included.
 func TestDeployThenVerdictAgainstTheSim(t *testing.T) {
-	sim := startSim(t)
-	_, errOut, code := runFlywake(t, nil, "deploy", "--demo-release", "crashing", "-a", flysim.DemoTuned)
+	t.Parallel()
+	sim, env := startSimEnv(t)
+	_, errOut, code := runFlywakeEnv(t, env, nil, "deploy", "--demo-release", "crashing", "-a", flysim.DemoTuned)
 	if code != 1 || !strings.Contains(errOut, "no terminal to confirm on — pass --yes") {
 		t.Fatalf("deploy without --yes and no terminal: exit %d %s", code, errOut)
 	}
-	out, errOut, code := runFlywake(t, nil, "deploy", "--demo-release", "crashing", "--yes", "-a", flysim.DemoTuned)
+	out, errOut, code := runFlywakeEnv(t, env, nil, "deploy", "--demo-release", "crashing", "--yes", "-a", flysim.DemoTuned)
 	if code != 0 || !strings.Contains(out, "rolled out release v58") || !strings.Contains(errOut, "v57 → v58, started") {
 		t.Fatalf("deploy: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	out, errOut, code = runFlywake(t, nil, "verdict", "-a", flysim.DemoTuned, "--format", "json")
+	out, errOut, code = runFlywakeEnv(t, env, nil, "verdict", "-a", flysim.DemoTuned, "--format", "json")
 	var doc struct {
 		Verdict  string `json:"verdict"`
 		ExitCode int    `json:"exit_code"`
@@ -100,8 +101,8 @@ func TestDeployThenVerdictAgainstTheSim(t *testing.T) {
 // `verdict --demo --demo-release crashing` deploys and judges in one
 // command on its private platform; the text says what fixing it takes.
 func TestVerdictDemoRelease(t *testing.T) {
-	isolateEnv(t)
-	out, errOut, code := runFlywake(t, nil, "verdict", "--demo", "--speed", "4", "-a", flysim.DemoTuned, "--demo-release", "crashing")
+	t.Parallel()
+	out, errOut, code := runFlywakeEnv(t, testEnv(t), nil, "verdict", "--demo", "--speed", "4", "-a", flysim.DemoTuned, "--demo-release", "crashing")
 	if code != 2 {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}

@@ -67,7 +67,7 @@ $XDG_STATE_HOME/flywake/wake (else ~/.local/state/flywake/wake).`,
 		name: "wake", cannotRun: 1, needs: oneApp,
 		validate: func() (err error) { setup, err = w.setup(g); return err },
 		run: func(ctx context.Context, cmd *cobra.Command, p *platform) error {
-			return runWake(ctx, cmd, p, setup, w)
+			return runWake(ctx, cmd, p, setup, w, g.wakeDir)
 		},
 	})
 	f := cmd.Flags()
@@ -105,7 +105,7 @@ func (w *wakeFlags) setup(g *globalFlags) (waketest.Setup, error) {
 	return setup, probe.Validate()
 }
 
-func runWake(ctx context.Context, cmd *cobra.Command, p *platform, setup waketest.Setup, w *wakeFlags) error {
+func runWake(ctx context.Context, cmd *cobra.Command, p *platform, setup waketest.Setup, w *wakeFlags, stateDir func() (string, error)) error {
 	stderr := cmd.ErrOrStderr()
 	setup.App = p.app
 	setup.Secrets = []string{p.token}
@@ -125,7 +125,7 @@ func runWake(ctx context.Context, cmd *cobra.Command, p *platform, setup waketes
 		}
 	}
 
-	dir, dirErr := waketest.UserStateDir()
+	dir, dirErr := stateDir()
 	if dirErr != nil {
 		fmt.Fprintln(stderr, "flywake: the result will not be saved:", dirErr)
 	}

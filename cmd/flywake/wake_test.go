@@ -24,6 +24,18 @@ func runFlywake(t *testing.T, stdin io.Reader, args ...string) (string, string, 
 	return out.String(), errOut.String(), code
 }
 
+// runFlywakeEnv is runFlywake reading env as the whole environment
+// (testEnv, simEnv), not the process's.
+func runFlywakeEnv(t *testing.T, env map[string]string, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	var out, errOut bytes.Buffer
+	code := runEnv(lookup(env), args, stdin, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
 func TestWakeRefusals(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	tests := []struct {
@@ -63,8 +75,7 @@ func TestWakeConfirmation(t *testing.T) {
 }
 
 func TestWakeJSON(t *testing.T) {
-	state := t.TempDir()
-	t.Setenv("XDG_STATE_HOME", state)
+	t.Parallel()
 	out, errOut, code := runFlywake(t, nil, "wake", "--demo", "--speed", "30", "--seed", "3", "-a", "snappy-api",
 		"--mode", "suspend", "--yes", "--json")
 	if code != 0 {
@@ -88,11 +99,17 @@ func TestWakeJSON(t *testing.T) {
 	if !strings.Contains(errOut, "[suspend] sending 40 requests") {
 		t.Errorf("progress missing from stderr: %s", errOut)
 	}
-	files, _ := filepath.Glob(filepath.Join(state, "flywake", "wake", "snappy-api-*.json"))
-	if len(files) != 1 {
-		t.Fatalf("saved files %v, want one", files)
+	// Saved under the state dir (the run's, script_test.go), as stderr says.
+	_, path, _ := strings.Cut(errOut, "\nsaved ")
+	path, _, _ = strings.Cut(path, "\n")
+	want := filepath.Join(os.Getenv("XDG_STATE_HOME"), "flywake", "wake")
+	if filepath.Dir(path) != want || !strings.HasPrefix(filepath.Base(path), "snappy-api-") {
+		t.Fatalf("saved at %q, want a snappy-api file in %s; stderr:\n%s", path, want, errOut)
 	}
-	saved, _ := os.ReadFile(files[0])
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(string(saved), "flysim_") {
 		t.Error("the saved result holds the demo token")
 	}
