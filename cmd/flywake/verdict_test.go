@@ -106,10 +106,15 @@ func TestVerdictDemoRelease(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	for _, want := range []string{"FAILED — roll back", diagnose.CrashLoopReason, "EXIT CODES", "earliest crash seen"} {
+	for _, want := range []string{"FAILED — roll back", "EXIT CODES", "earliest crash seen"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
+	}
+	// The platform runs faster than the wall: on a busy machine it may have
+	// given up restarting the crashing machine by the time it is judged.
+	if !strings.Contains(out, diagnose.CrashLoopReason) && !strings.Contains(out, "gave up restarting") {
+		t.Errorf("stdout names no crash loop:\n%s", out)
 	}
 	if !strings.Contains(errOut, "rolling out release v58") {
 		t.Errorf("no deploy progress on stderr: %s", errOut)
