@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,12 +101,40 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 		{"check", "--demo", "-a", "no-such-app", "--format", "json"},
 		{"wake", "--demo", "-a", "no-such-app", "--yes"},
 	}
-	// Every run appends to one debug log under the state directory, which
-	// the walk below reads like every other file flywake left there.
-	debugLog := filepath.Join(state, "debug.log")
-	for _, args := range runs {
+	// Each run writes a debug log of its own under the state directory,
+	// which the walk below reads like every other file flywake left there.
+	// The runs go side by side, but for the two wake tests, one after the
+	// other: each saves a result named by the wall clock's second.
+	type result struct {
+		out, errOut string
+		code        int
+	}
+	results := make([]result, len(runs))
+	var wg sync.WaitGroup
+	var chains [][]int
+	var saving []int // the wake tests that save a result
+	for i, args := range runs {
+		if args[0] == "wake" && !slices.Contains(args, "no-such-app") {
+			saving = append(saving, i)
+		} else {
+			chains = append(chains, []int{i})
+		}
+	}
+	for _, chain := range append(chains, saving) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, i := range chain {
+				debugLog := filepath.Join(state, fmt.Sprintf("debug-%d.log", i))
+				r := &results[i]
+				r.out, r.errOut, r.code = runFlywakeEnv(t, env, nil, append(runs[i], "--debug", debugLog)...)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, args := range runs {
 		name := strings.Join(args, " ")
-		out, errOut, code := runFlywakeEnv(t, env, nil, append(args, "--debug", debugLog)...)
+		out, errOut, code := results[i].out, results[i].errOut, results[i].code
 		failed := code != 0 && code != checklist.ExitFailures // check exits 2 for failed items
 		if strings.Contains(name, "no-such-app") != failed {
 			t.Errorf("%s: exit %d (stderr %q)", name, code, errOut)
@@ -114,9 +145,13 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 		assertNoSecret(t, name+": stdout", out)
 		assertNoSecret(t, name+": stderr", errOut)
 	}
-	b, err := os.ReadFile(debugLog)
-	if err != nil {
-		t.Fatal(err)
+	var b []byte
+	for i := range runs {
+		log, err := os.ReadFile(filepath.Join(state, fmt.Sprintf("debug-%d.log", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, log...)
 	}
 	for _, want := range []string{"api GET /v1/apps/" + flysim.DemoScaleToZero + "/machines → 200 in ",
 		"api GET /v1/apps/" + flysim.DemoTuned + "/machines → 200 in ", "exit 1: ", "exit 2"} {
