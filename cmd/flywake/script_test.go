@@ -18,6 +18,7 @@ import (
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/longtest"
+	"github.com/flywake/flywake/sources/race"
 )
 
 // TestMain lets the scripts exec `flywake`: the test binary itself, run
@@ -56,6 +57,12 @@ func (r thenRemoveBuilt) Run() int {
 //	go test ./cmd/flywake -run TestScripts/status   # one script
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	if race.Enabled {
+		// Each script command is the test binary again, building a demo
+		// platform under the detector: the most of this package's race
+		// time, for code the tests beside these run in process, under it.
+		t.Skip("the command scripts run without -race; their commands run under it in the tests beside them")
+	}
 	apps := make([]string, 0, len(flysim.DemoApps()))
 	for _, p := range flysim.DemoApps() {
 		apps = append(apps, p.Name)
