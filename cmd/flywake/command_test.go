@@ -32,7 +32,8 @@ func runCommand(t *testing.T, g *globalFlags, c command, args ...string) (stderr
 // command's own "could not run" exit code, never in a raw stack; the debug
 // log gets the stack, redacted too.
 func TestPanicBecomesReport(t *testing.T) {
-	isolateEnv(t) // the demo platform's token is secretsCanary
+	t.Parallel()
+	env := testEnv(t) // the demo platform's token is secretsCanary
 	debugFile := filepath.Join(t.TempDir(), "debug.log")
 	for _, tc := range []struct {
 		name string
@@ -45,7 +46,7 @@ func TestPanicBecomesReport(t *testing.T) {
 				return nil
 			},
 		}
-		stderr, code := runCommand(t, &globalFlags{}, c, "--demo", "--debug", debugFile)
+		stderr, code := runCommand(t, &globalFlags{getenv: lookup(env)}, c, "--demo", "--debug", debugFile)
 		if code != tc.code {
 			t.Errorf("%s: exit %d, want %d", tc.name, code, tc.code)
 		}

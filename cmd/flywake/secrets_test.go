@@ -184,9 +184,9 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 // A real (non-demo) set-up whose token the platform refuses (401), and one
 // whose app does not exist: the errors say what to do, never the token.
 func TestSecretsStayOutOfErrors(t *testing.T) {
-	isolateEnv(t)
+	t.Parallel()
 	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: "flysim_the_right_token_0123456789"})
-	simtest.UseAsFly(t, sim, secretsCanary) // wrong for this platform: 401
+	env := simEnv(t, sim, secretsCanary) // wrong for this platform: 401
 	for _, args := range [][]string{
 		{"status", "-a", flysim.DemoScaleToZero},
 		{"status", "-a", flysim.DemoScaleToZero, "--json"},
@@ -194,7 +194,7 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 		{"wake", "-a", flysim.DemoTuned, "--yes", "--url", sim.EdgeURL(flysim.DemoTuned)},
 	} {
 		name := "wrong token: " + strings.Join(args, " ")
-		out, errOut, code := runFlywake(t, nil, args...)
+		out, errOut, code := runFlywakeEnv(t, env, nil, args...)
 		if code == 0 || !strings.Contains(out+errOut, "refused the token") {
 			t.Errorf("%s: exit %d, output %q %q; want the 401 explained", name, code, out, errOut)
 		}
@@ -204,8 +204,7 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 
 	// The same canary as a good token, naming an app the org lacks.
 	sim2 := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
-	simtest.UseAsFly(t, sim2, secretsCanary)
-	out, errOut, code := runFlywake(t, nil, "status", "-a", "no-such-app")
+	out, errOut, code := runFlywakeEnv(t, simEnv(t, sim2, secretsCanary), nil, "status", "-a", "no-such-app")
 	if code == 0 || !strings.Contains(out+errOut, "not found") {
 		t.Errorf("unknown app: exit %d, output %q %q", code, out, errOut)
 	}
@@ -217,8 +216,8 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 // panes, help, the checklist, the machine drill-down, the app switcher and
 // the refusal of an unknown app's name — is free of both secrets.
 func TestSecretsStayOffTheScreen(t *testing.T) {
-	isolateEnv(t)
-	g := &globalFlags{demo: true, speed: 20, seed: 1, app: flysim.DemoScaleToZero}
+	t.Parallel()
+	g := &globalFlags{demo: true, speed: 20, seed: 1, app: flysim.DemoScaleToZero, getenv: lookup(testEnv(t))}
 	p, err := connect(context.Background(), g, connectNeeds{org: true}, &session{})
 	if err != nil {
 		t.Fatal(err)
