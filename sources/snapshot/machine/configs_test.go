@@ -37,6 +37,14 @@ func TestSameConfigSeesWhatConversionReads(t *testing.T) {
 				k, *got.cfg, got.processGroup, got.release, *want.cfg, want.processGroup, want.release)
 		}
 	}
+	// The filler changes values and keys, never how many: an entry more or
+	// less.
+	fewer, more := filledConfig(-1), filledConfig(-1)
+	delete(fewer.Metadata, "other")
+	more.Metadata["another"] = "a"
+	if sameConfig(base, fewer) || sameConfig(fewer, base) || sameConfig(base, more) || sameConfig(more, base) {
+		t.Error("a config with a metadata entry more or less is the same")
+	}
 	// Image, schedule, guest, swap, the init commands, the primary region,
 	// restart, metadata, a service's and a check's fields: far more.
 	if changed < 25 {
