@@ -1,5 +1,7 @@
 package pane
 
+import "slices"
+
 // Kept holds one entry per machine of the last listing, in the listing's
 // order, for a pane that keeps each machine's row between refreshes. Two
 // buffers take turns, so a refresh of 10,000 machines allocates no entry;
@@ -12,11 +14,12 @@ type Kept[E any] struct {
 
 // Refresh makes the entries of n machines, the i-th called id(i): fill
 // gets each machine's previous entry (nil for a machine not listed last
-// time) and returns its new one. It returns the new entries, which stay
-// put until the next Refresh (pointers into them hold until then).
-func (k *Kept[E]) Refresh(n int, id func(i int) string, fill func(i int, old *E) E) []E {
+// time) and writes its new one into e, in place (entries are copied no
+// more than once). It returns the new entries, which stay put until the
+// next Refresh (pointers into them hold until then).
+func (k *Kept[E]) Refresh(n int, id func(i int) string, fill func(i int, old, e *E)) []E {
 	prev, prevIDs := k.entries, k.ids
-	next, nextIDs := k.spare[:0], k.spareIDs[:0]
+	next, nextIDs := slices.Grow(k.spare[:0], n), slices.Grow(k.spareIDs[:0], n)
 	var index map[string]int
 	for i := range n {
 		s := id(i)
@@ -35,7 +38,8 @@ func (k *Kept[E]) Refresh(n int, id func(i int) string, fill func(i int, old *E)
 				old = &prev[j]
 			}
 		}
-		next = append(next, fill(i, old))
+		next = next[:i+1]
+		fill(i, old, &next[i])
 		nextIDs = append(nextIDs, s)
 	}
 	k.entries, k.spare = next, prev

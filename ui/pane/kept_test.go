@@ -24,8 +24,8 @@ func TestKeptFindsEachMachinesPreviousEntry(t *testing.T) {
 	var k Kept[entry]
 	prev := map[string]bool{}
 	for round, ids := range listings {
-		got := k.Refresh(len(ids), func(i int) string { return ids[i] }, func(i int, old *entry) entry {
-			e := entry{id: ids[i], from: "new"}
+		got := k.Refresh(len(ids), func(i int) string { return ids[i] }, func(i int, old, e *entry) {
+			*e = entry{id: ids[i], from: "new"}
 			if old != nil {
 				if old.id != ids[i] {
 					t.Errorf("round %d: %s handed %s's entry", round, ids[i], old.id)
@@ -34,7 +34,6 @@ func TestKeptFindsEachMachinesPreviousEntry(t *testing.T) {
 			} else if prev[ids[i]] {
 				t.Errorf("round %d: %s listed before got no entry", round, ids[i])
 			}
-			return e
 		})
 		if len(got) != len(ids) || !slices.Equal(k.Entries(), got) {
 			t.Fatalf("round %d: %d entries, want %d", round, len(got), len(ids))
@@ -63,7 +62,7 @@ func TestKeptReusesItsBuffers(t *testing.T) {
 		ids[i] = fmt.Sprint(i)
 	}
 	id := func(i int) string { return ids[i] }
-	fill := func(i int, old *int) int { return i }
+	fill := func(i int, old, e *int) { *e = i }
 	k.Refresh(len(ids), id, fill)
 	k.Refresh(len(ids), id, fill)
 	if n := testing.AllocsPerRun(10, func() { k.Refresh(len(ids), id, fill) }); n > 0 {

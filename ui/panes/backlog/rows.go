@@ -126,7 +126,7 @@ type rowCache struct {
 // again while nothing it says changed.
 func (cache *rowCache) machines(a *snapshot.App) []diagnose.BacklogMachine {
 	probes := len(a.Sockets) > 0
-	entries := cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old *entry) entry {
+	entries := cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old, e *entry) {
 		m := &a.Machines[i]
 		sample := false
 		if probes {
@@ -135,13 +135,13 @@ func (cache *rowCache) machines(a *snapshot.App) []diagnose.BacklogMachine {
 		// The row hash does not cover the limits: the config, converted
 		// once per version of the machine, does.
 		if old != nil && old.hash == m.Hash && old.config == m.Config && !sample && !old.sample {
-			return *old
+			*e = *old
+			return
 		}
-		e := entry{cache: cache, hash: m.Hash, config: m.Config, bm: a.BacklogOf(*m), sample: sample}
+		*e = entry{cache: cache, hash: m.Hash, config: m.Config, bm: a.BacklogOf(*m), sample: sample}
 		if old != nil && sameRow(old.bm, e.bm) {
 			e.row, e.own = old.row, old.own
 		}
-		return e
 	})
 	cache.ms = cache.ms[:0]
 	for i := range entries {

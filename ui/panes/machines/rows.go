@@ -103,18 +103,18 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 	}
 	cache.st = st
 	known := len(cache.kept.Entries()) > 0
-	cache.entries = cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old *entry) entry {
+	cache.entries = cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old, e *entry) {
 		m := &a.Machines[i]
 		if old != nil && old.hash == m.Hash {
-			e := *old
+			*e = *old
 			e.m, e.changed = m, false
 			e.probed, e.alert, e.alertStyle, e.drawn = false, "", nil, nil // worked out again (shape)
-			return e
+			return
 		}
 		if known {
 			changed++
 		}
-		return entry{m: m, cache: cache, hash: m.Hash, changed: known}
+		*e = entry{m: m, cache: cache, hash: m.Hash, changed: known}
 	})
 	sh = cache.shape(a)
 	cache.sort(a, s)

@@ -83,7 +83,7 @@ type rowCache struct {
 func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, cache *rowCache) ([]table.Row, []diagnose.SwapFacts) {
 	cache.th, cache.states = t, states
 	probes := len(a.Meminfo) > 0
-	entries := cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old *entry) entry {
+	entries := cache.kept.Refresh(len(a.Machines), func(i int) string { return a.Machines[i].ID }, func(i int, old, e *entry) {
 		m := &a.Machines[i]
 		var probe snapshot.Probe[diagnose.Meminfo]
 		var probed bool
@@ -91,11 +91,11 @@ func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, cache
 			probe, probed = a.Meminfo[m.ID]
 		}
 		if old != nil && old.hash == m.Hash && old.probe == probe && old.probed == probed {
-			e := *old
+			*e = *old
 			e.m = m
-			return e
+			return
 		}
-		return entry{m: m, cache: cache, hash: m.Hash, probe: probe, probed: probed, facts: snapshot.SwapFactsOf(*m, probe, probed)}
+		*e = entry{m: m, cache: cache, hash: m.Hash, probe: probe, probed: probed, facts: snapshot.SwapFactsOf(*m, probe, probed)}
 	})
 	cache.rows, cache.facts = cache.rows[:0], cache.facts[:0]
 	for i := range entries {
