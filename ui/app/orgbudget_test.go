@@ -213,6 +213,7 @@ func TestOrgFirstFrame(t *testing.T) {
 // mode only (BenchmarkOrgBudget prints the same figures).
 func TestOrgBudget(t *testing.T) {
 	longtest.Need(t, "80 s: a minute of steady state (or BenchmarkOrgBudget)")
+	t.Parallel() // counts calls at its own platform, as TestAPIEconomy does: beside the other tests
 	window := 60 * time.Second
 	b := measureOrgBudget(t, window)
 	t.Log(b)
