@@ -31,8 +31,10 @@ func demoSource(t *testing.T) *watch.Source {
 // The platform's timestamps move with the wall clock (ages, "updated N s
 // ago"), so a byte-for-byte golden would be flaky; these tests pin the
 // structure instead: size, titles, columns, states, colour or its absence.
+//
+// Not parallel: its cases pin lipgloss's global colour profile, which a
+// parallel TestViewIsPure would see change between its two Views.
 func TestDashboardAgainstFlysim(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		name    string
 		w, h    int
