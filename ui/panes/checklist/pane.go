@@ -30,9 +30,14 @@ type Pane struct {
 	app *snapshot.App // the last model, to judge again when the files arrive
 	now time.Time
 
-	report   checklist.Report // the last run: subject, findings and items
-	items    []checklist.Item // report.Items
-	machines machineState
+	report checklist.Report // the last run: subject, findings and items
+	// What the last run judged, when it judged the model: the app and
+	// its evidence (see evaluate).
+	judged    bool
+	judgedApp string
+	evidence  checklist.Evidence
+	items     []checklist.Item // report.Items
+	machines  machineState
 
 	cursorID string          // the item under the cursor, kept across refreshes
 	expanded map[string]bool // item id -> evidence shown

@@ -1,6 +1,8 @@
 package checklist
 
 import (
+	"reflect"
+
 	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/repo"
 )
@@ -25,6 +27,7 @@ func (p *Pane) onProject(msg ProjectMsg) {
 	if msg.Err != nil {
 		p.projectNote = "project files not read: " + msg.Err.Error()
 	}
+	p.judged = false // the note moved: lay the report out again
 	p.evaluate()
 }
 
@@ -32,10 +35,20 @@ func (p *Pane) onProject(msg ProjectMsg) {
 // before the first one), as `flywake check` does.
 func (p *Pane) evaluate() {
 	if p.app == nil {
+		p.judged = false
 		p.machines = machinesNotListed
 		p.setReport(checklist.Run("", checklist.Evidence{Project: p.project, ProjectErrors: p.projectErrs}, p.opts))
 		return
 	}
-	p.machines = startedState(p.app)
-	p.setReport(checklist.Run(p.app.Name, p.app.Evidence(p.now, p.project, p.projectErrs), p.opts))
+	machines := startedState(p.app)
+	ev := p.app.Evidence(p.now, p.project, p.projectErrs)
+	if p.judged && machines == p.machines && p.app.Name == p.judgedApp && reflect.DeepEqual(ev, p.evidence) {
+		// The items are worked out from the evidence alone: the same
+		// evidence, the same report (a listing of 10,000 machines where
+		// one was renamed changes none of it).
+		return
+	}
+	p.machines = machines
+	p.judged, p.judgedApp, p.evidence = true, p.app.Name, ev
+	p.setReport(checklist.Run(p.app.Name, ev, p.opts))
 }
