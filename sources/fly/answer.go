@@ -227,6 +227,10 @@ type cleaned struct {
 	// hashes are, by machine id, a hash of the entry's bytes as the API
 	// sent them (the first entry of an id listed twice).
 	hashes map[string]uint64
+	// order are the kept entries' hashes, in the answer's order (what
+	// fly-go decodes, entry for entry); hash is the last one read's.
+	order []uint64
+	hash  uint64
 }
 
 // cleanMachines drops what would crash fly-go or flywake from a machines
@@ -249,6 +253,7 @@ func cleanMachines(body []byte, list bool) ([]byte, cleaned) {
 	changed := false
 	kept := elems[:0]
 	c.hashes = make(map[string]uint64, len(elems))
+	c.order = make([]uint64, 0, len(elems))
 	for _, e := range elems {
 		out, ok := cleanMachine(e, &c)
 		if !ok {
@@ -258,6 +263,7 @@ func cleanMachines(body []byte, list bool) ([]byte, cleaned) {
 		}
 		changed = changed || !bytes.Equal(out, e)
 		kept = append(kept, out)
+		c.order = append(c.order, c.hash)
 	}
 	if !changed {
 		return body, c
@@ -297,8 +303,11 @@ func cleanMachine(raw json.RawMessage, c *cleaned) (json.RawMessage, bool) {
 	if m.Cordoned && m.ID != "" {
 		c.cordoned[m.ID] = true
 	}
-	if _, seen := c.hashes[m.ID]; c.hashes != nil && !seen && m.ID != "" {
-		c.hashes[m.ID] = EntryHash(raw)
+	if c.hashes != nil {
+		c.hash = EntryHash(raw)
+		if _, seen := c.hashes[m.ID]; !seen && m.ID != "" {
+			c.hashes[m.ID] = c.hash
+		}
 	}
 	nulls := countNil(m.Checks) + countNil(m.Events) + countNil(m.ContainerStatuses)
 	if nulls == 0 {

@@ -313,3 +313,24 @@ func TestListingHashesEachEntry(t *testing.T) {
 		t.Errorf("hashes %v then %v: want m1's the same and m2's changed", got[0], got[1])
 	}
 }
+
+// Listing.Order: the same hashes, one per machine in Machines' order, a
+// skipped entry (null) taking no place, so Order[i] is Machines[i]'s.
+func TestListingOrderFollowsMachines(t *testing.T) {
+	srv := newLocalServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, `[{"id":"m1","state":"started"},null,{"id":"m2","state":"stopped"},{"id":"m3","checks":[null]}]`)
+	}))
+	c, _ := newTestClient(t, srv.URL, "")
+	l, err := c.List(context.Background(), "app1")
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	if len(l.Machines) != 3 || len(l.Order) != 3 {
+		t.Fatalf("%d machines, %d hashes in order: want 3 and 3", len(l.Machines), len(l.Order))
+	}
+	for i, m := range l.Machines {
+		if l.Order[i] != l.Hashes[m.ID] || l.Order[i] == 0 {
+			t.Errorf("Order[%d] = %x, Hashes[%s] = %x: want the same", i, l.Order[i], m.ID, l.Hashes[m.ID])
+		}
+	}
+}

@@ -28,6 +28,11 @@ type Listing struct {
 	// included), so a converter may reuse what it made of the entry last
 	// time. An id without one is converted afresh.
 	Hashes map[string]uint64
+	// Order are the entries' hashes in Machines' order (Order[i] is
+	// Machines[i]'s, for every machine), so a converter reads them in
+	// sequence instead of looking each id up in a map of thousands. A
+	// listing whose Order is not as long as Machines has none.
+	Order []uint64
 }
 
 // entrySeed keys EntryHash: its values are compared within one process only.
@@ -51,6 +56,9 @@ func (c *Client) List(ctx context.Context, app string) (Listing, error) {
 		n += k
 	}
 	l := Listing{Machines: ms, Cordoned: got.cordoned, Malformed: n, Skipped: got.skipped, Partial: got.partial, Hashes: got.hashes}
+	if len(got.order) == len(ms) {
+		l.Order = got.order
+	}
 	if c.tap != nil {
 		c.tap.Listed(app, l)
 	}

@@ -156,11 +156,12 @@ func Convert(l flyapi.Listing) Converted {
 // convert is Convert; seen (empty) records the ids kept; reuse, when not
 // nil, may answer an entry's machine instead of converting it again (ok),
 // or the last listing's machine of the id to share parts with, and
-// fresh is told each machine converted afresh (by the entry's raw id);
+// fresh is told each machine converted afresh (by the entry's index in l
+// and raw id);
 // configs, when not nil, converts each distinct config once.
-func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *converted, ok bool), fresh func(id string, m *converted), configs *machine.Configs) Converted {
+func convert(l flyapi.Listing, seen map[string]bool, reuse func(i int, id string) (m *converted, ok bool), fresh func(i int, id string, m *converted), configs *machine.Configs) Converted {
 	c := convertedHead(l)
-	for _, fm := range l.Machines {
+	for i, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
 			c.malformed++
 			c.skipped = append(c.skipped, "")
@@ -172,7 +173,7 @@ func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *c
 		seen[fm.ID] = true
 		var prev *converted
 		if reuse != nil {
-			m, ok := reuse(fm.ID)
+			m, ok := reuse(i, fm.ID)
 			if ok {
 				c.machines = append(c.machines, m)
 				continue
@@ -182,7 +183,7 @@ func convert(l flyapi.Listing, seen map[string]bool, reuse func(id string) (m *c
 		m := convertOne(l, fm, configs, prev)
 		c.machines = append(c.machines, m)
 		if fresh != nil {
-			fresh(fm.ID, m)
+			fresh(i, fm.ID, m)
 		}
 	}
 	return c
@@ -231,7 +232,8 @@ type converted struct {
 func (c *converted) model() Machine { return Machine{Machine: c.Machine, content: c.content} }
 
 // Converter is Convert with a memory of one app's last listing: a machine
-// whose entry the API sent byte for byte as last time (Listing.Hashes) is
+// whose entry the API sent byte for byte as last time (Listing.Order, or
+// Listing.Hashes) is
 // not converted again; the machine made of it then is reused. It is safe
 // for concurrent use; the zero value is ready.
 type Converter struct {
@@ -287,12 +289,12 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 	}
 	cv.next.reset()
 	clear(cv.seen)
-	reuse := func(id string) (*converted, bool) {
+	reuse := func(at int, id string) (*converted, bool) {
 		i, ok := cv.last.at[id]
 		if !ok {
 			return nil, false
 		}
-		h, ok := l.Hashes[id]
+		h, ok := entryHash(l, at, id)
 		if !ok || cv.last.entries[i].hash != h {
 			return cv.last.entries[i].m, false // changed: its parts may not have
 		}
@@ -300,14 +302,24 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 		cv.next.add(e)
 		return e.m, true
 	}
-	fresh := func(id string, m *converted) {
-		if h, ok := l.Hashes[id]; ok {
+	fresh := func(at int, id string, m *converted) {
+		if h, ok := entryHash(l, at, id); ok {
 			cv.next.add(convertedEntry{id: id, hash: h, m: m})
 		}
 	}
 	c := convert(l, cv.seen, reuse, fresh, &cv.configs)
 	cv.last, cv.next = cv.next, cv.last
 	return c
+}
+
+// entryHash is the hash of l's i-th entry, which names id: from Order when
+// l has one, read in sequence, else from Hashes (ok false: none).
+func entryHash(l flyapi.Listing, i int, id string) (uint64, bool) {
+	if len(l.Order) == len(l.Machines) && len(l.Order) > 0 {
+		return l.Order[i], true
+	}
+	h, ok := l.Hashes[id]
+	return h, ok
 }
 
 // inPlace converts l when it lists, in order, exactly the machines the
@@ -319,14 +331,14 @@ func (cv *Converter) inPlace(l flyapi.Listing) (Converted, bool) {
 	last := cv.last.entries
 	cv.hashes = cv.hashes[:0]
 	k := 0
-	for _, fm := range l.Machines {
+	for i, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
 			continue
 		}
 		if k >= len(last) || last[k].id != fm.ID {
 			return Converted{}, false
 		}
-		h, ok := l.Hashes[fm.ID]
+		h, ok := entryHash(l, i, fm.ID)
 		if !ok {
 			return Converted{}, false
 		}

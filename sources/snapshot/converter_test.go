@@ -47,6 +47,37 @@ func TestConverterReusesOnlyUnchangedEntries(t *testing.T) {
 	}
 }
 
+// Hashes in order (Listing.Order) count as the map does, entry for entry;
+// an Order that is not one per machine is not read.
+func TestConverterReadsHashesInOrder(t *testing.T) {
+	listing := func(name string, order []uint64, hashes map[string]uint64) flyapi.Listing {
+		a, b := flyMachine("a", "started", "d1", t0), flyMachine("b", "stopped", "d1", t0)
+		a.Name = name
+		return flyapi.Listing{Machines: []*fly.Machine{a, b}, Order: order, Hashes: hashes}
+	}
+	cases := []struct {
+		name   string
+		order  []uint64
+		hashes map[string]uint64
+		want   string // a's name in the second listing
+	}{
+		{"same hashes in order: reused", []uint64{1, 2}, nil, "old"},
+		{"a's hash moved: converted", []uint64{9, 2}, nil, "new"},
+		{"order too short, no map: converted", []uint64{1}, nil, "new"},
+		{"order too short, the map's hashes: reused", []uint64{1}, map[string]uint64{"a": 1, "b": 2}, "old"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var cv Converter
+			cv.Convert("app", listing("old", []uint64{1, 2}, nil))
+			got := cv.Convert("app", listing("new", c.order, c.hashes)).Machines()
+			if len(got) != 2 || got[0].Name != c.want || got[1].ID != "b" {
+				t.Errorf("got %d machines, a named %q; want a named %q, then b", len(got), got[0].Name, c.want)
+			}
+		})
+	}
+}
+
 // With honest hashes the Converter answers what Convert does, listing
 // after listing: reuse changes nothing a reader sees.
 func TestConverterAgreesWithConvert(t *testing.T) {

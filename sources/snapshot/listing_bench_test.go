@@ -92,16 +92,18 @@ func benchFleet(n int, suffix string) []*fly.Machine {
 	return out
 }
 
-// benchHashed is a listing of ms with each entry's hash, as the client
-// makes it.
+// benchHashed is a listing of ms with each entry's hash, by id and in
+// order, as the client makes it.
 func benchHashed(tb testing.TB, ms []*fly.Machine) flyapi.Listing {
-	l := flyapi.Listing{Machines: ms, Hashes: make(map[string]uint64, len(ms))}
+	l := flyapi.Listing{Machines: ms, Hashes: make(map[string]uint64, len(ms)), Order: make([]uint64, 0, len(ms))}
 	for _, m := range ms {
 		raw, err := json.Marshal(m)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		l.Hashes[m.ID] = flyapi.EntryHash(raw)
+		h := flyapi.EntryHash(raw)
+		l.Hashes[m.ID] = h
+		l.Order = append(l.Order, h)
 	}
 	return l
 }

@@ -53,16 +53,18 @@ func BenchmarkListReply(b *testing.B) {
 	}
 }
 
-// hashed is a listing of ms with each entry's hash, as the client makes
-// it from the answer's bytes.
+// hashed is a listing of ms with each entry's hash, by id and in order,
+// as the client makes it from the answer's bytes.
 func hashed(tb testing.TB, ms []*flygo.Machine) flyc.Listing {
-	l := flyc.Listing{Machines: ms, Hashes: make(map[string]uint64, len(ms))}
+	l := flyc.Listing{Machines: ms, Hashes: make(map[string]uint64, len(ms)), Order: make([]uint64, 0, len(ms))}
 	for _, m := range ms {
 		raw, err := json.Marshal(m)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		l.Hashes[m.ID] = flyc.EntryHash(raw)
+		h := flyc.EntryHash(raw)
+		l.Hashes[m.ID] = h
+		l.Order = append(l.Order, h)
 	}
 	return l
 }
