@@ -73,6 +73,12 @@ type Judge struct {
 	prevLast []*tracked
 	prevOK   bool
 	mayAwait []int // of the last listing's entries, those mayAwaitAt says
+	// quiet: the last listing read whole (nothing skipped, nothing
+	// dropped, no machine twice) left every machine where the same
+	// machine values would leave it again, from quietSince (its time)
+	// until quietUntil when bounded (the first look due): see unmoved.
+	quiet, quietBounded    bool
+	quietSince, quietUntil time.Time
 }
 
 // tracked is what the judge remembers of one machine.
@@ -158,6 +164,10 @@ func (j *Judge) Observe(ms []*machine.Machine, now time.Time) Result {
 // whose inputs did not change keeps its status and sentence, so the
 // dashboard can hand it every listing of a large app.
 func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
+	if j.unmoved(l, now) {
+		return j.again(l.Machines, now)
+	}
+	j.quiet = false
 	j.gen++
 	ms := l.Machines
 	// Each listed machine's tracker, in listing order (nil: skipped), and
@@ -229,11 +239,21 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		release = best
 	}
 	worked := false // some machine's standing was worked out again
+	q := quietness{ok: anonymous == 0 && remembered == 0 && len(l.Skipped) == 0 && len(l.Partial) == 0 && !j.opts.Afresh}
 	for i, fm := range ms {
-		if t := j.last[i]; t != nil && j.observe(t, fm, j.rels[i], release, l.Partial[fm.ID], now) {
+		t := j.last[i]
+		if t == nil {
+			q.ok = false // listed twice
+			continue
+		}
+		if j.observe(t, fm, j.rels[i], release, l.Partial[fm.ID], now) {
 			worked = true
 		}
+		if q.ok {
+			q.add(t, observed{fm: fm, release: j.rels[i], judged: release}, j.opts.Settle)
+		}
 	}
+	j.quiet, j.quietBounded, j.quietSince, j.quietUntil = q.ok, q.bounded, now, q.until
 	if !worked && remembered == 0 && anonymous == 0 && len(unread) == 0 && j.prevOK &&
 		sanitize.Field(release) == j.prev.Release && slices.Equal(j.last, j.prevLast) {
 		return j.again(ms, now)
@@ -328,6 +348,51 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	}
 	j.prev = r
 	return r
+}
+
+// unmoved reports whether l hands in the last listing's machine values,
+// at the same places, read whole, at a time when none of them is due a
+// look and the clock has not gone back: the last listing left each where
+// the same values leave it, so observe would work none of them out again
+// and the result is the last one (again). A listing of 10,000 machines at
+// rest then costs the judge a comparison of pointers, not a walk through
+// 10,000 machines' memory twice.
+func (j *Judge) unmoved(l Listing, now time.Time) bool {
+	if !j.quiet || !j.prevOK || len(l.Skipped) > 0 || len(l.Partial) > 0 || len(l.Machines) != len(j.lastIn) ||
+		now.Before(j.quietSince) || (j.quietBounded && !now.Before(j.quietUntil)) {
+		return false
+	}
+	for i, fm := range l.Machines {
+		if fm != j.lastIn[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// quietness is worked out over a listing's machines, after observe: until
+// when each, handed the same machine value again, would not be worked out
+// again (ok false: one would be at once).
+type quietness struct {
+	ok, bounded bool
+	until       time.Time
+}
+
+// add takes in t's machine, as observe left it after being handed in
+// (dropped none): observe skips it again while in is what it holds and no
+// look comes due (a look at a machine never looked at is due at once).
+func (q *quietness) add(t *tracked, in observed, settle time.Duration) {
+	switch {
+	case t.in != in:
+		q.ok = false // worked out on every listing (an event timed ahead)
+	case !t.inLookable:
+	case t.lookCount == 0:
+		q.ok = false
+	default:
+		if due := t.lastLook.Add(settle); !q.bounded || due.Before(q.until) {
+			q.bounded, q.until = true, due
+		}
+	}
 }
 
 // Same reports whether the last ObserveListing found every machine where
