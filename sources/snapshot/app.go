@@ -8,6 +8,7 @@ import (
 
 	fly "github.com/superfly/fly-go"
 
+	"github.com/flywake/flywake/sources/checklist"
 	"github.com/flywake/flywake/sources/diagnose"
 	flyapi "github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/sanitize"
@@ -466,16 +467,23 @@ func (a *App) holds(c Converted) bool {
 // derived is what the readers work out from the machines alone, kept
 // while the machines are the same (see derived).
 type derived struct {
-	machines     uint64   // MachinesRev they were worked out at
-	first        *Machine // and Machines' array and length
-	n            int
-	release      string
-	digests      []string
-	states       []StateCount
-	transition   bool
-	releaseOK    bool
-	digestsOK    bool
-	statesOK     bool
+	machines   uint64   // MachinesRev they were worked out at
+	first      *Machine // and Machines' array and length
+	n          int
+	release    string
+	digests    []string
+	states     []StateCount
+	transition bool
+	releaseOK  bool
+	digestsOK  bool
+	statesOK   bool
+	// The checklist's evidence of the machines alone (evidence.go),
+	// shared by every Evidence while the machines stand: read, never
+	// written.
+	deployed     *checklist.Deployed
+	checks       *checklist.HealthChecks
+	releases     int
+	evidenceOK   bool
 	transitionOK bool
 }
 
