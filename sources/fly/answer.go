@@ -114,12 +114,14 @@ func (t *apiTransport) inspect(req *http.Request, resp *http.Response, rep *repo
 	case !json.Valid(body):
 		bad = "something that is not JSON: " + quoteStart(body, resp.Header.Get("Content-Type"), t.state.stats.token)
 	default:
-		body = redactBody(body, t.state.stats.token)
+		redacted := redactBody(body, t.state.stats.token)
+		valid := len(redacted) == len(body) && (len(body) == 0 || &redacted[0] == &body[0]) // the bytes json.Valid saw
+		body = redacted
 		escaped := bytes.Contains(body, []byte(`\u`))
 		rep.set(func(r *report) { r.escaped = escaped })
 		if kind := machinesAnswer(req); kind != noMachines {
 			var c cleaned
-			body, c = cleanMachines(body, kind == machineList)
+			body, c = t.state.entries.cleanMachines(body, kind == machineList, valid)
 			rep.set(func(r *report) { r.machines = c })
 		}
 	}
@@ -237,25 +239,32 @@ type cleaned struct {
 // answer (a list, or one machine): a null or undecodable machine, and null
 // checks, events and containers. It returns the answer to decode and what
 // it dropped.
-func cleanMachines(body []byte, list bool) ([]byte, cleaned) {
+// valid says body is known to be valid JSON (its elements are then split
+// without decoding the list).
+func (memo *entryMemo) cleanMachines(body []byte, list, valid bool) ([]byte, cleaned) {
 	c := cleaned{partial: map[string]int{}, cordoned: map[string]bool{}}
 	if !list {
-		out, ok := cleanMachine(body, &c)
+		out, ok := memo.cleanMachine(body, &c)
 		if !ok {
 			return body, cleaned{partial: map[string]int{}, cordoned: map[string]bool{}} // not a machine: fly-go's own error says so
 		}
 		return out, c
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(body, &elems); err != nil {
-		return body, c // not a list: fly-go's own error says so
+	elems, ok := []json.RawMessage(nil), false
+	if valid {
+		elems, ok = splitArray(body)
+	}
+	if !ok {
+		if err := json.Unmarshal(body, &elems); err != nil {
+			return body, c // not a list: fly-go's own error says so
+		}
 	}
 	changed := false
 	kept := elems[:0]
 	c.hashes = make(map[string]uint64, len(elems))
 	c.order = make([]uint64, 0, len(elems))
 	for _, e := range elems {
-		out, ok := cleanMachine(e, &c)
+		out, ok := memo.cleanMachine(e, &c)
 		if !ok {
 			c.skipped = append(c.skipped, entryID(e))
 			changed = true
@@ -275,6 +284,80 @@ func cleanMachines(body []byte, list bool) ([]byte, cleaned) {
 	return out, c
 }
 
+// splitArray splits valid JSON that is an array into its elements' bytes
+// (as json.Unmarshal into []json.RawMessage would, without decoding each
+// one on the way). ok is false when b is not an array.
+func splitArray(b []byte) (elems []json.RawMessage, ok bool) {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i == len(b) || b[i] != '[' {
+		return nil, false
+	}
+	i++
+	elems = []json.RawMessage{}
+	for {
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if i == len(b) {
+			return nil, false
+		}
+		if b[i] == ']' && len(elems) == 0 {
+			i++
+			break
+		}
+		start, depth, inString := i, 0, false
+		for ; i < len(b); i++ {
+			c := b[i]
+			if inString {
+				switch c {
+				case '\\':
+					i++
+				case '"':
+					inString = false
+				}
+				continue
+			}
+			switch c {
+			case '"':
+				inString = true
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			if depth < 0 || (depth == 0 && c == ',') {
+				break
+			}
+		}
+		if i == len(b) {
+			return nil, false
+		}
+		end := i
+		for end > start && isSpace(b[end-1]) {
+			end--
+		}
+		if end == start {
+			return nil, false
+		}
+		elems = append(elems, b[start:end])
+		c := b[i]
+		i++
+		if c == ']' {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if !isSpace(b[i]) {
+			return nil, false
+		}
+	}
+	return elems, true
+}
+
 // entryID is the id an entry fly-go cannot decode still names, when it
 // names one as a string: so a machine seen before is known to be the one
 // that could not be read, not one that went away.
@@ -289,33 +372,72 @@ func entryID(raw json.RawMessage) string {
 	return id
 }
 
-// cleanMachine checks that raw decodes as a machine and drops its null
-// checks, events and containers (counted in c). ok is false for null or
-// anything fly-go cannot decode as a machine.
-func cleanMachine(raw json.RawMessage, c *cleaned) (json.RawMessage, bool) {
+// entryFacts is what cleanMachine learns of one machine entry: a pure
+// function of its bytes.
+type entryFacts struct {
+	ok       bool
+	id       string
+	cordoned bool
+	hash     uint64
+	nulls    int
+	out      json.RawMessage // the entry without its nulls (nil when nulls is 0: the bytes themselves)
+}
+
+// entryMemo remembers the facts of the machine entries of the last
+// answers, by their bytes: a listing repeats most entries byte for byte
+// (a machine at rest), and decoding each as a machine to check it was
+// most of a listing's cost. Two generations of at most memoEntries each
+// bound it; a nil memo remembers nothing.
+type entryMemo struct {
+	mu        sync.Mutex
+	cur, prev map[string]entryFacts
+}
+
+const memoEntries = 1024
+
+func (memo *entryMemo) facts(raw json.RawMessage) entryFacts {
+	if memo == nil {
+		return readEntry(raw)
+	}
+	memo.mu.Lock()
+	f, ok := memo.cur[string(raw)]
+	if !ok {
+		f, ok = memo.prev[string(raw)]
+	}
+	memo.mu.Unlock()
+	if ok {
+		return f
+	}
+	f = readEntry(raw)
+	memo.mu.Lock()
+	if len(memo.cur) >= memoEntries {
+		memo.prev, memo.cur = memo.cur, nil
+	}
+	if memo.cur == nil {
+		memo.cur = make(map[string]entryFacts)
+	}
+	memo.cur[string(raw)] = f
+	memo.mu.Unlock()
+	return f
+}
+
+// readEntry decodes raw as fly-go would, to learn its facts.
+func readEntry(raw json.RawMessage) entryFacts {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return nil, false
+		return entryFacts{}
 	}
 	var m wireMachine
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, false
+		return entryFacts{}
 	}
-	if m.Cordoned && m.ID != "" {
-		c.cordoned[m.ID] = true
-	}
-	if c.hashes != nil {
-		c.hash = EntryHash(raw)
-		if _, seen := c.hashes[m.ID]; !seen && m.ID != "" {
-			c.hashes[m.ID] = c.hash
-		}
-	}
-	nulls := countNil(m.Checks) + countNil(m.Events) + countNil(m.ContainerStatuses)
-	if nulls == 0 {
-		return raw, true
+	f := entryFacts{ok: true, id: m.ID, cordoned: m.Cordoned, hash: EntryHash(raw),
+		nulls: countNil(m.Checks) + countNil(m.Events) + countNil(m.ContainerStatuses)}
+	if f.nulls == 0 {
+		return f
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, false
+		return entryFacts{}
 	}
 	for _, k := range []string{"checks", "events", "containers"} {
 		if v, ok := fields[k]; ok {
@@ -324,10 +446,34 @@ func cleanMachine(raw json.RawMessage, c *cleaned) (json.RawMessage, bool) {
 	}
 	out, err := json.Marshal(fields)
 	if err != nil {
+		return entryFacts{}
+	}
+	f.out = out
+	return f
+}
+
+// cleanMachine checks that raw decodes as a machine and drops its null
+// checks, events and containers (counted in c). ok is false for null or
+// anything fly-go cannot decode as a machine.
+func (memo *entryMemo) cleanMachine(raw json.RawMessage, c *cleaned) (json.RawMessage, bool) {
+	f := memo.facts(raw)
+	if !f.ok {
 		return nil, false
 	}
-	c.partial[m.ID] += nulls
-	return out, true
+	if f.cordoned && f.id != "" {
+		c.cordoned[f.id] = true
+	}
+	if c.hashes != nil {
+		c.hash = f.hash
+		if _, seen := c.hashes[f.id]; !seen && f.id != "" {
+			c.hashes[f.id] = f.hash
+		}
+	}
+	if f.nulls == 0 {
+		return raw, true
+	}
+	c.partial[f.id] += f.nulls
+	return f.out, true
 }
 
 func countNil[T any](ps []*T) int {

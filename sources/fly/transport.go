@@ -37,7 +37,8 @@ type shared struct {
 	limiter *limiter
 	unpaced bool // Config.Unpaced
 	stats   *recorder
-	debug   *DebugLog // nil: no debug log
+	debug   *DebugLog  // nil: no debug log
+	entries *entryMemo // the machine entries of the last answers (answer.go)
 }
 
 // apiTransport sits beneath fly-go (below its otelhttp and rehttp layers), so
