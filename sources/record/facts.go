@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	flygo "github.com/superfly/fly-go"
@@ -22,8 +24,67 @@ import (
 // changed, its config when new, every event not yet held, and the
 // machines the listing no longer holds as gone.
 func (w *Writer) Listing(at time.Time, app string, l fly.Listing) {
-	ms := prepareMachines(l.Machines, l.Cordoned)
+	ms := w.listed.prepare(app, l)
 	w.submit(func(b *batch) { b.addMachines(at, app, ms, true) })
+}
+
+// listedMemo keeps, by app and machine, the last listing's prepared
+// entries with the hash of the bytes the API sent for each (fly.Listing's
+// Hashes): a machine listed again byte for byte, cordon and secrets as
+// before, is the same prepared entry, and preparing it again (three JSON
+// encodings and two SHA-256) was most of what a listing cost the writer.
+// It holds only the machines of each app's last listing.
+type listedMemo struct {
+	mu    sync.Mutex
+	byApp map[string]map[string]listedEntry
+}
+
+type listedEntry struct {
+	hash     uint64
+	cordoned bool
+	secrets  uint64 // sanitize.SecretsVersion when prepared
+	p        prepared
+}
+
+func (lm *listedMemo) prepare(app string, l fly.Listing) []prepared {
+	secrets := sanitize.SecretsVersion()
+	lm.mu.Lock()
+	last := lm.byApp[app]
+	lm.mu.Unlock()
+	out := make([]prepared, 0, len(l.Machines))
+	next := make(map[string]listedEntry, len(l.Machines))
+	twice := map[string]bool{}
+	for _, m := range l.Machines {
+		if m == nil || m.ID == "" {
+			continue
+		}
+		// Hashes holds the first entry of an id listed twice: only that
+		// one is known by its hash.
+		h, hashed := l.Hashes[m.ID]
+		hashed = hashed && !twice[m.ID]
+		twice[m.ID] = true
+		cordoned := l.Cordoned[m.ID]
+		if e, ok := last[m.ID]; hashed && ok && e.hash == h && e.cordoned == cordoned && e.secrets == secrets {
+			out = append(out, e.p)
+			next[m.ID] = e
+			continue
+		}
+		ps := prepareMachines([]*fly.Machine{m}, l.Cordoned)
+		if len(ps) == 0 {
+			continue
+		}
+		out = append(out, ps[0])
+		if hashed {
+			next[m.ID] = listedEntry{hash: h, cordoned: cordoned, secrets: secrets, p: ps[0]}
+		}
+	}
+	lm.mu.Lock()
+	if lm.byApp == nil {
+		lm.byApp = map[string]map[string]listedEntry{}
+	}
+	lm.byApp[app] = next
+	lm.mu.Unlock()
+	return out
 }
 
 // Machine records one machine as a GET answered it (no machine is gone).
@@ -105,14 +166,49 @@ func (w *Writer) Boots(app string, boots []diagnose.Boot) {
 		if !bt.Complete && bt.CrashedAt.IsZero() {
 			continue // still booting: recorded once it ends
 		}
-		phases, _ := json.Marshal(bt.Phases)
-		rows = append(rows, bootRow{app: app, machine: bt.Machine, began: ns(bt.Begin), served: ns(bt.Serving),
-			crashed: ns(bt.CrashedAt), phases: sanitize.Redact(string(phases))})
+		k := bootKey{app: app, machine: bt.Machine, began: ns(bt.Begin)}
+		rows = append(rows, bootRow{app: app, machine: bt.Machine, began: k.began, served: ns(bt.Serving),
+			crashed: ns(bt.CrashedAt), phases: w.phases.json(k, bt.Phases)})
 	}
 	if len(rows) == 0 {
 		return
 	}
 	w.submit(func(b *batch) { b.addBoots(rows) })
+}
+
+// phasesMemo keeps each boot's phases as last encoded: a logs reply hands
+// over every boot the app's tracker holds (thousands by the end of a day),
+// nearly all of them unchanged, and encoding their phases again each time
+// was the largest part of recording a day.
+type phasesMemo struct {
+	mu sync.Mutex
+	m  map[bootKey]encodedPhases
+}
+
+type encodedPhases struct {
+	phases  []diagnose.PhaseSpan
+	secrets uint64 // sanitize.SecretsVersion when encoded
+	json    string
+}
+
+// json is phases encoded and redacted, as the boots table holds them.
+func (pm *phasesMemo) json(k bootKey, phases []diagnose.PhaseSpan) string {
+	secrets := sanitize.SecretsVersion()
+	pm.mu.Lock()
+	e, ok := pm.m[k]
+	pm.mu.Unlock()
+	if ok && e.secrets == secrets && slices.Equal(e.phases, phases) {
+		return e.json
+	}
+	js, _ := json.Marshal(phases)
+	e = encodedPhases{phases: slices.Clone(phases), secrets: secrets, json: sanitize.Redact(string(js))}
+	pm.mu.Lock()
+	if pm.m == nil {
+		pm.m = map[bootKey]encodedPhases{}
+	}
+	pm.m[k] = e
+	pm.mu.Unlock()
+	return e.json
 }
 
 // Judgement records the crash-loop judgement of app's release when it

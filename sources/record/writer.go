@@ -63,6 +63,8 @@ type Writer struct {
 	closing sync.Once
 
 	session int64
+	listed  listedMemo // the last listings' prepared machines (facts.go)
+	phases  phasesMemo // each boot's phases, encoded (facts.go)
 	st      *diffState // owned by the loop
 	stats   Stats      // owned by the loop; copied out under mu
 	shown   Stats
