@@ -513,7 +513,9 @@ func (b *batch) addCounts(cs []Count) {
 func (b *batch) addBoots(rows []bootRow) {
 	for _, r := range rows {
 		k := bootKey{app: r.app, machine: r.machine, began: r.began}
-		sig := fmt.Sprint(r.phases, r.served, r.crashed)
+		// The phases are the same string while unchanged (phasesMemo):
+		// comparing them is comparing two pointers.
+		sig := bootSig{phases: r.phases, served: r.served, crashed: r.crashed}
 		if b.st.boots[k] == sig {
 			continue
 		}

@@ -28,7 +28,7 @@ type diffState struct {
 	probes           map[probeKey][32]byte
 	apps             map[string]bool
 	judgements       map[string]string
-	boots            map[bootKey]string
+	boots            map[bootKey]bootSig
 	volumes          map[string][32]byte // app → its last volumes listing's hash
 }
 
@@ -50,6 +50,12 @@ type logTail struct {
 
 type probeKey struct{ app, machine, command string }
 
+// bootSig is what a boot's row holds beyond its key.
+type bootSig struct {
+	phases          string
+	served, crashed int64
+}
+
 type bootKey struct {
 	app, machine string
 	began        int64
@@ -59,7 +65,7 @@ func loadDiffState(ctx context.Context, db *sql.DB, eventsKept int) (*diffState,
 	st := &diffState{db: db, eventsKept: eventsKept, mids: map[string]int64{}, last: map[int64]lastState{},
 		byApp: map[string]map[int64]bool{}, cfgs: map[[32]byte]int64{}, events: map[int64][]eventKey{},
 		tails: map[string]*logTail{}, probes: map[probeKey][32]byte{}, apps: map[string]bool{},
-		judgements: map[string]string{}, boots: map[bootKey]string{}, volumes: map[string][32]byte{}}
+		judgements: map[string]string{}, boots: map[bootKey]bootSig{}, volumes: map[string][32]byte{}}
 	q := func(query string, args []any, scan func(*sql.Rows) error) error {
 		return scanRows(ctx, db, query, args, scan)
 	}
