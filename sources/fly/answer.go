@@ -384,25 +384,33 @@ type entryFacts struct {
 }
 
 // entryMemo remembers the facts of the machine entries of the last
-// answers, by their bytes: a listing repeats most entries byte for byte
-// (a machine at rest), and decoding each as a machine to check it was
-// most of a listing's cost. Two generations of at most memoEntries each
-// bound it; a nil memo remembers nothing.
+// answers, by the hash of their bytes (EntryHash, which the listing
+// carries anyway) and their length: a listing repeats most entries byte
+// for byte (a machine at rest), and decoding each as a machine to check
+// it was most of a listing's cost. Two generations of at most memoEntries
+// each (an org overview lists every app's machines) bound it, a few
+// dozen bytes an entry; a nil memo remembers nothing.
 type entryMemo struct {
 	mu        sync.Mutex
-	cur, prev map[string]entryFacts
+	cur, prev map[memoKey]entryFacts
 }
 
-const memoEntries = 1024
+type memoKey struct {
+	hash uint64
+	size int
+}
+
+const memoEntries = 16384
 
 func (memo *entryMemo) facts(raw json.RawMessage) entryFacts {
 	if memo == nil {
 		return readEntry(raw)
 	}
+	k := memoKey{EntryHash(raw), len(raw)}
 	memo.mu.Lock()
-	f, ok := memo.cur[string(raw)]
+	f, ok := memo.cur[k]
 	if !ok {
-		f, ok = memo.prev[string(raw)]
+		f, ok = memo.prev[k]
 	}
 	memo.mu.Unlock()
 	if ok {
@@ -414,9 +422,9 @@ func (memo *entryMemo) facts(raw json.RawMessage) entryFacts {
 		memo.prev, memo.cur = memo.cur, nil
 	}
 	if memo.cur == nil {
-		memo.cur = make(map[string]entryFacts)
+		memo.cur = make(map[memoKey]entryFacts)
 	}
-	memo.cur[string(raw)] = f
+	memo.cur[k] = f
 	memo.mu.Unlock()
 	return f
 }
