@@ -131,7 +131,7 @@ func recordedApp(rec *record.Recording, at time.Time) string {
 }
 
 // demoRecording is the demo's recorded day, made on first use into the
-// user's cache directory (about a minute; later runs open it at once).
+// user's cache directory (about 90 s of CPU; later runs open it at once).
 func demoRecording(ctx context.Context, s *session) (string, error) {
 	path, err := record.DemoPath(1)
 	if err != nil {
