@@ -440,7 +440,9 @@ func (s *Store) serveExec(w http.ResponseWriter, r *http.Request) {
 		if timeout <= 0 {
 			timeout = 30 * time.Second
 		}
-		t := time.NewTimer(timeout)
+		// The command runs on the guest, so its timeout is the platform's
+		// time, as the proxy's patience is: at Speed 10 it ends in a tenth.
+		t := time.NewTimer(s.clock.WallDuration(timeout))
 		defer t.Stop()
 		select {
 		case <-t.C:
