@@ -16,7 +16,7 @@ func TestRecordThenReplay(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "rec.db")
-	_, stderr, code := runFlywake(t, nil, "record", "--demo", "--speed", "10", "--for", "8s", "--db", db, "-a", "crashy-api")
+	_, stderr, code := runFlywake(t, nil, "record", "--demo", "--speed", "40", "--for", "2s", "--db", db, "-a", "crashy-api")
 	if code != 0 {
 		t.Fatalf("record exited %d: %s", code, stderr)
 	}

@@ -102,7 +102,7 @@ func TestDeployThenVerdictAgainstTheSim(t *testing.T) {
 // command on its private platform; the text says what fixing it takes.
 func TestVerdictDemoRelease(t *testing.T) {
 	t.Parallel()
-	out, errOut, code := runFlywakeEnv(t, testEnv(t), nil, "verdict", "--demo", "--speed", "4", "-a", flysim.DemoTuned, "--demo-release", "crashing")
+	out, errOut, code := runFlywakeEnv(t, testEnv(t), nil, "verdict", "--demo", "--speed", "10", "-a", flysim.DemoTuned, "--demo-release", "crashing")
 	if code != 2 {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
