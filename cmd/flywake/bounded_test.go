@@ -24,7 +24,7 @@ import (
 // --debug log each hold less than 4 KB of it.
 func TestHugeErrorBodyIsQuotedEverywhere(t *testing.T) {
 	t.Parallel()
-	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
+	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary, NoTraffic: true})
 	env := simEnv(t, sim, secretsCanary)
 	page := "<html>" + strings.Repeat("x", 50<<20) + "</html>"
 	sim.SetFault("*", flysim.Fault{Body: page, Status: 500})
@@ -75,7 +75,7 @@ func TestHugeErrorBodyIsQuotedEverywhere(t *testing.T) {
 // page.
 func TestHugeErrorBodyInTheDashboardHeader(t *testing.T) {
 	t.Parallel()
-	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
+	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary, NoTraffic: true})
 	sim.SetFault("*", flysim.Fault{Body: "<html>" + strings.Repeat("x", 50<<20) + "</html>", Status: 500})
 	g := &globalFlags{app: flysim.DemoScaleToZero, getenv: lookup(simEnv(t, sim, secretsCanary))}
 	p, err := connect(context.Background(), g, connectNeeds{org: true}, &session{})

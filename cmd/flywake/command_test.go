@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/flysim/simtest"
 )
 
 // runCommand runs c as a subcommand of a fresh root, as flywake would.
@@ -33,7 +35,10 @@ func runCommand(t *testing.T, g *globalFlags, c command, args ...string) (stderr
 // log gets the stack, redacted too.
 func TestPanicBecomesReport(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t) // the demo platform's token is secretsCanary
+	// One platform (without its day of traffic: the commands panic before
+	// reading anything) for the three commands, its token the canary.
+	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Token: secretsCanary, NoTraffic: true})
+	env := simEnv(t, sim, secretsCanary)
 	debugFile := filepath.Join(t.TempDir(), "debug.log")
 	for _, tc := range []struct {
 		name string
@@ -46,7 +51,7 @@ func TestPanicBecomesReport(t *testing.T) {
 				return nil
 			},
 		}
-		stderr, code := runCommand(t, &globalFlags{getenv: lookup(env)}, c, "--demo", "--debug", debugFile)
+		stderr, code := runCommand(t, &globalFlags{getenv: lookup(env)}, c, "-a", flysim.DemoTuned, "--debug", debugFile)
 		if code != tc.code {
 			t.Errorf("%s: exit %d, want %d", tc.name, code, tc.code)
 		}

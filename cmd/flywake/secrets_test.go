@@ -185,7 +185,7 @@ func TestSecretsStayOutOfCommands(t *testing.T) {
 // whose app does not exist: the errors say what to do, never the token.
 func TestSecretsStayOutOfErrors(t *testing.T) {
 	t.Parallel()
-	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: "flysim_the_right_token_0123456789"})
+	sim := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: "flysim_the_right_token_0123456789", NoTraffic: true})
 	env := simEnv(t, sim, secretsCanary) // wrong for this platform: 401
 	for _, args := range [][]string{
 		{"status", "-a", flysim.DemoScaleToZero},
@@ -203,7 +203,7 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 	}
 
 	// The same canary as a good token, naming an app the org lacks.
-	sim2 := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary})
+	sim2 := simtest.StartSim(t, flysim.Options{Seed: 1, Speed: 50, Token: secretsCanary, NoTraffic: true})
 	out, errOut, code := runFlywakeEnv(t, simEnv(t, sim2, secretsCanary), nil, "status", "-a", "no-such-app")
 	if code == 0 || !strings.Contains(out+errOut, "not found") {
 		t.Errorf("unknown app: exit %d, output %q %q", code, out, errOut)
