@@ -212,7 +212,7 @@ type faultRig struct {
 
 func startFaultRig(t *testing.T, speed float64) *faultRig {
 	t.Helper()
-	sim := flysim.New(flysim.Options{Seed: 11, Speed: speed, Token: faultCanary})
+	sim := flysim.New(flysim.Options{Seed: 11, Speed: speed, Token: faultCanary, NoTraffic: true})
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
