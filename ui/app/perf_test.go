@@ -366,6 +366,8 @@ func TestStartup(t *testing.T) {
 	runs := 1
 	if perfOn() {
 		runs = 5
+	} else {
+		t.Parallel() // the budget is asserted alone (FLYWAKE_PERF=1)
 	}
 	var took []time.Duration
 	for range runs {
