@@ -123,11 +123,6 @@ func (p *Platform) Recording() *record.Recording { return p.rec }
 // APICalls counts the calls per "action:id", as the embedded platform does.
 func (p *Platform) APICalls() map[string]int { return p.gate.APICalls() }
 
-// SetRateLimits turns the Machines API's rate limits on (the default) or
-// off, as the embedded platform's: for a test whose subject is not Fly's
-// limits, with a client that does not pace under them (fly.Config.Unpaced).
-func (p *Platform) SetRateLimits(on bool) { p.gate.SetRateLimits(on) }
-
 // Handler serves the recording's APIs behind the gate.
 func (p *Platform) Handler() http.Handler {
 	byApp, byMachine := gate.ByPath("app"), gate.ByPath("id")

@@ -73,9 +73,6 @@ func replayOf(t *testing.T) *replayRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	// The time bar is the subject, not Fly's limits: neither side spends
-	// wall time pacing under them.
-	p.SetRateLimits(false)
 	rig := &replayRig{p: p, t0: t0}
 	// The replay's own handler, behind one that counts the waits it holds:
 	// a paused replay answers a wait only when the clock moves.
@@ -87,7 +84,7 @@ func replayOf(t *testing.T) *replayRig {
 		p.Handler().ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() }) // the waits still held
-	c, err := fly.New(context.Background(), fly.Config{FlapsURL: srv.URL, APIURL: srv.URL, Token: p.Token(), Unpaced: true})
+	c, err := fly.New(context.Background(), fly.Config{FlapsURL: srv.URL, APIURL: srv.URL, Token: p.Token()})
 	if err != nil {
 		t.Fatal(err)
 	}
