@@ -212,6 +212,13 @@ type faultRig struct {
 
 func startFaultRig(t *testing.T, speed float64) *faultRig {
 	t.Helper()
+	return startFaultRigWith(t, speed, nil)
+}
+
+// startFaultRigWith is startFaultRig with the model given to adjust
+// before the program starts (a test's timer, say).
+func startFaultRigWith(t *testing.T, speed float64, adjust func(*Model)) *faultRig {
+	t.Helper()
 	sim := flysim.New(flysim.Options{Seed: 11, Speed: speed, Token: faultCanary, NoTraffic: true})
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
@@ -225,6 +232,9 @@ func startFaultRig(t *testing.T, speed float64) *faultRig {
 	src := &watch.Source{Client: c, Org: sim.Org(), Now: sim.Clock().Now}
 	rig := &faultRig{sim: sim, rec: &faultRecorder{}, done: make(chan error, 1), app: flysim.DemoScaleToZero}
 	m := New(Config{Source: src, App: rig.app, Demo: true, Theme: theme.New(true)})
+	if adjust != nil {
+		adjust(&m)
+	}
 	rig.prog = tea.NewProgram(recorded{Model: m, rec: rig.rec},
 		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	go func() {

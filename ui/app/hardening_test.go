@@ -2,6 +2,7 @@ package app
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,10 +84,33 @@ func TestDashboardSkipsNullEntries(t *testing.T) {
 
 // Switching apps keeps one 1 s clock: each switch used to start another
 // tick chain beside the running one, so after three switches the
-// dashboard redrew four times a second.
+// dashboard redrew four times a second. The test's clock ticks every
+// 10 ms and counts the ticks armed and not yet fired: one chain keeps
+// that at one; a second chain makes it two until the program ends.
 func TestAppSwitchesKeepOneClock(t *testing.T) {
 	t.Parallel()
-	rig := startFaultRig(t, 10)
+	var mu sync.Mutex
+	armed, most, fired := 0, 0, 0
+	rig := startFaultRigWith(t, 10, func(m *Model) {
+		m.timer = func(d time.Duration, msg tea.Msg) tea.Cmd {
+			if _, ok := msg.(clockMsg); !ok {
+				return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+			}
+			return func() tea.Msg {
+				mu.Lock()
+				armed++
+				most = max(most, armed)
+				mu.Unlock()
+				time.Sleep(10 * time.Millisecond)
+				mu.Lock()
+				armed--
+				fired++
+				mu.Unlock()
+				return clockMsg{at: time.Now()}
+			}
+		}
+	})
+	ticks := func() int { mu.Lock(); defer mu.Unlock(); return fired }
 	rig.rec.waitFor(t, 20*time.Second, "the first listing", fresh)
 	for _, app := range []string{flysim.DemoTuned, flysim.DemoScaleToZero, flysim.DemoTuned} {
 		for _, k := range []tea.Msg{runes(":"), runes(app), tea.KeyMsg{Type: tea.KeyEnter}} {
@@ -96,9 +120,16 @@ func TestAppSwitchesKeepOneClock(t *testing.T) {
 			return fresh(f) && strings.Contains(f.header, "/"+app+" ")
 		})
 	}
-	from := rig.rec.tickCount()
-	time.Sleep(3 * time.Second)
-	if n := rig.rec.tickCount() - from; n > 4 {
-		t.Errorf("%d clock ticks in 3 s after three app switches, want at most 4 (one a second)", n)
+	// A few ticks after the last switch, so a chain it started is armed.
+	for from, deadline := ticks(), time.Now().Add(10*time.Second); ticks() < from+5; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the clock stopped: %d ticks in 10 s after the switches", ticks()-from)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if most > 1 {
+		t.Errorf("%d clock ticks armed at once after three app switches, want one chain", most)
 	}
 }
