@@ -356,7 +356,12 @@ func TestResultScrolls(t *testing.T) {
 	}
 	body := func() []string { return strings.Split(plainView(p, w, h), "\n")[:h-1] }
 	more := func() string { b := body(); return strings.TrimSpace(b[len(b)-1]) }
-	wantMore := func(n int) string { return fmt.Sprintf("↓ %d more lines (↑/↓ scroll)", n) }
+	wantMore := func(n int) string {
+		if n == 1 {
+			return "↓ 1 more line (↑/↓ scroll)"
+		}
+		return fmt.Sprintf("↓ %d more lines (↑/↓ scroll)", n)
+	}
 
 	below := bodyLines - (h - 1)
 	if got := more(); got != wantMore(below) {
@@ -368,6 +373,12 @@ func TestResultScrolls(t *testing.T) {
 	}
 	if got := strings.TrimSpace(body()[0]); got != strings.TrimSpace(whole[1]) {
 		t.Errorf("after down the first line is %q, want %q", got, whole[1])
+	}
+	for i := 1; i < below-1; i++ {
+		d.key("down")
+	}
+	if got := more(); got != wantMore(1) {
+		t.Errorf("one line above the end: %q, want %q", got, wantMore(1))
 	}
 	d.key("end")
 	if got, want := more(), strings.TrimSpace(whole[bodyLines-1]); got != want {

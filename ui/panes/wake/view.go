@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/flywake/flywake/sources/words"
 	"github.com/flywake/flywake/ui/components/cell"
 	"github.com/flywake/flywake/ui/components/prompt"
 	"github.com/flywake/flywake/ui/keys"
@@ -82,7 +83,7 @@ func (p *Pane) compose(lines []string, hint string, scrolls bool, width, height 
 		lines = slices.Clone(p.body.Window())
 		if below := p.body.Below(); below > 0 && bodyH > 0 && len(lines) == bodyH {
 			lines = append(lines[:bodyH-1], p.theme.Dim.Render(
-				"↓ "+cell.Thousands(below)+" more lines ("+pane.Arrows(&p.keys, "").Help().Key+" scroll)"))
+				"↓ "+words.Count(below, "more line", "more lines")+" ("+pane.Arrows(&p.keys, "").Help().Key+" scroll)"))
 		}
 	}
 	if len(lines) > bodyH {
