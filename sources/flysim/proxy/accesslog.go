@@ -1,10 +1,10 @@
 package proxy
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strconv"
 )
 
 // Who sends the background requests (the access line's format is
@@ -43,18 +43,21 @@ func (l *accessLog) pollClient() string {
 	i := l.rng.IntN(pollClients)
 	switch {
 	case i < 250:
-		return fmt.Sprintf("192.0.2.%d", i+1)
+		return "192.0.2." + strconv.Itoa(i+1)
 	case i < 500:
-		return fmt.Sprintf("198.51.100.%d", i-249)
+		return "198.51.100." + strconv.Itoa(i-249)
 	default:
-		return fmt.Sprintf("2001:db8:%x:%x::%x", 0x100+i/256, i%256, 1+i%7)
+		return "2001:db8:" + hex(0x100+i/256) + ":" + hex(i%256) + "::" + hex(1+i%7)
 	}
 }
+
+// hex is n in lower-case hexadecimal, as an IPv6 group is written.
+func hex(n int) string { return strconv.FormatInt(int64(n), 16) }
 
 // scanner is one of the scanner's few addresses (TEST-NET-3) and one of the
 // host names it invents under the app's domain.
 func (l *accessLog) scanner(app string) (client, host string) {
-	client = fmt.Sprintf("203.0.113.%d", 10+l.rng.IntN(scannerClients))
+	client = "203.0.113." + strconv.Itoa(10+l.rng.IntN(scannerClients))
 	host = scannerHostWords[l.rng.IntN(len(scannerHostWords))] + "." + appHost(app)
 	return client, host
 }
