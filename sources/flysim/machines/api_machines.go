@@ -389,7 +389,7 @@ func (s *Store) editMetadata(m *Machine, edit func(map[string]string)) {
 		cfg.Metadata[k] = v
 	}
 	edit(cfg.Metadata)
-	m.cfg = &cfg
+	m.setConfig(&cfg)
 	m.updatedAt = s.now()
 }
 

@@ -115,7 +115,7 @@ func (s *Store) mountVolume(m *Machine) {
 		if v.machine == m.id && !v.destroyed {
 			cfg := *m.cfg
 			cfg.Mounts = []fly.MachineMount{{Volume: v.id, Path: volumeMount, Name: v.name, SizeGb: v.sizeGB}}
-			m.cfg = &cfg
+			m.setConfig(&cfg)
 		}
 	}
 }

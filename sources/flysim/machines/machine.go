@@ -35,7 +35,9 @@ type Machine struct {
 	privateIP  string
 	state      string
 	release    int
-	cfg        *fly.MachineConfig
+	cfg        *fly.MachineConfig // set only through setConfig
+	svc        Service            // serviceOf(cfg), kept by setConfig
+	hasSvc     bool
 	image      *image // what it runs: decides how the app behaves (images.go)
 	createdAt  time.Time
 	updatedAt  time.Time

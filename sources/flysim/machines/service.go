@@ -31,7 +31,15 @@ type Service struct {
 
 // Service is the service the edge routes to on m, if its config has one:
 // the first that listens on 80 or 443, else the first.
-func (m *Machine) Service() (Service, bool) { return serviceOf(m.cfg) }
+func (m *Machine) Service() (Service, bool) { return m.svc, m.hasSvc }
+
+// setConfig gives m a new config and works its service out once: the edge
+// asks for it on every routing decision, thousands of times a simulated
+// hour.
+func (m *Machine) setConfig(cfg *fly.MachineConfig) {
+	m.cfg = cfg
+	m.svc, m.hasSvc = serviceOf(cfg)
+}
 
 func serviceOf(cfg *fly.MachineConfig) (Service, bool) {
 	if cfg == nil || len(cfg.Services) == 0 {

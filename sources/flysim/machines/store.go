@@ -146,7 +146,7 @@ func (s *Store) newMachine(a *App, region string, release int, created time.Time
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, a.rng.IntN(0xffff), a.rng.IntN(0xffff)),
 		state:     "created", createdAt: created, updatedAt: created, changed: make(chan struct{}),
 	}
-	m.cfg = machineConfig(p, release)
+	m.setConfig(machineConfig(p, release))
 	m.image = a.current
 	m.events = []Event{{ID: rng.ULID(s.ids, created), Type: "launch", Status: "created", Source: SourceUser, Time: created}}
 	return m
@@ -189,7 +189,7 @@ func (s *Store) deploy(a *App, release int) {
 		s.newRun(m)
 		s.retireVersion(m, "replaced")
 		m.release = release
-		m.cfg = machineConfig(&a.p, release)
+		m.setConfig(machineConfig(&a.p, release))
 		s.mountVolume(m)
 		m.image = a.current
 		m.instanceID, m.versionAt = rng.ULID(a.rng, s.now()), s.now()

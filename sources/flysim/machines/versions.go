@@ -75,8 +75,9 @@ func (s *Store) createMachine(a *App, name, region string, cfg *fly.MachineConfi
 		app: a, id: rng.MachineID(s.rng), name: name, region: region, instanceID: rng.ULID(s.rng, now), versionAt: now,
 		privateIP: fmt.Sprintf("fdaa:0:18:a7b:%x:%x:%x:2", 100+s.ips, s.rng.IntN(0xffff), s.rng.IntN(0xffff)),
 		state:     "created", createdAt: now, updatedAt: now, changed: make(chan struct{}),
-		cfg: cfg, cordoned: opt.cordoned, release: releaseOf(cfg, a.p.Release),
+		cordoned: opt.cordoned, release: releaseOf(cfg, a.p.Release),
 	}
+	m.setConfig(cfg)
 	if m.name == "" {
 		m.name = rng.MachineName(s.rng)
 	}
@@ -146,7 +147,8 @@ func (s *Store) updateMachine(m *Machine, cfg *fly.MachineConfig, opt launchOpti
 	wasCreated := m.state == "created"
 	s.retireVersion(m, "replaced")
 	m.instanceID, m.versionAt = rng.ULID(s.rng, s.now()), s.now()
-	m.cfg, m.image = cfg, s.resolveImage(cfg.Image)
+	m.setConfig(cfg)
+	m.image = s.resolveImage(cfg.Image)
 	m.versionCrashes = 0
 	m.release = releaseOf(cfg, m.release)
 	m.cordoned = m.cordoned || opt.cordoned
