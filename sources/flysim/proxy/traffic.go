@@ -233,7 +233,9 @@ func (px *Proxy) tickApp(ae *appEdge, now time.Time) {
 	for _, m := range a.Machines() {
 		l := px.loadOf(m)
 		l.lam, l.bg = 0, 0
-		px.expireHeld(ae, m, now)
+		if len(l.held) > 0 { // most machines hold nothing: skip the second look-up
+			px.expireHeld(ae, m, now)
+		}
 	}
 	// The edge's queue first, oldest first.
 	kept := ae.queue[:0]
