@@ -95,6 +95,7 @@ type appEdge struct {
 	// times), so new or different lines never change the load's figures.
 	lines *rand.Rand
 	plan  *trafficPlan // nil: no background load
+	loads []*machLoad  // loadsOf's list, in a.Machines()' order
 	// freed is closed (and replaced) whenever capacity may have freed up, so
 	// queued outside requests re-route without polling; only once a request
 	// has taken it to wait on (freedTaken): the background load frees
@@ -109,11 +110,12 @@ type appEdge struct {
 
 // machLoad is the edge's view of one machine's load.
 type machLoad struct {
-	inflight  int      // outside requests being served or held for it
-	closeWait int      // sockets whose client gave up before the app reached them (backlog apps)
-	lam       float64  // background arrivals per second routed to it this tick
-	bg        float64  // background requests in flight (fluid)
-	held      []cohort // background requests held while it boots
+	m         *machines.Machine // whose load this is
+	inflight  int               // outside requests being served or held for it
+	closeWait int               // sockets whose client gave up before the app reached them (backlog apps)
+	lam       float64           // background arrivals per second routed to it this tick
+	bg        float64           // background requests in flight (fluid)
+	held      []cohort          // background requests held while it boots
 	heldN     int
 	backlog   []*backlogEntry // the app's own accept queue (backlog apps)
 	live      int             // background requests in backlog whose client still waits
@@ -170,39 +172,61 @@ func planArrivals(pl *trafficPlan) []time.Time {
 func (px *Proxy) loadOf(m *machines.Machine) *machLoad {
 	l := px.mach[m]
 	if l == nil {
-		l = &machLoad{}
+		l = &machLoad{m: m}
 		px.mach[m] = l
 	}
 	return l
 }
 
+// loadsOf is the load of each of the app's machines, in a.Machines()'
+// order. The edge keeps the list between calls, so a traffic tick does not
+// look every machine up in px.mach again; an entry is looked up afresh
+// when another machine took its place (machines come and go).
+func (px *Proxy) loadsOf(ae *appEdge) []*machLoad {
+	ms := ae.a.Machines()
+	if len(ae.loads) != len(ms) {
+		ae.loads = make([]*machLoad, len(ms))
+	}
+	for i, m := range ms {
+		if ae.loads[i] == nil || ae.loads[i].m != m {
+			ae.loads[i] = px.loadOf(m)
+		}
+	}
+	return ae.loads
+}
+
 // proxyLoad is what the proxy counts against a machine's concurrency limits.
-func (px *Proxy) proxyLoad(m *machines.Machine) float64 {
-	l := px.loadOf(m)
+func (px *Proxy) proxyLoad(m *machines.Machine) float64 { return px.loadOf(m).proxyLoad() }
+
+func (l *machLoad) proxyLoad() float64 {
 	return float64(l.inflight) + l.bg + float64(l.heldN) + float64(liveBacklog(l))
 }
 
 // candidates is how the proxy sees the app's machines from the edge in its
 // primary region, where the background load's clients are.
-func (px *Proxy) candidates(a *machines.App) []candidate {
-	return px.candidatesNear(a, a.Profile().Region)
+func (px *Proxy) candidates(ae *appEdge) []candidate {
+	return px.candidatesNear(ae, ae.a.Profile().Region)
 }
 
 // candidatesNear sees them from the edge in region near.
-func (px *Proxy) candidatesNear(a *machines.App, near string) []candidate {
-	cs := slices.Grow(px.seen[:0], len(a.Machines()))[:len(a.Machines())]
+func (px *Proxy) candidatesNear(ae *appEdge, near string) []candidate {
+	ms, loads := ae.a.Machines(), px.loadsOf(ae)
+	cs := slices.Grow(px.seen[:0], len(ms))[:len(ms)]
 	px.seen = cs
-	for i, m := range a.Machines() {
-		cs[i] = px.candidate(m)
+	for i, m := range ms {
+		cs[i] = candidateOf(m, loads[i])
 		cs[i].Far = m.Region() != near
 	}
 	return cs
 }
 
 // candidate is how the proxy sees m, by its own config's service.
-func (px *Proxy) candidate(m *machines.Machine) candidate {
+func (px *Proxy) candidate(m *machines.Machine) candidate { return candidateOf(m, px.loadOf(m)) }
+
+// candidateOf is m as the proxy sees it, l being its load.
+func candidateOf(m *machines.Machine, l *machLoad) candidate {
 	svc, ok := m.Service()
-	return candidate{State: m.State(), Serving: m.Serving(), Load: px.proxyLoad(m), StoppedAt: m.StoppedAt(), Cordoned: m.Cordoned(),
+	return candidate{State: m.State(), Serving: m.Serving(), Load: l.proxyLoad(), StoppedAt: m.StoppedAt(), Cordoned: m.Cordoned(),
 		Lim: limits{Soft: svc.Soft, Hard: svc.Hard, Autostart: svc.Autostart}, NoService: !ok, Leaving: m.Leaving()}
 }
 
@@ -443,7 +467,7 @@ func (px *Proxy) acquire(ctx context.Context, ae *appEdge, forced, prefer string
 				kind = forcedRoute(c, px.opts.ForceInstanceWakes)
 			}
 		} else {
-			r := chooseRoute(px.candidatesNear(a, edgeRegion(a, prefer)), now)
+			r := chooseRoute(px.candidatesNear(ae, edgeRegion(a, prefer)), now)
 			kind = r.Kind
 			if r.Index >= 0 {
 				m = a.Machines()[r.Index]

@@ -230,11 +230,10 @@ func (px *Proxy) trafficTick() {
 
 func (px *Proxy) tickApp(ae *appEdge, now time.Time) {
 	pl, a := ae.plan, ae.a
-	for _, m := range a.Machines() {
-		l := px.loadOf(m)
+	for _, l := range px.loadsOf(ae) {
 		l.lam, l.bg = 0, 0
-		if len(l.held) > 0 { // most machines hold nothing: skip the second look-up
-			px.expireHeld(ae, m, now)
+		if len(l.held) > 0 { // most machines hold nothing
+			px.expireHeld(ae, l.m, now)
 		}
 	}
 	// The edge's queue first, oldest first.
@@ -282,7 +281,7 @@ func (px *Proxy) tickApp(ae *appEdge, now time.Time) {
 func (px *Proxy) place(ae *appEdge, c cohort, now time.Time) cohort {
 	a, pl := ae.a, ae.plan
 	for tries := 0; c.n > 0 && tries < 64; tries++ {
-		cs := px.candidates(a)
+		cs := px.candidates(ae)
 		r := chooseRoute(cs, now)
 		switch r.Kind {
 		case routeServe:
