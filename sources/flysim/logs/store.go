@@ -33,12 +33,71 @@ type Line struct {
 type Store struct {
 	mu    sync.Mutex
 	max   int
-	byApp map[string][]Line
+	byApp map[string]*appLog
+}
+
+// blockLines is how many lines one block of an app's log holds. The log
+// grows block by block, so adding a line never copies the ones already
+// held (a day of history writes tens of thousands per app at start-up).
+const blockLines = 4096
+
+// appLog is one app's lines in time order, in blocks: every block holds
+// blockLines lines but the last, which fills up. The first `first` lines of
+// the first block were dropped.
+type appLog struct {
+	blocks [][]Line
+	first  int
+}
+
+func (a *appLog) len() int {
+	if len(a.blocks) == 0 {
+		return 0
+	}
+	return (len(a.blocks)-1)*blockLines + len(a.blocks[len(a.blocks)-1]) - a.first
+}
+
+// at is the i-th line kept, oldest first.
+func (a *appLog) at(i int) *Line {
+	i += a.first
+	return &a.blocks[i/blockLines][i%blockLines]
+}
+
+func (a *appLog) add(ln Line) {
+	switch n := len(a.blocks); {
+	case n == 0:
+		a.blocks = append(a.blocks, nil) // the first block grows as a slice does: small logs stay small
+	case len(a.blocks[n-1]) == blockLines:
+		a.blocks = append(a.blocks, make([]Line, 0, blockLines))
+	}
+	last := &a.blocks[len(a.blocks)-1]
+	*last = append(*last, ln)
+}
+
+// drop forgets the n oldest lines.
+func (a *appLog) drop(n int) {
+	a.first += n
+	for a.first >= blockLines {
+		a.blocks[0] = nil
+		a.blocks = a.blocks[1:]
+		a.first -= blockLines
+	}
+}
+
+// all is a copy of the lines, oldest first.
+func (a *appLog) all() []Line {
+	out := make([]Line, 0, a.len())
+	for i, b := range a.blocks {
+		if i == 0 {
+			b = b[a.first:]
+		}
+		out = append(out, b...)
+	}
+	return out
 }
 
 // NewStore keeps at most max lines per app.
 func NewStore(max int) *Store {
-	return &Store{max: max, byApp: map[string][]Line{}}
+	return &Store{max: max, byApp: map[string]*appLog{}}
 }
 
 // Add appends a line to its app's log.
@@ -46,17 +105,19 @@ func (l *Store) Add(line Line) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	lines := l.byApp[line.App]
+	if lines == nil {
+		lines = &appLog{}
+		l.byApp[line.App] = lines
+	}
 	// Lines arrive in time order from the scheduler; keep it that way even if
 	// a handler logs "now" while a callback logged a moment later.
-	if n := len(lines); n > 0 && line.Time.Before(lines[n-1].Time) {
-		line.Time = lines[n-1].Time
+	if n := lines.len(); n > 0 && line.Time.Before(lines.at(n-1).Time) {
+		line.Time = lines.at(n - 1).Time
 	}
-	lines = append(lines, line)
-	if len(lines) > l.max {
-		drop := len(lines) - l.max + l.max/10 // drop in chunks to amortise the copy
-		lines = append(lines[:0:0], lines[drop:]...)
+	lines.add(line)
+	if n := lines.len(); n > l.max {
+		lines.drop(n - l.max + l.max/10) // a tenth more than needed: drops are rare
 	}
-	l.byApp[line.App] = lines
 }
 
 // Merge adds lines from elsewhere (a test's seeded day) among app's own,
@@ -64,14 +125,22 @@ func (l *Store) Add(line Line) {
 func (l *Store) Merge(lines []Line) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	touched := map[string]bool{}
+	merged := map[string][]Line{}
 	for _, ln := range lines {
-		l.byApp[ln.App] = append(l.byApp[ln.App], ln)
-		touched[ln.App] = true
+		if merged[ln.App] == nil {
+			if have := l.byApp[ln.App]; have != nil {
+				merged[ln.App] = have.all()
+			}
+		}
+		merged[ln.App] = append(merged[ln.App], ln)
 	}
-	for app := range touched {
-		all := l.byApp[app]
+	for app, all := range merged {
 		sort.SliceStable(all, func(i, j int) bool { return all[i].Time.Before(all[j].Time) })
+		log := &appLog{}
+		for _, ln := range all {
+			log.add(ln)
+		}
+		l.byApp[app] = log
 	}
 }
 
@@ -79,7 +148,11 @@ func (l *Store) Merge(lines []Line) {
 func (l *Store) Lines(app string) []Line {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]Line(nil), l.byApp[app]...)
+	lines := l.byApp[app]
+	if lines == nil {
+		return nil
+	}
+	return lines.all()
 }
 
 // Query returns up to limit lines of app after (exclusive) the given time
@@ -92,17 +165,21 @@ func (l *Store) Query(app string, after time.Time, instance, region string, limi
 
 func (l *Store) query(app string, after time.Time, instance, region string, limit int) []Line {
 	lines := l.byApp[app]
-	i := sort.Search(len(lines), func(i int) bool { return lines[i].Time.After(after) })
+	if lines == nil {
+		return nil
+	}
+	n := lines.len()
+	i := sort.Search(n, func(i int) bool { return lines.at(i).Time.After(after) })
 	var out []Line
-	for ; i < len(lines) && len(out) < limit; i++ {
-		ln := lines[i]
+	for ; i < n && len(out) < limit; i++ {
+		ln := lines.at(i)
 		if instance != "" && ln.Machine != instance {
 			continue
 		}
 		if region != "" && ln.Region != region {
 			continue
 		}
-		out = append(out, ln)
+		out = append(out, *ln)
 	}
 	return out
 }
@@ -113,9 +190,12 @@ func (l *Store) Tail(app string, since time.Time, instance, region string, limit
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	lines := l.byApp[app]
+	if lines == nil {
+		return nil
+	}
 	var out []Line
-	for i := len(lines) - 1; i >= 0 && len(out) < limit; i-- {
-		ln := lines[i]
+	for i := lines.len() - 1; i >= 0 && len(out) < limit; i-- {
+		ln := lines.at(i)
 		if ln.Time.Before(since) {
 			break
 		}
@@ -125,7 +205,7 @@ func (l *Store) Tail(app string, since time.Time, instance, region string, limit
 		if region != "" && ln.Region != region {
 			continue
 		}
-		out = append(out, ln)
+		out = append(out, *ln)
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
