@@ -11,8 +11,11 @@ import (
 // for the same seed; a running one refuses.
 func TestAdvanceToOnAFrozenPlatform(t *testing.T) {
 	t.Parallel()
+	// One wall instant for both looks: the history ends at the wall's
+	// minute, so two looks either side of a minute's turn would differ.
+	wall := time.Date(2026, 3, 2, 12, 0, 30, 0, time.UTC)
 	look := func() (time.Time, string) {
-		s := New(Options{Seed: 1, Frozen: true})
+		s := New(Options{Seed: 1, Frozen: true, Wall: func() time.Time { return wall }})
 		if err := s.Start(); err != nil {
 			t.Fatal(err)
 		}
