@@ -162,13 +162,15 @@ func (w *Writer) Counts(cs []Count) {
 // Boots records app's boots the logs told: those that served or crashed.
 func (w *Writer) Boots(app string, boots []diagnose.Boot) {
 	var rows []bootRow
+	enc := w.phases.forApp(app)
+	defer enc.keep()
 	for _, bt := range boots {
 		if !bt.Complete && bt.CrashedAt.IsZero() {
 			continue // still booting: recorded once it ends
 		}
 		k := bootKey{app: app, machine: bt.Machine, began: ns(bt.Begin)}
 		rows = append(rows, bootRow{app: app, machine: bt.Machine, began: k.began, served: ns(bt.Serving),
-			crashed: ns(bt.CrashedAt), phases: w.phases.json(k, bt.Phases)})
+			crashed: ns(bt.CrashedAt), phases: enc.json(k, bt.Phases)})
 	}
 	if len(rows) == 0 {
 		return
@@ -179,10 +181,12 @@ func (w *Writer) Boots(app string, boots []diagnose.Boot) {
 // phasesMemo keeps each boot's phases as last encoded: a logs reply hands
 // over every boot the app's tracker holds (thousands by the end of a day),
 // nearly all of them unchanged, and encoding their phases again each time
-// was the largest part of recording a day.
+// was the largest part of recording a day. It holds only the boots of each
+// app's last handover, so a recording that runs for weeks does not keep
+// every boot it ever saw.
 type phasesMemo struct {
-	mu sync.Mutex
-	m  map[bootKey]encodedPhases
+	mu    sync.Mutex
+	byApp map[string]map[bootKey]encodedPhases
 }
 
 type encodedPhases struct {
@@ -191,24 +195,43 @@ type encodedPhases struct {
 	json    string
 }
 
-// json is phases encoded and redacted, as the boots table holds them.
-func (pm *phasesMemo) json(k bootKey, phases []diagnose.PhaseSpan) string {
-	secrets := sanitize.SecretsVersion()
+// phasesEncoder encodes one handover of an app's boots.
+type phasesEncoder struct {
+	pm         *phasesMemo
+	app        string
+	secrets    uint64
+	last, next map[bootKey]encodedPhases
+}
+
+func (pm *phasesMemo) forApp(app string) *phasesEncoder {
 	pm.mu.Lock()
-	e, ok := pm.m[k]
+	last := pm.byApp[app]
 	pm.mu.Unlock()
-	if ok && e.secrets == secrets && slices.Equal(e.phases, phases) {
-		return e.json
+	return &phasesEncoder{pm: pm, app: app, secrets: sanitize.SecretsVersion(), last: last,
+		next: make(map[bootKey]encodedPhases, len(last))}
+}
+
+// json is phases encoded and redacted, as the boots table holds them.
+func (e *phasesEncoder) json(k bootKey, phases []diagnose.PhaseSpan) string {
+	if old, ok := e.last[k]; ok && old.secrets == e.secrets && slices.Equal(old.phases, phases) {
+		e.next[k] = old
+		return old.json
 	}
 	js, _ := json.Marshal(phases)
-	e = encodedPhases{phases: slices.Clone(phases), secrets: secrets, json: sanitize.Redact(string(js))}
-	pm.mu.Lock()
-	if pm.m == nil {
-		pm.m = map[bootKey]encodedPhases{}
+	enc := encodedPhases{phases: slices.Clone(phases), secrets: e.secrets, json: sanitize.Redact(string(js))}
+	e.next[k] = enc
+	return enc.json
+}
+
+// keep makes this handover's boots the ones the app's next one is
+// compared with.
+func (e *phasesEncoder) keep() {
+	e.pm.mu.Lock()
+	if e.pm.byApp == nil {
+		e.pm.byApp = map[string]map[bootKey]encodedPhases{}
 	}
-	pm.m[k] = e
-	pm.mu.Unlock()
-	return e.json
+	e.pm.byApp[e.app] = e.next
+	e.pm.mu.Unlock()
 }
 
 // Judgement records the crash-loop judgement of app's release when it
