@@ -96,11 +96,6 @@ func newClient(ctx context.Context, cfg Config, env func(string) string, clk clo
 		toks = tokens.Parse(token)
 	}
 	netT := http.DefaultTransport.(*http.Transport).Clone()
-	// The scheduler makes several calls at once to the one host (an app's
-	// listing, its feeds, its probes; every app's in a recording): keep
-	// their connections, where the default two would close the rest and
-	// dial again for each.
-	netT.MaxIdleConnsPerHost = 16
 	// The process holds the token from now on: it leaves every text
 	// sources/sanitize makes inert, whatever its source.
 	sanitize.AddSecret(token)
