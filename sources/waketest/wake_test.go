@@ -13,6 +13,7 @@ import (
 
 	"github.com/flywake/flywake/sources/fly"
 	"github.com/flywake/flywake/sources/flysim"
+	"github.com/flywake/flywake/sources/race"
 )
 
 // swapText is what the Machines API answers when swap blocks a suspend.
@@ -52,11 +53,16 @@ func TestSleepyBoth(t *testing.T) {
 	if stop.Sent != 121 || stop.OK+stop.Failed != 121 {
 		t.Errorf("stop run sent %d, %d ok + %d failed, want 121", stop.Sent, stop.OK, stop.Failed)
 	}
-	if stop.ByErrClass["proxy_5xx"] == 0 || stop.ByStatus["502"] == 0 {
-		t.Errorf("stop run shows no proxy failures: %v", stop.ByStatus)
-	}
-	if stop.P50MS < 24_000 || stop.MachinesWoken < 5 {
-		t.Errorf("stop run p50 %d ms, %d woken: want the long boots", stop.P50MS, stop.MachinesWoken)
+	// Under the race detector the 121 requests reach the proxy spread over
+	// platform seconds (its slowdown times the speed), so the awake machine
+	// serves most of them and fewer wake: how many is then chance.
+	if !race.Enabled {
+		if stop.ByErrClass["proxy_5xx"] == 0 || stop.ByStatus["502"] == 0 {
+			t.Errorf("stop run shows no proxy failures: %v", stop.ByStatus)
+		}
+		if stop.P50MS < 24_000 || stop.MachinesWoken < 5 {
+			t.Errorf("stop run p50 %d ms, %d woken: want the long boots", stop.P50MS, stop.MachinesWoken)
+		}
 	}
 	for id, gap := range stop.StartedToServingMS {
 		if gap < 20_000 {
