@@ -39,6 +39,7 @@ type Pane struct {
 	built   snapshot.Mark  // what the rows and lines were derived from
 	headN   pane.WidthMemo // how many lines headLines makes (Height)
 	head    []string       // the verdict, the limits and the legend, wrapped to the width
+	wrapped bool           // head is the loaded pane's, wrapped at the width from verdict and limits
 	shown   int            // of head, the lines on screen (the table keeps its first lines)
 }
 
@@ -69,6 +70,7 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.loaded, p.app = a != nil, a
 	if a == nil {
 		p.headN.Forget()
+		p.wrapped = false
 		return
 	}
 	if a.Mark() == p.built {
@@ -76,18 +78,18 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	}
 	p.built = a.Mark()
 	ms := p.rows.machines(a)
-	p.verdict = diagnose.BacklogVerdict(ms)
-	p.headN.Forget() // the verdict and the limits are the head
+	verdict := diagnose.BacklogVerdict(ms)
 	c, shared := sharedLimits(ms)
-	p.limits, p.own = "", !shared
+	limits := ""
+	p.own = !shared
 	if shared {
 		hard := c.HardLimit()
 		if c.Hard <= 0 {
 			hard = p.theme.Warn.Render(hard)
 		}
-		p.limits = fmt.Sprintf("concurrency of every machine: %s · soft limit %d · hard limit %s", c.Kind(), c.SoftLimit(), hard)
+		limits = fmt.Sprintf("concurrency of every machine: %s · soft limit %d · hard limit %s", c.Kind(), c.SoftLimit(), hard)
 		if !c.Configured {
-			p.limits += " (Fly's defaults: no concurrency block)"
+			limits += " (Fly's defaults: no concurrency block)"
 		}
 		p.table.SetColumns(sharedColumns)
 	} else {
@@ -95,6 +97,14 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	}
 	p.table.SetRows(p.rows.build(p.theme, p.states, p.own))
 	p.rows.release()
+	if p.wrapped && verdict == p.verdict && limits == p.limits {
+		// The same verdict and limits (a machine renamed, say): the same
+		// head, wrapped already; only the table's room may differ.
+		p.fit()
+		return
+	}
+	p.verdict, p.limits = verdict, limits
+	p.headN.Forget() // the verdict and the limits are the head
 	p.relayout()
 }
 
@@ -111,8 +121,14 @@ func (p *Pane) SetStale(stale bool) {
 }
 
 func (p *Pane) relayout() {
-	w, h := p.Size()
-	p.head = p.headLines(w)
+	w, _ := p.Size()
+	p.head, p.wrapped = p.headLines(w), p.loaded
+	p.fit()
+}
+
+// fit shares the height between the wrapped head and the table.
+func (p *Pane) fit() {
+	_, h := p.Size()
 	p.shown = table.HeadRoom(len(p.head), h, p.table.Len())
 	p.table.SetHeight(h - p.shown)
 }

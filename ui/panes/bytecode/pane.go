@@ -1,6 +1,7 @@
 package bytecode
 
 import (
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -54,12 +55,17 @@ func (p *Pane) SetData(a *snapshot.App, _ time.Time) {
 	if loaded && p.loaded && a.Mark() == p.built {
 		return // the same machines and probes: the same lines
 	}
-	p.loaded, p.built = loaded, a.Mark()
-	p.lines = nil
-	p.height.Forget()
-	if p.loaded {
-		p.lines = buildLines(p.theme, a)
+	var lines []line
+	if loaded {
+		lines = buildLines(p.theme, a)
 	}
+	same := loaded == p.loaded && slices.Equal(lines, p.lines)
+	p.loaded, p.built = loaded, a.Mark()
+	if same {
+		return // the same lines (a machine renamed, say): the same screen
+	}
+	p.lines = lines
+	p.height.Forget()
 	p.relayout()
 }
 

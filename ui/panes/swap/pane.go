@@ -1,6 +1,7 @@
 package swap
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -74,10 +75,17 @@ func (p *Pane) SetData(a *snapshot.App, now time.Time) {
 	p.built = a.Mark()
 	rows, facts := buildRows(p.theme, p.states, a, &p.rows)
 	v := diagnose.SwapVerdict(facts)
-	p.lines = []string{p.theme.Level(v.Level).Render() + " " + v.Line, costLine(a)}
-	p.head1.Forget()
+	lines := []string{p.theme.Level(v.Level).Render() + " " + v.Line, costLine(a)}
 	p.table.SetRows(rows)
 	p.rows.release()
+	if slices.Equal(lines, p.lines) {
+		// The same sentences (a machine renamed, say): the same head,
+		// wrapped already; only the table's room may differ.
+		p.fit()
+		return
+	}
+	p.lines = lines
+	p.head1.Forget()
 	p.relayout()
 }
 
@@ -97,8 +105,14 @@ func (p *Pane) SetStale(stale bool) {
 // two sentences always wrap, never cut: their ends ("it only blocks
 // suspend") are the point.
 func (p *Pane) relayout() {
-	w, h := p.Size()
+	w, _ := p.Size()
 	p.head = cell.WrapAll(p.lines, w, 2)
+	p.fit()
+}
+
+// fit shares the height between the wrapped head and the table.
+func (p *Pane) fit() {
+	_, h := p.Size()
 	p.shown = table.HeadRoom(len(p.head), h, p.table.Len())
 	p.table.SetHeight(h - p.shown)
 }
