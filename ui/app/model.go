@@ -199,6 +199,10 @@ func (m *Model) now() time.Time {
 // setData hands the snapshot to every pane, tiles and overlays.
 func (m *Model) setData() {
 	now := m.now()
+	// Every pane reads the app's Mark to tell whether its rows still
+	// stand; nothing below changes the app.
+	m.app.PinMark()
+	defer m.app.UnpinMark()
 	m.crash = m.app.CrashLoops() // the banner's: layout and View read it every frame
 	m.states = m.app.StateCounts()
 	for _, p := range m.allPanes() {
