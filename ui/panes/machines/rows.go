@@ -115,6 +115,9 @@ func buildRows(a *snapshot.App, st *styles, cache *rowCache, s sorting) (rows []
 			changed++
 		}
 		*e = entry{m: m, cache: cache, hash: m.Hash, changed: known}
+		if old != nil {
+			e.inherit(old)
+		}
 	})
 	sh = cache.shape(a)
 	cache.sort(a, s)
@@ -213,6 +216,54 @@ func (e *entry) measure(col int) (int, bool) {
 }
 
 var missingWidth = cell.Width(words.Missing)
+
+// inherit takes from old, the entry of the same machine at the last
+// listing, the measures of every cell whose text cannot differ: a listing
+// where every machine was renamed measures one column again, not all.
+func (e *entry) inherit(old *entry) {
+	for col := range columns.Count {
+		bit := uint16(1) << col
+		if old.measured&bit != 0 && sameCell(col, old.m, e.m) {
+			e.measured |= bit
+			e.filled |= old.filled & bit
+			e.widths[col] = old.widths[col]
+		}
+	}
+}
+
+// sameCell reports whether x and y say the same in column col, by what the
+// column's text (sources/columns) reads of a machine (false: perhaps not).
+// The columns left out read more (the alerts, the age) and are measured
+// again.
+func sameCell(col int, x, y *snapshot.Machine) bool {
+	switch col {
+	case columns.State:
+		return x.State == y.State
+	case columns.ID:
+		return x.ID == y.ID
+	case columns.Name:
+		return x.Name == y.Name
+	case columns.Region:
+		return x.Region == y.Region
+	case columns.Group:
+		return x.ProcessGroup == y.ProcessGroup
+	case columns.Image:
+		return x.ImageDigest == y.ImageDigest
+	case columns.Release:
+		return x.Release == y.Release && x.FromRelease == y.FromRelease
+	case columns.Autostop:
+		return x.Config == y.Config
+	case columns.Checks:
+		xp, xt := x.CheckCounts()
+		yp, yt := y.CheckCounts()
+		return xp == yp && xt == yt
+	case columns.Event:
+		xe, xok := x.NewestEvent()
+		ye, yok := y.NewestEvent()
+		return xok == yok && xe.Type == ye.Type && xe.Status == ye.Status && xe.Source == ye.Source
+	}
+	return false
+}
 
 // overlay notes, for a probed machine, its ALERT cell as its app knows it
 // (a backlog too); only probed machines can have one.
