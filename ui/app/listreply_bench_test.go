@@ -117,3 +117,30 @@ func TestListReplyAllocsIndependentOfMachines(t *testing.T) {
 		t.Errorf("a 1,000-machine listing reply allocates %.0f times, a 10-machine one %.0f: want ≤ 1.5×", big, small)
 	}
 }
+
+// BenchmarkListApply is BenchmarkListReply's "changed" case without the
+// conversion: two listings converted once, every machine differing
+// between them, handed to the root's Update in turn. What the UI
+// goroutine pays for a listing in which every machine changed.
+func BenchmarkListApply(b *testing.B) {
+	for _, n := range benchCounts {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			base := newFixture(n, t0).machines
+			m := rootForBench(b, n)
+			// One converter, as the listing command has it: the changed
+			// copy shares what did not change with the fixture's.
+			var cv snapshot.Converter
+			var convs [2]snapshot.Converted
+			convs[1] = cv.Convert(fixtureApp, hashed(b, base))
+			convs[0] = cv.Convert(fixtureApp, hashed(b, renamed(base, func(int) bool { return true })))
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				next, _ := m.Update(convReply(m, convs[i%2]))
+				m = next.(Model)
+				i++
+			}
+		})
+	}
+}
