@@ -90,9 +90,9 @@ func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, cache
 		if probes {
 			probe, probed = a.Meminfo[m.ID]
 		}
-		if old != nil && old.hash == m.Hash && old.probe == probe && old.probed == probed {
+		if old != nil && old.probe == probe && old.probed == probed && (old.hash == m.Hash || sameSwap(old.m, m)) {
 			*e = *old
-			e.m = m
+			e.m, e.hash = m, m.Hash
 			return
 		}
 		*e = entry{m: m, cache: cache, hash: m.Hash, probe: probe, probed: probed, facts: snapshot.SwapFactsOf(*m, probe, probed)}
@@ -104,6 +104,24 @@ func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, cache
 		cache.facts = append(cache.facts, e.facts)
 	}
 	return cache.rows, cache.facts
+}
+
+// sameSwap reports whether x and y make the same facts and row, probed
+// alike: the same machine, state and config (the converter hands an
+// unchanged config again), and as many OOM kills among their events
+// (false: perhaps not). A rename changes neither.
+func sameSwap(x, y *snapshot.Machine) bool {
+	return x.ID == y.ID && x.State == y.State && x.Config == y.Config && oomKills(x) == oomKills(y)
+}
+
+func oomKills(m *snapshot.Machine) int {
+	n := 0
+	for i := range m.Events {
+		if m.Events[i].OOMKilled {
+			n++
+		}
+	}
+	return n
 }
 
 // release lets the previous listing's machines go once the table holds
