@@ -134,8 +134,12 @@ func (cache *rowCache) machines(a *snapshot.App) []diagnose.BacklogMachine {
 		}
 		// The row hash does not cover the limits: the config, converted
 		// once per version of the machine, does.
-		if old != nil && old.hash == m.Hash && old.config == m.Config && !sample && !old.sample {
+		// A machine with no socket probe is its id, state and limits: a
+		// rename (a new hash) leaves it as it was.
+		if old != nil && old.config == m.Config && !sample && !old.sample &&
+			(old.hash == m.Hash || old.bm.ID == m.ID && old.bm.State == m.State) {
 			*e = *old
+			e.hash = m.Hash
 			return
 		}
 		*e = entry{cache: cache, hash: m.Hash, config: m.Config, bm: a.BacklogOf(*m), sample: sample}
