@@ -53,14 +53,26 @@ func (p *Pane) Title() string { return "Traffic" }
 
 // SetData derives the summary (snapshot caches it between changes).
 func (p *Pane) SetData(a *snapshot.App, now time.Time) {
+	was := p.loaded
 	p.loaded = a != nil
 	p.at = now
+	if a != nil {
+		s := a.TrafficSummary(now)
+		if was && sameSummary(s, p.summary) {
+			return // the summary the lines were drawn from: the same lines
+		}
+		p.summary = s
+	}
 	p.height.Forget()
 	p.needs.Forget()
-	if a != nil {
-		p.summary = a.TrafficSummary(now)
-	}
 	p.relayout()
+}
+
+// sameSummary reports whether x and y are the one summary the app keeps
+// between changes (snapshot caches it): each summary worked out afresh
+// has hours of its own (false: perhaps not the same).
+func sameSummary(x, y snapshot.TrafficSummary) bool {
+	return len(x.Hours) > 0 && len(x.Hours) == len(y.Hours) && &x.Hours[0] == &y.Hours[0] && x.At.Equal(y.At)
 }
 
 // SetSize is the size View draws at. The root sizes every pane after
