@@ -111,7 +111,14 @@ func buildRows(t *theme.Theme, states *table.StateStyles, a *snapshot.App, cache
 // unchanged config again), and as many OOM kills among their events
 // (false: perhaps not). A rename changes neither.
 func sameSwap(x, y *snapshot.Machine) bool {
-	return x.ID == y.ID && x.State == y.State && x.Config == y.Config && oomKills(x) == oomKills(y)
+	return x.ID == y.ID && x.State == y.State && x.Config == y.Config &&
+		(sameArray(x.Events, y.Events) || oomKills(x) == oomKills(y))
+}
+
+// sameArray reports whether x and y are one slice: a converter hands a
+// machine's unchanged events again.
+func sameArray[E any](x, y []E) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }
 
 func oomKills(m *snapshot.Machine) int {
