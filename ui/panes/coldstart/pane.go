@@ -29,6 +29,9 @@ type Pane struct {
 	offset int // first history row on screen
 	page   int // history rows on screen, from the size
 	lay    laidOut
+	// The summary's and the legend's lines, wrapped (the root measures
+	// and lays the panes out after every message).
+	summaryWrap, legendWrap pane.WrapMemo
 }
 
 // ID is the cold starts pane's ID.

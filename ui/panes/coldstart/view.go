@@ -41,10 +41,10 @@ type laidOut struct {
 // header and one row, then the summary, then the legend.
 func (p *Pane) relayout() {
 	w, h := p.Size()
-	p.lay.summary = cell.WrapAll(p.summaryLines(w), w, 2)
+	p.lay.summary = p.summaryWrap.WrapAll(p.summaryLines(w), w, 2)
 	p.lay.legend = nil
 	if len(p.d.history) > 0 {
-		p.lay.legend = cell.Wrap(p.legendLine(p.d.history[p.cursor]), w, 2)
+		p.lay.legend = p.legendWrap.WrapAll([]string{p.legendLine(p.d.history[p.cursor])}, w, 2)
 	}
 	p.lay.live = min(len(p.d.live), liveRoom(h))
 	avail := max(h-p.lay.live, 0)
@@ -72,9 +72,9 @@ func (p *Pane) Below() (int, bool) {
 func (p *Pane) Height(width int) int {
 	legend := 1
 	if len(p.d.history) > 0 {
-		legend = len(cell.Wrap(p.legendLine(p.d.history[p.cursor]), width, 2))
+		legend = len(p.legendWrap.WrapAll([]string{p.legendLine(p.d.history[p.cursor])}, width, 2))
 	}
-	return len(p.d.live) + len(cell.WrapAll(p.summaryLines(width), width, 2)) + historyChrome +
+	return len(p.d.live) + len(p.summaryWrap.WrapAll(p.summaryLines(width), width, 2)) + historyChrome +
 		max(len(p.d.history), 1) + legend
 }
 

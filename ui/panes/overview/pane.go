@@ -53,6 +53,7 @@ type Pane struct {
 	now     time.Time         // of the last SetOrgData, to reorder the rows at
 	summary string            // the line above the table
 	wrapped []string
+	legend  pane.WrapMemo // the legend's lines, wrapped
 }
 
 var _ pane.Overlay = (*Pane)(nil)
@@ -202,7 +203,7 @@ func (p *Pane) SetStale(stale bool) {
 func (p *Pane) relayout() {
 	w, h := p.Size()
 	p.filter.Width = max(w-2, 1)
-	p.wrapped = wrap(p.legendLines(w), w)
+	p.wrapped = p.wrap(p.legendLines(w), w)
 	if len(p.wrapped) > max(h-4, 0) {
 		p.wrapped = p.wrapped[:max(h-4, 0)]
 	}
@@ -225,7 +226,7 @@ func (p *Pane) topLines() int {
 
 // Height: the summary, the table (header, rows, position) and the legend.
 func (p *Pane) Height(width int) int {
-	return p.topLines() + max(p.table.Len(), 1) + 2 + len(wrap(p.legendLines(width), width))
+	return p.topLines() + max(p.table.Len(), 1) + 2 + len(p.wrap(p.legendLines(width), width))
 }
 
 // Keys act on the selected app, its filter and the table's order.
@@ -656,9 +657,9 @@ func (p *Pane) sortWords() string {
 }
 
 // wrap wraps each line to width (continuations indented by two).
-func wrap(lines []string, width int) []string {
+func (p *Pane) wrap(lines []string, width int) []string {
 	if width < 20 {
 		return lines
 	}
-	return cell.WrapAll(lines, width, 2)
+	return p.legend.WrapAll(lines, width, 2)
 }
