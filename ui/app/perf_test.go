@@ -8,11 +8,9 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,7 +22,6 @@ import (
 	"github.com/flywake/flywake/sources/flysim"
 	"github.com/flywake/flywake/sources/longtest"
 	"github.com/flywake/flywake/sources/race"
-	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/sources/watch"
 )
 
@@ -188,161 +185,6 @@ func actionsLine(by map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, by[k]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// detection is one staged transition as two observers saw it.
-type detection struct {
-	id        string
-	stopSent  time.Time // the stop call returned: flysim is "stopping"
-	stopped   time.Time // wall time flysim reached "stopped" (from its event)
-	dashSign  time.Time // the dashboard model first held a state other than started
-	dashHeld  time.Time // the dashboard model first held "stopped"
-	pollSign  time.Time
-	pollHeld  time.Time
-	stoppedMS int64 // platform ms of the stopped event
-}
-
-// tracker records what an observer's listing says about the staged machines.
-type tracker struct {
-	mu     sync.Mutex
-	byID   map[string]*detection
-	offset time.Duration // platform − wall (speed 1)
-}
-
-func (tr *tracker) saw(ms []snapshot.Machine, at time.Time, dashboard bool) {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	for _, m := range ms {
-		d := tr.byID[m.ID]
-		if d == nil || d.stopSent.IsZero() {
-			continue
-		}
-		sign, held := &d.pollSign, &d.pollHeld
-		if dashboard {
-			sign, held = &d.dashSign, &d.dashHeld
-		}
-		if m.State != "started" && sign.IsZero() {
-			*sign = at
-		}
-		if m.State == "stopped" && held.IsZero() {
-			*held = at
-			for _, ev := range m.Events {
-				if stoppedMS := ev.At.UnixMilli(); ev.Status == "stopped" && stoppedMS > d.stoppedMS {
-					d.stoppedMS = stoppedMS
-				}
-			}
-			d.stopped = time.UnixMilli(d.stoppedMS).Add(-tr.offset)
-		}
-	}
-}
-
-// TestDetectionLatency stops 20 machines (10 with FLYWAKE_PERF_QUICK) one after another (2 s apart) and
-// measures, per transition, how long after flysim reached "stopped" the
-// dashboard's model held it (wait long-polls on transient machines, lists
-// every 2 s while anything moves, 12 s when steady) versus a plain poller
-// listing every 12 s. FLYWAKE_PERF only (about a minute of wall time).
-func TestDetectionLatency(t *testing.T) {
-	if !perfOn() {
-		t.Skip("set FLYWAKE_PERF=1 (or run .ci/perf.sh)")
-	}
-	const apart, plainEvery = 2 * time.Second, 12 * time.Second
-	n := 20
-	if os.Getenv("FLYWAKE_PERF_QUICK") != "" {
-		n = 10 // .ci/perf.sh --quick
-	}
-	p := steadyProfile("latency-app", n)
-	p.StopTook = flysim.Span{Min: 3 * time.Second, Max: 5 * time.Second} // a graceful shutdown
-	sim := flysim.New(flysim.Options{Seed: 31, History: -1, NoTraffic: true, Apps: []flysim.AppProfile{p}})
-	src, client := simSource(t, sim)
-	defer func() { _ = sim.Close() }()
-	defer client.Close()
-	tr := &tracker{byID: map[string]*detection{}, offset: time.Until(sim.Clock().Now())}
-	ms, err := client.ListMachines(context.Background(), p.Name)
-	if err != nil || len(ms) != n {
-		t.Fatalf("list: %d machines, %v", len(ms), err)
-	}
-	for _, m := range ms {
-		tr.byID[m.ID] = &detection{id: m.ID}
-	}
-
-	model := observed{Model: dashboard(src, p.Name), onList: func(_ *Model, msg watch.Reply, at time.Time) {
-		tr.saw(msg.Listing.Machines(), at, true)
-	}}
-	prog := runHeadless(t, model, 160, 48)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	plain, err := fly.New(ctx, fly.Config{FlapsURL: sim.URL(), APIURL: sim.URL(), Token: sim.Token()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
-	var pollers sync.WaitGroup
-	pollers.Add(1)
-	go func() { // the plain poller: list every 12 s, nothing else
-		defer pollers.Done()
-		tick := time.NewTicker(plainEvery)
-		defer tick.Stop()
-		for {
-			if got, err := plain.ListMachines(ctx, p.Name); err == nil {
-				tr.saw(snapshot.Convert(fly.Listing{Machines: got}).Machines(), time.Now(), false)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-
-	time.Sleep(3 * time.Second) // both observers have listed the steady app once
-	for i, m := range ms {
-		if i > 0 {
-			time.Sleep(apart)
-		}
-		if err := client.Stop(context.Background(), p.Name, m.ID, "", 0); err != nil {
-			t.Fatalf("stop %s: %v", m.ID, err)
-		}
-		tr.mu.Lock()
-		tr.byID[m.ID].stopSent = time.Now()
-		tr.mu.Unlock()
-	}
-	done := settle(plainEvery+10*time.Second, func() bool {
-		tr.mu.Lock()
-		defer tr.mu.Unlock()
-		for _, d := range tr.byID {
-			if d.dashHeld.IsZero() || d.pollHeld.IsZero() {
-				return false
-			}
-		}
-		return true
-	})
-	cancel()
-	pollers.Wait()
-	prog.stop(t)
-	if !done {
-		t.Error("not every transition was seen by both observers")
-	}
-
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	var dashHeld, pollHeld, dashSign, pollSign []time.Duration
-	for _, d := range tr.byID {
-		if d.dashHeld.IsZero() || d.pollHeld.IsZero() {
-			continue
-		}
-		dashHeld = append(dashHeld, max(d.dashHeld.Sub(d.stopped), 0))
-		pollHeld = append(pollHeld, max(d.pollHeld.Sub(d.stopped), 0))
-		dashSign = append(dashSign, d.dashSign.Sub(d.stopSent))
-		pollSign = append(pollSign, d.pollSign.Sub(d.stopSent))
-	}
-	med := func(ds []time.Duration) string { return pct(ds, 50) + " / " + pct(ds, 95) }
-	perfLine(t, "detect.stopped", "median/p95 over %d transitions: dashboard (wait long-polls) %s; plain 12 s polling %s",
-		len(dashHeld), med(dashHeld), med(pollHeld))
-	perfLine(t, "detect.first_sign", "stop call → model shows it moving, median/p95: dashboard %s; plain 12 s polling %s",
-		med(dashSign), med(pollSign))
-	if len(dashHeld) > 0 && percentile(dashHeld, 50) > percentile(pollHeld, 50) {
-		t.Errorf("the dashboard's median detection %s is slower than plain polling's %s", pct(dashHeld, 50), pct(pollHeld, 50))
-	}
 }
 
 func percentile(ds []time.Duration, p int) time.Duration {
