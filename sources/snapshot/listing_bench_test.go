@@ -107,3 +107,26 @@ func benchHashed(tb testing.TB, ms []*fly.Machine) flyapi.Listing {
 	}
 	return l
 }
+
+// One listing of n machines through a Converter alone, every machine
+// renamed between the two listings it alternates (each decoded afresh, as
+// the client's are: no raw value is shared between them): the conversion
+// half of BenchmarkConvertApply.
+//
+//	go test ./sources/snapshot -run '^$' -bench 'ConverterChanged' -benchmem
+func BenchmarkConverterChanged(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		lists := [2]flyapi.Listing{benchHashed(b, benchFleet(n, "-b")), benchHashed(b, benchFleet(n, ""))}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var cv Converter
+			cv.Convert("a", lists[1])
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				_ = cv.Convert("a", lists[i%2])
+				i++
+			}
+		})
+	}
+}
