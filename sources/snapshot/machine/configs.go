@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"maps"
 	"slices"
 
 	fly "github.com/superfly/fly-go"
@@ -34,6 +33,7 @@ type Configs struct {
 // converted from.
 type configEntry struct {
 	raw                   *fly.MachineConfig
+	key                   configKey // raw's, to match others against
 	incomplete            bool
 	cfg                   *Config
 	processGroup, release string
@@ -82,7 +82,7 @@ func (cs *Configs) config(cfg *fly.MachineConfig, incomplete bool, was *Config) 
 		cs.known = map[*Config]*configEntry{}
 	}
 	match := func(e *configEntry) bool {
-		return e != nil && e.incomplete == incomplete && (e.raw == cfg || sameConfig(e.raw, cfg))
+		return e != nil && e.incomplete == incomplete && (e.raw == cfg || e.key.same(cfg))
 	}
 	var found *configEntry
 	if e := cs.known[was]; was != nil && match(e) {
@@ -97,6 +97,7 @@ func (cs *Configs) config(cfg *fly.MachineConfig, incomplete bool, was *Config) 
 	}
 	if found == nil {
 		e := convertConfig(cfg, incomplete)
+		e.key = keyOf(cfg) // only a remembered config is matched against
 		found = &e
 		cs.known[e.cfg] = found
 	}
@@ -141,6 +142,33 @@ func (cs *Configs) imageOf(ref fly.MachineImageRef) string {
 // convert alike. It must follow newConfig; a test mutates every field of
 // a config to hold it to that.
 func sameConfig(a, b *fly.MachineConfig) bool {
+	k := keyOf(a)
+	return k.same(b)
+}
+
+// configKey is a config as sameConfig compares others to it, with what
+// it reads of the config's maps read once: a memo entry's is compared
+// with a config of every machine converted.
+type configKey struct {
+	raw     *fly.MachineConfig
+	primary string   // raw.Env["PRIMARY_REGION"]
+	meta    []string // raw.Metadata's keys and values, pairwise
+}
+
+func keyOf(cfg *fly.MachineConfig) configKey {
+	k := configKey{raw: cfg, primary: cfg.Env["PRIMARY_REGION"]}
+	if len(cfg.Metadata) > 0 {
+		k.meta = make([]string, 0, 2*len(cfg.Metadata))
+		for n, v := range cfg.Metadata {
+			k.meta = append(k.meta, n, v)
+		}
+	}
+	return k
+}
+
+// same is sameConfig(k.raw, b).
+func (k *configKey) same(b *fly.MachineConfig) bool {
+	a := k.raw
 	if a.Image != b.Image || a.Schedule != b.Schedule {
 		return false
 	}
@@ -170,7 +198,15 @@ func sameConfig(a, b *fly.MachineConfig) bool {
 		}
 	}
 	// The maps last: the dearest to compare.
-	return a.Env["PRIMARY_REGION"] == b.Env["PRIMARY_REGION"] && maps.Equal(a.Metadata, b.Metadata)
+	if b.Env["PRIMARY_REGION"] != k.primary || len(b.Metadata) != len(k.meta)/2 {
+		return false
+	}
+	for i := 0; i < len(k.meta); i += 2 {
+		if v, ok := b.Metadata[k.meta[i]]; !ok || v != k.meta[i+1] {
+			return false
+		}
+	}
+	return true
 }
 
 func sameService(a, b *fly.MachineService) bool {

@@ -218,3 +218,33 @@ func TestFromFlyKeepsUnchangedParts(t *testing.T) {
 		t.Errorf("kept parts differ from a conversion afresh:\n%+v\n%+v", changed, FromFly(&failing))
 	}
 }
+
+// The memo matches a config against what it read of a remembered one's
+// maps once (configKey): a config whose metadata or primary region
+// differs only in a value, or in a key, gets its own conversion.
+func TestConfigsTellMapsApart(t *testing.T) {
+	cfg := func(region string, meta map[string]string) *fly.Machine {
+		return &fly.Machine{ID: "m", State: "started", Config: &fly.MachineConfig{Env: map[string]string{"PRIMARY_REGION": region}, Metadata: meta}}
+	}
+	var cs Configs
+	cs.Next()
+	base := cs.FromFly(cfg("ams", map[string]string{"fly_release_version": "7", "x": "1"}), nil)
+	for _, c := range []struct {
+		name string
+		fm   *fly.Machine
+		same bool
+	}{
+		{"a copy", cfg("ams", map[string]string{"x": "1", "fly_release_version": "7"}), true},
+		{"another release", cfg("ams", map[string]string{"fly_release_version": "8", "x": "1"}), false},
+		{"another key", cfg("ams", map[string]string{"fly_release_version": "7", "y": "1"}), false},
+		{"another region", cfg("fra", map[string]string{"fly_release_version": "7", "x": "1"}), false},
+	} {
+		got := cs.FromFly(c.fm, &base)
+		if shared := got.Config == base.Config; shared != c.same {
+			t.Errorf("%s: shares the first config = %v", c.name, shared)
+		}
+		if want := FromFly(c.fm); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: converts to\n%+v, afresh\n%+v", c.name, got, want)
+		}
+	}
+}
