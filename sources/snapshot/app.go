@@ -157,11 +157,11 @@ func Convert(l flyapi.Listing) Converted {
 
 // convert is Convert; seen (empty) records the ids kept; reuse, when not
 // nil, may answer an entry's machine instead of converting it again (ok),
-// or the last listing's machine of the id to share parts with, and
-// fresh is told each machine converted afresh (by the entry's index in l
-// and raw id);
+// or the last listing's machine of the id to share parts with (and what
+// its conversion kept), and fresh is told each machine converted afresh
+// (by the entry's index in l and raw id) with what to keep of it;
 // configs, when not nil, converts each distinct config once.
-func convert(l flyapi.Listing, seen map[string]bool, reuse func(i int, id string) (m *converted, ok bool), fresh func(i int, id string, m *converted), configs *machine.Configs) Converted {
+func convert(l flyapi.Listing, seen map[string]bool, reuse func(i int, id string) (m *converted, kept *machine.Kept, ok bool), fresh func(i int, id string, m *converted, kept machine.Kept), configs *machine.Configs) Converted {
 	c := convertedHead(l)
 	for i, fm := range l.Machines {
 		if fm == nil || fm.ID == "" {
@@ -174,18 +174,19 @@ func convert(l flyapi.Listing, seen map[string]bool, reuse func(i int, id string
 		}
 		seen[fm.ID] = true
 		var prev *converted
+		var was *machine.Kept
 		if reuse != nil {
-			m, ok := reuse(i, fm.ID)
+			m, kept, ok := reuse(i, fm.ID)
 			if ok {
 				c.machines = append(c.machines, m)
 				continue
 			}
-			prev = m
+			prev, was = m, kept
 		}
-		m := convertOne(l, fm, configs, prev)
+		m, kept := convertOne(l, fm, configs, prev, was)
 		c.machines = append(c.machines, m)
 		if fresh != nil {
-			fresh(i, fm.ID, m)
+			fresh(i, fm.ID, m, kept)
 		}
 	}
 	return c
@@ -211,16 +212,19 @@ func convertedHead(l flyapi.Listing) Converted {
 
 // convertOne is one entry of l as the model's machine, its config through
 // configs (nil: afresh), sharing what did not change with prev, the
-// machine the last listing had of the entry (nil: none). fm is not nil.
-func convertOne(l flyapi.Listing, fm *fly.Machine, configs *machine.Configs, prev *converted) *converted {
-	var was *machine.Machine
+// machine the last listing had of the entry (nil: none), whose conversion
+// kept was (nil: nothing); it returns what to keep of fm. fm is not nil.
+func convertOne(l flyapi.Listing, fm *fly.Machine, configs *machine.Configs, prev *converted, was *machine.Kept) (*converted, machine.Kept) {
+	var pm *machine.Machine
 	if prev != nil {
-		was = &prev.Machine
+		pm = &prev.Machine
 	}
-	m := &converted{Machine: configs.FromFly(fm, was)}
+	m := &converted{}
+	var kept machine.Kept
+	m.Machine, kept = configs.FromFlyKept(fm, pm, was)
 	m.Cordoned = l.Cordoned[fm.ID]
 	m.content = rowHash(&m.Machine) // the crash verdict is mixed in on apply
-	return m
+	return m, kept
 }
 
 // converted is one machine as a listing converted it: the model's Machine
@@ -260,6 +264,9 @@ type convertedEntry struct {
 	id   string // as the listing has it (raw)
 	hash uint64
 	m    *converted
+	// kept is what m's conversion kept of its entry, for the next
+	// conversion of the machine (kept here, not in m: m is no bigger).
+	kept machine.Kept
 }
 
 func (s *convertedSet) reset() {
@@ -291,22 +298,22 @@ func (cv *Converter) Convert(app string, l flyapi.Listing) Converted {
 	}
 	cv.next.reset()
 	clear(cv.seen)
-	reuse := func(at int, id string) (*converted, bool) {
+	reuse := func(at int, id string) (*converted, *machine.Kept, bool) {
 		i, ok := cv.last.at[id]
 		if !ok {
-			return nil, false
+			return nil, nil, false
 		}
+		e := &cv.last.entries[i]
 		h, ok := entryHash(l, at, id)
-		if !ok || cv.last.entries[i].hash != h {
-			return cv.last.entries[i].m, false // changed: its parts may not have
+		if !ok || e.hash != h {
+			return e.m, &e.kept, false // changed: its parts may not have
 		}
-		e := cv.last.entries[i]
-		cv.next.add(e)
-		return e.m, true
+		cv.next.add(*e)
+		return e.m, nil, true
 	}
-	fresh := func(at int, id string, m *converted) {
+	fresh := func(at int, id string, m *converted, kept machine.Kept) {
 		if h, ok := entryHash(l, at, id); ok {
-			cv.next.add(convertedEntry{id: id, hash: h, m: m})
+			cv.next.add(convertedEntry{id: id, hash: h, m: m, kept: kept})
 		}
 	}
 	c := convert(l, cv.seen, reuse, fresh, &cv.configs)
@@ -361,7 +368,8 @@ func (cv *Converter) inPlace(l flyapi.Listing) (Converted, bool) {
 		}
 		e := &last[k]
 		if e.hash != cv.hashes[k] {
-			e.hash, e.m = cv.hashes[k], convertOne(l, fm, &cv.configs, e.m)
+			m, kept := convertOne(l, fm, &cv.configs, e.m, &e.kept)
+			e.hash, e.m, e.kept = cv.hashes[k], m, kept
 		}
 		c.machines = append(c.machines, e.m)
 		k++

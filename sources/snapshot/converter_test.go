@@ -1,12 +1,15 @@
 package snapshot
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	fly "github.com/superfly/fly-go"
 
 	flyapi "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/sanitize"
 )
 
 // The Converter reuses a machine only where the listing's hash says its
@@ -89,6 +92,61 @@ func TestConverterAgreesWithConvert(t *testing.T) {
 		got, want := cv.Convert("app", l), Convert(l)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("listing %d: the Converter's\n%+v\nConvert's\n%+v", i, got, want)
+		}
+	}
+}
+
+// What the Converter keeps of each entry (the text of its times) goes
+// with the entry's machine, listing after listing, in order or not: two
+// machines swap their times' text (and places), a listing whose times
+// the kept text would wrongly answer.
+func TestConverterKeepsTimesWithTheirMachine(t *testing.T) {
+	times := []string{"2026-12-01T10:00:00Z", "2026-12-01T11:00:00+01:00", "2026-12-02T09:30:00.5Z"}
+	var cv Converter
+	for step := 0; step < 12; step++ {
+		a, b := flyMachine("a", "started", "d1", t0), flyMachine("b", "started", "d1", t0)
+		a.CreatedAt, a.UpdatedAt = times[step%3], times[(step+1)%3]
+		b.CreatedAt, b.UpdatedAt = times[(step+1)%3], times[step%3]
+		a.Name, b.Name = fmt.Sprint("a", step), fmt.Sprint("b", step) // every entry changed
+		ms := []*fly.Machine{a, b}
+		if step%4 >= 2 {
+			ms = []*fly.Machine{b, a} // another order: not converted in place
+		}
+		l := flyapi.Listing{Machines: ms, Hashes: map[string]uint64{"a": uint64(2 * step), "b": uint64(2*step + 1)}}
+		if got, want := cv.Convert("app", l).Machines(), Convert(l).Machines(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: the Converter's\n%+v\nConvert's\n%+v", step, got, want)
+		}
+	}
+}
+
+// A machine that changed is cleaned again, whatever the Converter kept
+// of it: a hostile name (an OSC sequence, a bidi override) sent in a
+// changed entry comes out as sanitize.Field makes it, the first time and
+// when sent again in an entry changed otherwise, in place or not.
+func TestConverterCleansAChangedMachine(t *testing.T) {
+	const hostile = "web\x1b]52;c;cHduZWQ=\x07\u202eexe.gpj"
+	var cv Converter
+	for step, name := range []string{"web", hostile, hostile, hostile, hostile} {
+		a, b := flyMachine("a", "started", "d1", t0), flyMachine("b", "started", "d1", t0)
+		a.Name = name
+		a.State = []string{"started", "stopped"}[step%2] // a changed entry each time
+		a.CreatedAt, a.UpdatedAt = "2026-12-01T10:00:00Z", "2026-12-01T10:00:00Z"
+		ms := []*fly.Machine{a, b}
+		if step == 4 {
+			ms = []*fly.Machine{b, a}
+		}
+		l := flyapi.Listing{Machines: ms, Hashes: map[string]uint64{"a": uint64(step), "b": 99}}
+		var got Machine
+		for _, m := range cv.Convert("app", l).Machines() {
+			if m.ID == "a" {
+				got = m
+			}
+		}
+		if want := sanitize.Field(name); got.Name != want {
+			t.Errorf("step %d: name %q, want %q", step, got.Name, want)
+		}
+		if strings.ContainsAny(got.Name, "\x1b\x07\u202e") {
+			t.Errorf("step %d: name %q holds a control", step, got.Name)
 		}
 	}
 }

@@ -69,7 +69,18 @@ func (cs *Configs) Next() {
 // machine with the same config content was converted since the listing
 // before (cs nil: converted afresh), and the checks and events of prev
 // (the machine's last conversion, or nil) kept where they are the same.
-func (cs *Configs) FromFly(fm *fly.Machine, prev *Machine) Machine { return fromFly(fm, cs, prev) }
+func (cs *Configs) FromFly(fm *fly.Machine, prev *Machine) Machine {
+	m, _ := fromFly(fm, cs, prev, nil)
+	return m
+}
+
+// FromFlyKept is FromFly, also reusing prev's parsed times where fm's
+// text of them is the one prev was made of, as was (what prev's
+// conversion kept; nil: nothing) tells; it returns what to keep of fm for
+// the next conversion of the machine.
+func (cs *Configs) FromFlyKept(fm *fly.Machine, prev *Machine, was *Kept) (Machine, Kept) {
+	return fromFly(fm, cs, prev, was)
+}
 
 // config is cfg converted, from memory when its content was met: first
 // the config of was (the machine's last conversion, or nil), then the

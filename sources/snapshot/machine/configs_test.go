@@ -219,6 +219,45 @@ func TestFromFlyKeepsUnchangedParts(t *testing.T) {
 	}
 }
 
+// A machine converted again reuses the last conversion's parsed times
+// only where the entry's text of them is the same: a new text is parsed,
+// even one naming the same instant in another zone (which parses to
+// another time.Time).
+func TestFromFlyKeptReusesOnlyTheSameTimeText(t *testing.T) {
+	fm := &fly.Machine{ID: "a", State: "started", CreatedAt: "2026-12-01T10:00:00Z", UpdatedAt: "2026-12-02T10:00:00Z"}
+	var cs Configs
+	cs.Next()
+	first, kept := cs.FromFlyKept(fm, nil, nil)
+	steps := []struct{ name, created, updated string }{
+		{"the same text", fm.CreatedAt, fm.UpdatedAt},
+		{"updated later", fm.CreatedAt, "2026-12-02T10:00:05.25Z"},
+		{"the same instant, another zone", "2026-12-01T11:00:00+01:00", "2026-12-02T10:00:05.25Z"},
+		{"no longer a time", "yesterday", ""},
+		{"a time again", "2026-12-01T11:00:00+01:00", "2026-12-02T10:00:05.25Z"},
+	}
+	prev := first
+	for _, s := range steps {
+		next := *fm
+		next.Name, next.CreatedAt, next.UpdatedAt = s.name, s.created, s.updated
+		got, k := cs.FromFlyKept(&next, &prev, &kept)
+		if want := FromFly(&next); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: kept times give\n%+v, afresh\n%+v", s.name, got, want)
+		}
+		prev, kept = got, k
+	}
+	// Without what the last conversion kept, nothing is reused: not even
+	// for an entry without times, which the zero Kept's empty text is.
+	other := *fm
+	other.CreatedAt, other.UpdatedAt = "", ""
+	if got, _ := cs.FromFlyKept(&other, &first, &Kept{}); !got.CreatedAt.IsZero() || !got.UpdatedAt.IsZero() {
+		t.Errorf("an entry without times has them: %v, %v", got.CreatedAt, got.UpdatedAt)
+	}
+	other.UpdatedAt = "2026-12-03T00:00:00Z"
+	if got, _ := cs.FromFlyKept(&other, &first, nil); !got.UpdatedAt.Equal(FromFly(&other).UpdatedAt) {
+		t.Errorf("UpdatedAt %v without a Kept", got.UpdatedAt)
+	}
+}
+
 // The memo matches a config against what it read of a remembered one's
 // maps once (configKey): a config whose metadata or primary region
 // differs only in a value, or in a key, gets its own conversion.

@@ -120,7 +120,10 @@ type ConfigCheck struct {
 // FromFly copies what flywake reads out of fm, cleaning every string: a
 // name, an id, a state is a Field, a check's output a Line. fm must not
 // be nil.
-func FromFly(fm *fly.Machine) Machine { return fromFly(fm, nil, nil) }
+func FromFly(fm *fly.Machine) Machine {
+	m, _ := fromFly(fm, nil, nil, nil)
+	return m
+}
 
 // kept is prev when s, a scratch slice, holds what it does (a machine's
 // checks or events unchanged since the last listing: nothing to allocate
@@ -135,16 +138,39 @@ func kept[T comparable](s, prev []T) []T {
 	return slices.Clone(s)
 }
 
+// Kept is what a conversion keeps of the entry it read beside the machine
+// made of it, so that the next conversion of the same machine
+// (Configs.FromFlyKept) reuses what it parsed of a value the entry sends
+// byte for byte as before: the text of its two timestamps. The zero Kept
+// reuses nothing.
+type Kept struct {
+	createdAt, updatedAt string // as the entry had them
+}
+
 // fromFly is FromFly, converting the config through cs (nil: afresh) and
 // keeping prev's checks and events where fm's convert to the same (prev
-// may be nil; it is used only with cs).
-func fromFly(fm *fly.Machine, cs *Configs, prev *Machine) Machine {
+// may be nil; it is used only with cs), and prev's times where was, what
+// prev's conversion kept (nil: nothing), holds the text fm has. It
+// returns what to keep of fm.
+func fromFly(fm *fly.Machine, cs *Configs, prev *Machine, was *Kept) (Machine, Kept) {
 	line := sanitize.Field
 	m := Machine{
 		ID: line(fm.ID), Name: line(fm.Name), State: line(fm.State), Region: line(fm.Region),
 		Version: line(fm.Version), InstanceID: line(fm.InstanceID),
 		ImageDigest: line(fm.ImageRef.Digest), HostStatus: line(string(fm.HostStatus)),
-		CreatedAt: parseTime(fm.CreatedAt), UpdatedAt: parseTime(fm.UpdatedAt),
+	}
+	if prev == nil {
+		was = nil
+	}
+	if was != nil && fm.CreatedAt != "" && fm.CreatedAt == was.createdAt {
+		m.CreatedAt = prev.CreatedAt // time.Parse is a function of the text
+	} else {
+		m.CreatedAt = parseTime(fm.CreatedAt)
+	}
+	if was != nil && fm.UpdatedAt != "" && fm.UpdatedAt == was.updatedAt {
+		m.UpdatedAt = prev.UpdatedAt
+	} else {
+		m.UpdatedAt = parseTime(fm.UpdatedAt)
 	}
 	if fm.ImageRef.Repository != "" {
 		m.Image = cs.imageOf(fm.ImageRef)
@@ -204,7 +230,7 @@ func fromFly(fm *fly.Machine, cs *Configs, prev *Machine) Machine {
 		m.Config, m.ProcessGroup, m.Release = e.cfg, e.processGroup, e.release
 	}
 	m.Phase = diagnose.Classify(m.State)
-	return m
+	return m, Kept{createdAt: fm.CreatedAt, updatedAt: fm.UpdatedAt}
 }
 
 // EventFromFly copies one event (not nil), cleaning its strings: a
