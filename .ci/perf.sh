@@ -94,6 +94,7 @@ if [ -z "$quick" ]; then
 fi
 go test ./ui/app -run 'TestStartup|TestOrgFirstFrame' -count=1 -v >>"$work/soak.out" 2>&1 || { cat "$work/soak.out"; exit 1; }
 v=$(perf startup.inprocess "$work/soak.out"); echo "start-up in process (flysim + model + first list/logs + frame): $v"
+echo "org overview, 100 apps / 10,000 machines, first full frame: $(perf org.first_frame "$work/soak.out")"
 row "start-up, in process (to first full frame)" "$(sed -n 's/^median \([^ ]*\).*/\1/p' <<<"$v")" \
 	"FLYWAKE_PERF=1 go test ./ui/app -run TestStartup -v"
 unset FLYWAKE_PERF FLYWAKE_PERF_QUICK FLYWAKE_LONG
