@@ -79,6 +79,15 @@ type Judge struct {
 	// until quietUntil when bounded (the first look due): see unmoved.
 	quiet, quietBounded    bool
 	quietSince, quietUntil time.Time
+	// judged is the release the last listing was judged against (before
+	// sanitize.Field), and pos, by the last listing's index, where its
+	// entry stands in prev.Machines (-1: none): what few patches.
+	judged string
+	pos    []int32
+	// moved are the indices of the last listing whose machines few
+	// worked out again, when movedOK (see Moved).
+	moved   []int
+	movedOK bool
 }
 
 // tracked is what the judge remembers of one machine.
@@ -165,8 +174,13 @@ func (j *Judge) Observe(ms []*machine.Machine, now time.Time) Result {
 // dashboard can hand it every listing of a large app.
 func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	if j.unmoved(l, now) {
+		j.moved, j.movedOK = j.moved[:0], true
 		return j.again(l.Machines, now)
 	}
+	if r, ok := j.few(l, now); ok {
+		return r
+	}
+	j.movedOK = false
 	j.quiet = false
 	j.gen++
 	ms := l.Machines
@@ -238,6 +252,7 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	if release == "" {
 		release = best
 	}
+	j.judged = release
 	worked := false // some machine's standing was worked out again
 	q := quietness{ok: anonymous == 0 && remembered == 0 && len(l.Skipped) == 0 && len(l.Partial) == 0 && !j.opts.Afresh}
 	for i, fm := range ms {
@@ -258,8 +273,17 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		sanitize.Field(release) == j.prev.Release && slices.Equal(j.last, j.prevLast) {
 		return j.again(ms, now)
 	}
+	return j.build(ms, release, live, remembered, anonymous, unread, now)
+}
+
+// build works the result of the listing ms out from its machines'
+// trackers (j.last), as observe left them: live of them listed,
+// remembered more not listed, anonymous entries naming none, and what
+// could not be read so far.
+func (j *Judge) build(ms []*machine.Machine, release string, live, remembered, anonymous int, unread []Unread, now time.Time) Result {
 	defer j.keep()
 	j.mayAwait = j.mayAwait[:0]
+	j.pos = j.pos[:0]
 	// The release's machines fill the result from the front, the others
 	// from the back (then put back in listing order).
 	n := live + remembered
@@ -267,19 +291,21 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 	front, back := 0, n
 	firstRelease, releases := "", 0
 	var counts outcomeCounts
-	place := func(m *Machine) {
+	place := func(m *Machine) int32 {
 		if m.Status == StatusOld || m.Status == StatusGone {
 			back--
 			r.Machines[back] = *m
-			return
+			return int32(-2 - back) // put back in order below
 		}
 		r.Machines[front] = *m
 		front++
 		counts.add(m)
+		return int32(front - 1)
 	}
 	for i, fm := range ms {
 		t := j.last[i]
 		if t == nil {
+			j.pos = append(j.pos, -1)
 			continue
 		}
 		m := &t.out
@@ -305,7 +331,7 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		case "replacing", "updating", "creating":
 			counts.replacing++
 		}
-		place(m)
+		j.pos = append(j.pos, place(m))
 		if mayAwaitAt(m, fm) {
 			j.mayAwait = append(j.mayAwait, i)
 			if j.lookComes(t, now) {
@@ -332,6 +358,11 @@ func (j *Judge) ObserveListing(l Listing, now time.Time) Result {
 		unread = append(unread, Unread{Why: "an entry of the machines answer that could not be read (null, or not a machine)"})
 	}
 	slices.Reverse(r.Machines[front:])
+	for i, p := range j.pos {
+		if p < -1 { // at back = -2-p, reversed into front+n-1-back
+			j.pos[i] = int32(front + n - 1 - int(-2-p))
+		}
+	}
 	r.Rollout = r.Rollout || releases > 1
 	r.Outcome, r.Reason = j.outcome(r, front, live > 0, &counts)
 	r.Unread = unread
@@ -369,6 +400,97 @@ func (j *Judge) unmoved(l Listing, now time.Time) bool {
 	}
 	return true
 }
+
+// few judges l when it hands in the last listing's machine values at the
+// same places but for a few, each new value naming the machine its place
+// held, on the same release and as gone or not as it was, read whole, at
+// a time when none of the others is due a look and the clock has not
+// gone back (the window unmoved keeps): the others stand where they stood
+// — observe would work none of them out again — so only the new values
+// are observed. When none of those moved in anything the result's
+// outcome, counts and order are worked out from (standing), the result is
+// the last one with their entries replaced, in a new array: a result's
+// arrays are never written once handed out. ok false: l is judged the
+// long way.
+func (j *Judge) few(l Listing, now time.Time) (r Result, ok bool) {
+	ms := l.Machines
+	if !j.quiet || !j.prevOK || len(l.Skipped) > 0 || len(l.Partial) > 0 || len(ms) != len(j.lastIn) || len(j.pos) != len(ms) ||
+		now.Before(j.quietSince) || (j.quietBounded && !now.Before(j.quietUntil)) {
+		return Result{}, false
+	}
+	changed := j.moved[:0]
+	for i, fm := range ms {
+		was := j.lastIn[i]
+		if fm == was {
+			continue
+		}
+		if fm == nil || was == nil || j.last[i] == nil || fm.ID == "" || fm.ID != was.ID || releaseOf(fm) != j.rels[i] ||
+			(diagnose.Classify(fm.State) == diagnose.Gone) != (diagnose.Classify(was.State) == diagnose.Gone) {
+			// Another machine, or the judged release may change with it.
+			j.moved = changed
+			return Result{}, false
+		}
+		changed = append(changed, i)
+	}
+	j.moved, j.movedOK, j.same = changed, true, false
+	release := j.judged
+	q := quietness{ok: true, bounded: j.quietBounded, until: j.quietUntil}
+	stood := true // each stands, for the result, as it stood
+	for _, i := range changed {
+		t, fm := j.last[i], ms[i]
+		before := standingOf(t)
+		j.observe(t, fm, j.rels[i], release, 0, now)
+		q.add(t, observed{fm: fm, release: j.rels[i], judged: release}, j.opts.Settle)
+		j.lastIn[i] = fm
+		stood = stood && standingOf(t) == before
+	}
+	j.quiet, j.quietBounded, j.quietSince, j.quietUntil = q.ok, q.bounded, now, q.until
+	if !stood {
+		return j.build(ms, release, len(ms), 0, 0, nil, now), true
+	}
+	r = j.prev
+	r.Machines = slices.Clone(r.Machines)
+	for _, i := range changed {
+		r.Machines[j.pos[i]] = j.last[i].out
+	}
+	j.prev = r
+	r = j.again(ms, now)
+	j.same = false
+	return r, true
+}
+
+// standing is what build reads of a tracked machine besides the entry it
+// copies (t.out): a machine whose standing did not change keeps its place
+// in the result, and leaves the outcome, its sentence, what could not be
+// read, the next look and what to await as they were.
+type standing struct {
+	id, state, release, from, unread string
+	status                           Status
+	kind                             diagnose.CrashKind
+	newest, lastLook                 time.Time
+	lookCount, looks                 int
+	passing, checks, crashes         int
+	crash                            Crash // the newest
+	steady                           bool
+}
+
+func standingOf(t *tracked) standing {
+	m := &t.out
+	s := standing{id: m.ID, state: m.State, release: m.Release, from: m.From, unread: m.Unread, status: m.Status,
+		kind: m.Crash.Kind, newest: m.Crash.NewestCrash, lastLook: t.lastLook, lookCount: t.lookCount, looks: m.LookCount,
+		passing: m.ChecksPassing, checks: m.Checks, crashes: len(m.Crashes), steady: t.steady}
+	if len(m.Crashes) > 0 {
+		s.crash = m.Crashes[0]
+	}
+	return s
+}
+
+// Moved reports, when ok, that the last ObserveListing judged the
+// listing before's machines at the same places, and worked out again
+// only those at moved (none: Same): At says of every other what it said
+// after the listing before. ok false: any may have moved. The slice is
+// the judge's, valid until the next ObserveListing.
+func (j *Judge) Moved() (moved []int, ok bool) { return j.moved, j.movedOK }
 
 // quietness is worked out over a listing's machines, after observe: until
 // when each, handed the same machine value again, would not be worked out
