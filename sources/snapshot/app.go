@@ -410,8 +410,12 @@ func (a *App) ApplyConverted(c Converted, now time.Time) {
 	a.Malformed = c.malformed
 	l := c.judged(a.judged)
 	a.judged = l.Machines
+	wasRollout := a.Rollout.Rollout
 	a.Rollout = a.judge.ObserveListing(l, now)
 	a.ListedAt = now
+	if moved, ok := a.judge.Moved(); ok && a.Rollout.Rollout == wasRollout && a.patch(c, moved) {
+		return
+	}
 	if a.holds(c) {
 		return
 	}
@@ -428,6 +432,53 @@ func (a *App) ApplyConverted(c Converted, now time.Time) {
 	if rows {
 		a.rowsRev++
 	}
+}
+
+// patch makes the model's machines c's when the judge worked out again
+// only the machines at moved (verdict.Judge.Moved), with the rollout
+// columns shown as before: every other machine c holds at the place the
+// model's was copied from, the same converted machine, is the model's
+// already, verdict included. The rest are copied into a copy of the
+// model's machines (the panes hold the old array, which is never
+// written). ok false: too many moved to be worth the copy.
+func (a *App) patch(c Converted, moved []int) (ok bool) {
+	n := len(c.machines)
+	if n == 0 || len(a.from) != n || len(a.Machines) != n || len(moved) > n/2 {
+		return false
+	}
+	var out []Machine
+	rows := false
+	redo := func(i int) {
+		if out == nil {
+			out = slices.Clone(a.Machines)
+		}
+		cm := c.machines[i]
+		out[i] = cm.model()
+		a.judgedAs(&out[i], i)
+		rows = rows || a.from[i] != cm || out[i].Hash != a.Machines[i].Hash
+	}
+	for i, cm := range c.machines {
+		if a.from[i] != cm {
+			redo(i)
+		}
+	}
+	for _, i := range moved {
+		// The judge moves only machines handed in anew, redone above:
+		// this is for a model whose from was kept across a look.
+		if a.from[i] == c.machines[i] {
+			redo(i)
+		}
+	}
+	if out == nil {
+		return true // the model holds c's machines, as judged now
+	}
+	a.Machines = out
+	copy(a.from, c.machines)
+	a.machinesRev++
+	if rows {
+		a.rowsRev++
+	}
+	return true
 }
 
 // judgedAs gives m, the i-th machine of the last listing, what the judge

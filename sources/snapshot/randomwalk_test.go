@@ -11,6 +11,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	flyapi "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/verdict"
 )
 
 // An App fed every listing through a Converter (hashes in order, as the
@@ -34,6 +35,7 @@ func TestConverterAppAgreesWithFreshOverRandomWalks(t *testing.T) {
 		}
 		var cv Converter
 		inc, ref := New("org", "app", nil), New("org", "app", nil)
+		ref.judge = verdict.New(verdict.Options{Afresh: true}) // no shortcut: what they are tested against
 		var log []string
 		for step := 0; step < 50; step++ {
 			i := rng.Intn(len(ms))
@@ -90,7 +92,8 @@ func TestConverterAppAgreesWithFreshOverRandomWalks(t *testing.T) {
 			}
 			for k := range ref.Machines {
 				g, w := inc.Machines[k], ref.Machines[k]
-				if g.Hash != w.Hash || g.Crash != w.Crash || g.State != w.State || g.Name != w.Name || g.Release != w.Release {
+				if g.Hash != w.Hash || g.Crash != w.Crash || g.State != w.State || g.Name != w.Name || g.Release != w.Release ||
+					g.FromRelease != w.FromRelease || g.Rollout != w.Rollout {
 					t.Fatalf("seed %d step %d %v: machine %d\n%+v\nwant\n%+v", seed, step, log, k, g, w)
 				}
 			}
