@@ -449,7 +449,11 @@ func (j *Judge) few(l Listing, now time.Time) (r Result, ok bool) {
 		return j.build(ms, release, len(ms), 0, 0, nil, now), true
 	}
 	r = j.prev
-	r.Machines = slices.Clone(r.Machines)
+	if len(changed) < len(ms) {
+		r.Machines = slices.Clone(r.Machines)
+	} else {
+		r.Machines = make([]Machine, len(r.Machines)) // every entry replaced: nothing to copy
+	}
 	for _, i := range changed {
 		r.Machines[j.pos[i]] = j.last[i].out
 	}
