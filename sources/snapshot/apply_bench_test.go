@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	fly "github.com/superfly/fly-go"
+
+	"github.com/flywake/flywake/sources/fly/flytest"
 )
 
 // One converted listing of n machines through ApplyConverted alone (the
@@ -27,8 +29,8 @@ func BenchmarkApplyConverted(b *testing.B) {
 				a := New("o", "a", nil)
 				var cv Converter
 				var convs [2]Converted
-				convs[1] = cv.Convert("a", benchHashed(b, base))
-				convs[0] = cv.Convert("a", benchHashed(b, c.next))
+				convs[1] = cv.Convert("a", flytest.Hashed(b, base))
+				convs[0] = cv.Convert("a", flytest.Hashed(b, c.next))
 				a.ApplyConverted(convs[1], t0)
 				b.ReportAllocs()
 				b.ResetTimer()

@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	flyapi "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/fly/flytest"
 )
 
 // One listing of n machines through a Converter and ApplyConverted (the
@@ -26,7 +26,7 @@ func BenchmarkConvertApply(b *testing.B) {
 			next []*fly.Machine
 		}{{"unchanged", base}, {"changed", renamed}} {
 			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
-				lists := [2]flyapi.Listing{benchHashed(b, c.next), benchHashed(b, base)}
+				lists := [2]flyapi.Listing{flytest.Hashed(b, c.next), flytest.Hashed(b, base)}
 				a := New("o", "a", nil)
 				var cv Converter
 				a.ApplyConverted(cv.Convert("a", lists[1]), t0)
@@ -92,22 +92,6 @@ func benchFleet(n int, suffix string) []*fly.Machine {
 	return out
 }
 
-// benchHashed is a listing of ms with each entry's hash, by id and in
-// order, as the client makes it.
-func benchHashed(tb testing.TB, ms []*fly.Machine) flyapi.Listing {
-	l := flyapi.Listing{Machines: ms, Hashes: make(map[string]uint64, len(ms)), Order: make([]uint64, 0, len(ms))}
-	for _, m := range ms {
-		raw, err := json.Marshal(m)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		h := flyapi.EntryHash(raw)
-		l.Hashes[m.ID] = h
-		l.Order = append(l.Order, h)
-	}
-	return l
-}
-
 // One listing of n machines through a Converter alone, every machine
 // renamed between the two listings it alternates (each decoded afresh, as
 // the client's are: no raw value is shared between them): the conversion
@@ -116,7 +100,7 @@ func benchHashed(tb testing.TB, ms []*fly.Machine) flyapi.Listing {
 //	go test ./sources/snapshot -run '^$' -bench 'ConverterChanged' -benchmem
 func BenchmarkConverterChanged(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		lists := [2]flyapi.Listing{benchHashed(b, benchFleet(n, "-b")), benchHashed(b, benchFleet(n, ""))}
+		lists := [2]flyapi.Listing{flytest.Hashed(b, benchFleet(n, "-b")), flytest.Hashed(b, benchFleet(n, ""))}
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var cv Converter
 			cv.Convert("a", lists[1])

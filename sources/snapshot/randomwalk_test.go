@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	flyapi "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/fly/flytest"
 	"github.com/flywake/flywake/sources/verdict"
 )
 
@@ -78,14 +78,7 @@ func TestConverterAppAgreesWithFreshOverRandomWalks(t *testing.T) {
 			}
 			ms[i] = &c
 			log = append(log, what)
-			l := flyapi.Listing{Machines: ms, Hashes: map[string]uint64{}}
-			for _, m := range ms {
-				raw, _ := json.Marshal(m)
-				h := flyapi.EntryHash(raw)
-				l.Hashes[m.ID] = h
-				l.Order = append(l.Order, h)
-			}
-			inc.ApplyConverted(cv.Convert("app", l), now)
+			inc.ApplyConverted(cv.Convert("app", flytest.Hashed(t, ms)), now)
 			ref.ApplyListing(flyapi.Listing{Machines: ms}, now)
 			if !reflect.DeepEqual(inc.Rollout, ref.Rollout) {
 				t.Fatalf("seed %d step %d %v: result\n%+v\nwant\n%+v", seed, step, log, inc.Rollout, ref.Rollout)

@@ -8,6 +8,7 @@ import (
 	fly "github.com/superfly/fly-go"
 
 	"github.com/flywake/flywake/sources/checklist"
+	"github.com/flywake/flywake/sources/fly/flytest"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/pane"
 	checklistpane "github.com/flywake/flywake/ui/panes/checklist"
@@ -29,7 +30,7 @@ func TestTilesFedChangeByChangeDrawAsFromScratch(t *testing.T) {
 	var cv snapshot.Converter
 	at := t0
 	list := func(ms []*fly.Machine) func() {
-		return func() { a.ApplyConverted(cv.Convert(fixtureApp, hashed(t, ms)), at) }
+		return func() { a.ApplyConverted(cv.Convert(fixtureApp, flytest.Hashed(t, ms)), at) }
 	}
 	probe := func(i int) func() {
 		return func() { a.ApplyProbe(fx.probes[i].req, fx.probes[i].res, at) }

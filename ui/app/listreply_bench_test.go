@@ -1,13 +1,13 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
 	flygo "github.com/superfly/fly-go"
 
 	flyc "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/fly/flytest"
 	"github.com/flywake/flywake/sources/snapshot"
 )
 
@@ -36,7 +36,7 @@ func BenchmarkListReply(b *testing.B) {
 		for _, c := range cases {
 			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
 				m := rootForBench(b, n)
-				lists := [2]flyc.Listing{hashed(b, c.next), hashed(b, base)}
+				lists := [2]flyc.Listing{flytest.Hashed(b, c.next), flytest.Hashed(b, base)}
 				var cv snapshot.Converter // as the listing command has it
 				cv.Convert(fixtureApp, lists[1])
 				b.ReportAllocs()
@@ -51,22 +51,6 @@ func BenchmarkListReply(b *testing.B) {
 			})
 		}
 	}
-}
-
-// hashed is a listing of ms with each entry's hash, by id and in order,
-// as the client makes it from the answer's bytes.
-func hashed(tb testing.TB, ms []*flygo.Machine) flyc.Listing {
-	l := flyc.Listing{Machines: ms, Hashes: make(map[string]uint64, len(ms)), Order: make([]uint64, 0, len(ms))}
-	for _, m := range ms {
-		raw, err := json.Marshal(m)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		h := flyc.EntryHash(raw)
-		l.Hashes[m.ID] = h
-		l.Order = append(l.Order, h)
-	}
-	return l
 }
 
 // renamed copies ms, renaming the machines pick picks: a change every
@@ -131,8 +115,8 @@ func BenchmarkListApply(b *testing.B) {
 			// copy shares what did not change with the fixture's.
 			var cv snapshot.Converter
 			var convs [2]snapshot.Converted
-			convs[1] = cv.Convert(fixtureApp, hashed(b, base))
-			convs[0] = cv.Convert(fixtureApp, hashed(b, renamed(base, func(int) bool { return true })))
+			convs[1] = cv.Convert(fixtureApp, flytest.Hashed(b, base))
+			convs[0] = cv.Convert(fixtureApp, flytest.Hashed(b, renamed(base, func(int) bool { return true })))
 			b.ReportAllocs()
 			b.ResetTimer()
 			i := 0

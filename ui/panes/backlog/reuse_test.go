@@ -1,32 +1,15 @@
 package backlog
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
-	fly "github.com/superfly/fly-go"
-
-	flyc "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/fly/flytest"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
 )
-
-// listing is ms as the client hands it: each entry with its hash.
-func listing(t *testing.T, ms []*fly.Machine) flyc.Listing {
-	t.Helper()
-	l := flyc.Listing{Machines: ms, Hashes: map[string]uint64{}}
-	for _, m := range ms {
-		raw, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.Hashes[m.ID] = flyc.EntryHash(raw)
-	}
-	return l
-}
 
 // A renamed machine with no socket probe keeps its row (the pane shows no
 // name); a machine whose state changed gets a new one; a machine no
@@ -39,7 +22,7 @@ func TestRenamedMachineKeepsItsRow(t *testing.T) {
 	}
 	var cv snapshot.Converter
 	a := snapshot.New("demo-org", "backlog-web", nil)
-	a.ApplyConverted(cv.Convert("backlog-web", listing(t, machinesOf(specs))), t0)
+	a.ApplyConverted(cv.Convert("backlog-web", flytest.Hashed(t, machinesOf(specs))), t0)
 	p := newPane(theme.New(false))
 	p.SetSize(120, 14)
 	p.SetData(a, t0)
@@ -61,7 +44,7 @@ func TestRenamedMachineKeepsItsRow(t *testing.T) {
 	later[0].Name = "renamed-a"
 	later[1].State = "stopped"
 	at := t0.Add(10 * time.Second)
-	a.ApplyConverted(cv.Convert("backlog-web", listing(t, later)), at)
+	a.ApplyConverted(cv.Convert("backlog-web", flytest.Hashed(t, later)), at)
 	p.SetData(a, at)
 	if row, hash, ok := rowOf("a"); !ok || hash == aHash || row != aRow {
 		t.Errorf("renamed a: row %p hash %x, want a new hash and the row it had (%p)", row, hash, aRow)

@@ -1,33 +1,16 @@
 package swap
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
-	fly "github.com/superfly/fly-go"
-
-	flyc "github.com/flywake/flywake/sources/fly"
+	"github.com/flywake/flywake/sources/fly/flytest"
 	"github.com/flywake/flywake/sources/snapshot"
 	"github.com/flywake/flywake/ui/components/table"
 	"github.com/flywake/flywake/ui/theme"
 	"github.com/flywake/flywake/ui/uitest"
 )
-
-// listing is ms as the client hands it: each entry with its hash.
-func listing(t *testing.T, ms []*fly.Machine) flyc.Listing {
-	t.Helper()
-	l := flyc.Listing{Machines: ms, Hashes: map[string]uint64{}}
-	for _, m := range ms {
-		raw, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.Hashes[m.ID] = flyc.EntryHash(raw)
-	}
-	return l
-}
 
 // A renamed machine keeps its row (the pane shows no name); a machine
 // whose state changed gets a new one; a machine no longer listed has
@@ -41,7 +24,7 @@ func TestRenamedMachineKeepsItsRow(t *testing.T) {
 	var cv snapshot.Converter
 	a := snapshot.New("demo-org", "sleepy-api", nil)
 	first := machinesOf(specs)
-	a.ApplyConverted(cv.Convert("sleepy-api", listing(t, first)), t0)
+	a.ApplyConverted(cv.Convert("sleepy-api", flytest.Hashed(t, first)), t0)
 	p := newPane(theme.New(false))
 	p.SetSize(120, 12)
 	p.SetData(a, t0)
@@ -64,7 +47,7 @@ func TestRenamedMachineKeepsItsRow(t *testing.T) {
 	later[0].Name = "renamed-a"
 	later[1].State = "stopped"
 	at := t0.Add(10 * time.Second)
-	a.ApplyConverted(cv.Convert("sleepy-api", listing(t, later)), at)
+	a.ApplyConverted(cv.Convert("sleepy-api", flytest.Hashed(t, later)), at)
 	p.SetData(a, at)
 	if got := rowOf("a"); got == nil || got.hash == before.hash || got.row != before.row {
 		t.Errorf("renamed a: %+v, want a new hash and the row it had (%p)", got, before.row)
